@@ -1,0 +1,33 @@
+# Two entry points a new user needs: `make verify` and `make test`. Only python3 is assumed.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: verify test lint bench clean
+
+$(BIN)/activate:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(VENV)/.installed $@
+
+verify: $(VENV)/.installed
+	$(BIN)/boundcheck verify --theorem pe_gp_ucb
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/bench_posterior.py
+
+clean:
+	rm -rf $(VENV) reports/*/results

@@ -1,0 +1,166 @@
+"""Types shared by every theorem module: Theorem, Claim, Assumption, Correction, and common schedules.
+
+This layer is pure sympy. It holds no numerical state and imports nothing from ``boundcheck``: the engine
+turns the expressions into numbers with :func:`sympy.lambdify`, and the reports print the very same
+expressions, so what is checked and what is shown cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy as sp
+
+__all__ = [
+    "S",
+    "Claim",
+    "Assumption",
+    "Correction",
+    "Theorem",
+    "ClaimKind",
+    "GuaranteeKind",
+    "srinivas_C",
+]
+
+ClaimKind = Literal["probability", "expectation", "deterministic", "calibration"]
+GuaranteeKind = Literal["high_probability", "expectation", "deterministic"]
+
+
+class _Symbols:
+    """Shared symbols. Names are the ones users pass to ``boundcheck bound --set NAME=VALUE``."""
+
+    T = sp.Symbol("T", positive=True)  # horizon
+    t = sp.Symbol("t", positive=True)  # step
+    delta = sp.Symbol("delta", positive=True)  # confidence parameter
+    R = sp.Symbol("R", positive=True)  # noise standard deviation
+    n_X = sp.Symbol("n_X", positive=True)  # |X|, size of the finite domain
+    n_U = sp.Symbol("n_U", positive=True)  # |U|, number of candidate priors
+    gamma_T = sp.Symbol("gamma_T", nonnegative=True)  # (certified upper bound on) max information gain
+    mu_max = sp.Symbol("mu_max", nonnegative=True)  # max_{x,t} |mu^{p*}(x,t)|
+    kappa = sp.Symbol("kappa", positive=True)  # sup_x k(x,x)
+
+
+S = _Symbols()
+
+
+def srinivas_C(R: sp.Expr = S.R, kappa: sp.Expr = sp.Integer(1)) -> sp.Expr:
+    """C(κ) = 2κ / log(1 + κ R⁻²): s² ≤ C/2 · log(1 + R⁻² s²) for s² ∈ [0, κ] (Srinivas et al., Lemma 5.4)."""
+    return 2 * kappa / sp.log(1 + kappa / R**2)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A lemma-level statement a proof rests on, checked per run.
+
+    ``kind``: ``probability`` (event fails w.p. ≤ ``level``), ``expectation`` (E[X] ≤ bound),
+    ``deterministic`` (an implication that must hold in every run), ``calibration`` (a distributional
+    identity tested at size ``level``).
+    """
+
+    id: str
+    kind: ClaimKind
+    statement: str
+    source: str
+    level: sp.Expr | float | None = None  # failure probability allowed (probability) / test size (calibration)
+    main: bool = False  # the theorem's own conclusion (as opposed to a lemma)
+
+
+@dataclass(frozen=True)
+class Assumption:
+    text: str
+    predicate: str  # name of the engine predicate that checks a scenario against it
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A paper typo or gap, and what boundcheck implements instead."""
+
+    id: str
+    location: str
+    paper: str
+    implemented: str
+    reason: str
+    changes_computation: bool = True
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """Everything the engine, the checks and the reports need to know about one theorem."""
+
+    id: str
+    title: str
+    paper: str  # file in shared/papers
+    source: str  # e.g. "Ziomek et al. 2024, Theorem 4.1"
+    guarantee: GuaranteeKind
+    symbols: Mapping[str, tuple[sp.Symbol, str]]  # bound symbol name -> (symbol, meaning)
+    bound_terms: Mapping[str, sp.Expr]  # named terms; the explicit bound is their sum
+    printed: str  # the paper's printed form (LaTeX), for display only
+    schedules: Mapping[str, sp.Expr]  # beta_t, xi_t, B, C ...: functions of t and the bound symbols
+    assumptions: tuple[Assumption, ...]
+    claims: tuple[Claim, ...]
+    corrections: tuple[Correction, ...]
+    default_scenario: str
+    scenarios: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    anytime_terms: Mapping[str, sp.Expr] | None = None  # Bound_T(t): symbol t, gamma_T read as gamma_t
+    anytime_note: str = ""
+    notes: tuple[str, ...] = ()
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # ----------------------------------------------------------------- expressions
+    @property
+    def bound(self) -> sp.Expr:
+        """The explicit bound at the horizon: the sum of ``bound_terms``."""
+        return sp.Add(*self.bound_terms.values())
+
+    @property
+    def free_names(self) -> list[str]:
+        return list(self.symbols)
+
+    def _lambdified(self, key: str, exprs: Mapping[str, sp.Expr], extra: tuple[sp.Symbol, ...] = ()):
+        if key not in self._cache:
+            syms = [s for s, _ in self.symbols.values()] + list(extra)
+            self._cache[key] = {name: sp.lambdify(syms, e, "numpy") for name, e in exprs.items()}
+        return self._cache[key]
+
+    def evaluate(self, values: Mapping[str, float]) -> dict[str, float | dict[str, float]]:
+        """Numerical value of the explicit bound and of each term (numpy arrays broadcast)."""
+        missing = [n for n in self.symbols if n not in values]
+        if missing:
+            raise KeyError(f"missing values for {', '.join(missing)}")
+        fns = self._lambdified("bound", self.bound_terms)
+        args = [values[n] for n in self.symbols]
+        terms = {name: fn(*args) for name, fn in fns.items()}
+        return {"value": sum(terms.values()), "terms": terms}
+
+    def evaluate_anytime(self, values: Mapping[str, float], t, gamma_t) -> dict[str, object]:
+        """Bound_T(t) for arrays ``t`` (steps) and ``gamma_t`` (certified γ upper bound at each t)."""
+        if self.anytime_terms is None:
+            raise NotImplementedError(f"{self.id} has no anytime form")
+        terms_expr = self.anytime_terms
+        fns = self._lambdified("anytime", terms_expr, extra=(S.t,))
+        vals = dict(values)
+        vals["gamma_T"] = gamma_t
+        args = [vals[n] for n in self.symbols] + [t]
+        terms = {name: fn(*args) for name, fn in fns.items()}
+        return {"value": sum(terms.values()), "terms": terms}
+
+    def schedule(self, name: str) -> Callable[..., object]:
+        """A schedule (e.g. ``beta_t``) as a numpy function of (``t``, *bound symbols in order*)."""
+        key = f"sched:{name}"
+        if key not in self._cache:
+            syms = [S.t] + [s for s, _ in self.symbols.values()]
+            self._cache[key] = sp.lambdify(syms, self.schedules[name], "numpy")
+        return self._cache[key]
+
+    def schedule_values(self, name: str, t, values: Mapping[str, float]):
+        fn = self.schedule(name)
+        return fn(t, *[values.get(n, 0.0) for n in self.symbols])
+
+    def claim(self, claim_id: str) -> Claim:
+        for c in self.claims:
+            if c.id == claim_id:
+                return c
+        raise KeyError(claim_id)

@@ -1,0 +1,163 @@
+"""PE-GP-UCB (Ziomek, Adachi, Osborne 2024, "Time-Varying Gaussian Process Bandits with Unknown Prior"),
+Theorem 4.1 in its finite-domain case (A), with the constants the paper leaves implicit restored
+(spec ``shared/spec/pe_gp_ucb.md`` §3.8):
+
+    R_T ≤ 2|U|B + 2√(|U| ξ_T T) + 2 β_T √(C T |U| γ_T)      with probability ≥ 1 − δ,
+
+ξ_t = 2R² log(|U|π²t²/(3δ)), β_t = √(2 log(T|X|π²t²/(3δ))), B = β_1 + max|μ^{p*}|, C = 2/log(1+R⁻²),
+and γ_T a *certified upper bound* on max_p γ^p_T (never a greedy lower value).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .core import Assumption, Claim, Correction, S, Theorem, srinivas_C
+
+T, t, delta, R, n_X, n_U, gamma_T, mu_max = S.T, S.t, S.delta, S.R, S.n_X, S.n_U, S.gamma_T, S.mu_max
+pi = sp.pi
+
+
+def beta(step: sp.Expr) -> sp.Expr:
+    """β_t for the finite case (A): Theorem 3.1 with δ_A = δ/2 (the extra T is the union over t')."""
+    return sp.sqrt(2 * sp.log(T * n_X * pi**2 * step**2 / (3 * delta)))
+
+
+def xi(step: sp.Expr) -> sp.Expr:
+    """ξ_t = 2R² log(|U|π²t²/(3δ)): Lemma 5.1 with δ_B = δ/2 (valid for Gaussian noise, see C15)."""
+    return 2 * R**2 * sp.log(n_U * pi**2 * step**2 / (3 * delta))
+
+
+B = beta(sp.Integer(1)) + mu_max  # Lemma 5.2 / Appendix C, finite case, k ≤ 1
+C = srinivas_C(R)  # Lemma 5.3's unspecified constant, 2/log(1+R⁻²)
+
+BOUND_TERMS = {
+    "critical_rounds": 2 * n_U * B,
+    "noise": 2 * sp.sqrt(n_U * xi(T) * T),
+    "information": 2 * beta(T) * sp.sqrt(C * T * n_U * gamma_T),
+}
+# Anytime form: the proof holds for every prefix t ≤ T on the same event; β keeps T inside its log.
+ANYTIME_TERMS = {
+    "critical_rounds": 2 * n_U * B,
+    "noise": 2 * sp.sqrt(n_U * xi(t) * t),
+    "information": 2 * beta(t) * sp.sqrt(C * t * n_U * gamma_T),
+}
+
+SYMBOLS = {
+    "T": (T, "horizon"),
+    "delta": (delta, "confidence parameter δ ∈ (0,1)"),
+    "R": (R, "noise standard deviation (Gaussian noise N(0, R²))"),
+    "n_X": (n_X, "|X|, size of the finite domain"),
+    "n_U": (n_U, "|U|, number of candidate priors"),
+    "gamma_T": (gamma_T, "certified upper bound on γ_T = max_p γ^p_T (time-varying MIG, one point per time)"),
+    "mu_max": (mu_max, "max_{x,t} |μ^{p*}(x,t)|, the true prior's largest absolute mean"),
+}
+
+CLAIMS = (
+    Claim("regret_bound", "probability", "R_T ≤ Bound(T) (explicit form of Theorem 4.1, case A)",
+          "Theorem 4.1", delta, main=True),
+    Claim("regret_bound_anytime", "probability", "R_t ≤ Bound_T(t) for every t ≤ T (same event, every prefix)",
+          "Theorem 4.1 proof", delta, main=True),
+    Claim("confidence_event", "probability",
+          "E_A for p*: |f(x,t) − μ^{p*}_{t−1}(x,t)| ≤ β_t σ^{p*}_{t−1}(x,t) for all x ∈ X, t ≤ T "
+          "(the sub-event t' = t of Theorem 3.1, valid at the same level)", "Theorem 3.1", delta / 2),
+    Claim("noise_event", "probability",
+          "E_B: |Σ_{i∈S^p_t} ε_i| ≤ √(ξ_t |S^p_t|) for all t, p", "Lemma 5.1", delta / 2),
+    Claim("prior_preserved", "probability", "p* is never eliminated", "Theorem 4.1 proof, step 1", delta),
+    Claim("bounded_function", "probability", "max_{t,x} |f(x,t)| ≤ B", "Lemma 5.2", delta / 2),
+    Claim("D1_preservation", "deterministic",
+          "E_A at the queried points of S^{p*} and E_B for p* ⇒ p* never eliminated", "proof step 1"),
+    Claim("D2_optimism", "deterministic",
+          "on E_A with p* ∈ U_{t−1}: UCB^{p_t}_{t−1}(x_t) ≥ f(x*_t,t), r_t ≤ w_t − η_t + ε_t, r_t ≤ 2B",
+          "proof steps 2–3, eq. (4)"),
+    Claim("D3_intermediate", "deterministic",
+          "on E = E_A ∩ E_B: (I1) and (I2) hold at every prefix t", "proof steps 4–5, Lemma 5.3"),
+    Claim("D4_information", "deterministic",
+          "Σ_{t∉C} σ²_{t−1} ≤ C Σ_p ½log|I+R⁻²K^p_{A^p_T}|; chain rule Σ log(1+R⁻²σ²) = log|I+R⁻²K| (1e−8); "
+          "0 ≤ realised gain of each prior ≤ certified γ_T", "Lemma 5.3"),
+    Claim("D5_bookkeeping", "deterministic",
+          "U_t non-increasing; only p_t removed at t; |C| ≤ |U|−1 on E; S^p disjoint with Σ|S^p_T| = T",
+          "Algorithm 1"),
+    Claim("K1_calibration", "calibration",
+          "innovations (y_t − μ^{p*}_{t−1}(x_t,t))/√(σ²+R²) are i.i.d. N(0,1) (KS, mean, variance, lag-1)",
+          "exact posterior under p*", 0.01),
+)
+
+CORRECTIONS = (
+    Correction("C1", "§2 posterior mean", "(y_{t−1} − μ^p(x,t')) subtracts the test point's prior mean",
+               "subtract the prior means at the data points m^p_{t−1} = [μ^p(x_i,i)]_i",
+               "the printed form is not a GP posterior"),
+    Correction("C2", "§2 RBF kernel", "exp(−‖x−x'‖²/(2l)): l acts as a squared lengthscale",
+               "both parameterisations available: RBF.paper(l) and RBF(ℓ) = exp(−d²/(2ℓ²))",
+               "the paper's l is not the usual lengthscale", changes_computation=False),
+    Correction("C5", "Alg. 1 line 7", "argmax over X × U_{t−1}", "argmax over X_t × U_{t−1}",
+               "the proof's eq. (2) compares with x*_t ∈ X_t"),
+    Correction("C6", "Alg. 1 line 9", "y_t = f(x_t)", "y_t = f(x_t, t) + ε_t, ε_t ~ N(0,R²)",
+               "the setting has noisy, time-indexed observations"),
+    Correction("C8", "Alg. 1 line 12, set C", "β^{p_t}_i σ^{p_t}_i(x_i)",
+               "β^{p_t}_i σ^{p_t}_{i−1}(x_i, i), frozen at selection time",
+               "with σ_i (after observing x_i) the threshold shrinks and p* preservation is not guaranteed"),
+    Correction("C9", "Alg. 1", "no else-branch", "U_t = U_{t−1} when not eliminated", "implicit in the paper",
+               changes_computation=False),
+    Correction("C10", "eq. (2)", "max over p ∈ U_t", "max over p ∈ U_{t−1}", "the choice at t uses U_{t−1}"),
+    Correction("C11", "eq. (3)", "f(x_t,t) ≥ μ⁺ − η_t + ε_t (sign error)",
+               "identity f(x_t,t) = μ⁺_{t−1}(x_t,t) + η_t − ε_t; eq. (4) as printed",
+               "η_t = y_t − μ⁺ = f + ε_t − μ⁺", changes_computation=False),
+    Correction("C13", "critical rounds", "|C| ≤ |U|", "bound keeps 2|U|B (as printed); D5 checks |C| ≤ |U|−1",
+               "p* is never eliminated on E, so at most |U|−1 eliminations", changes_computation=False),
+    Correction("C14", "continuous case", "Σ 1/t² ≤ π/6", "π²/6", "Basel sum; case (B) only, not computed",
+               changes_computation=False),
+    Correction("C15", "Lemma 5.1", "two-sided sub-Gaussian tail, factor 2 dropped",
+               "ξ_t as printed, valid because the noise is Gaussian (P(|Z|>c) ≤ e^{−c²/2}); "
+               "sub-Gaussian noise would need 3δ_B", "the lemma is correct only for Gaussian noise"),
+    Correction("C17", "Lemma 5.3", "constant C unspecified", "C = 2/log(1+R⁻²) (k ≤ 1)",
+               "Srinivas et al. Lemma 5.4 reasoning; C₁ = 8/log(1+σ⁻²) also absorbs (2√β)²"),
+    Correction("C23", "Lemma 5.3", "Σ ... = γ^p_{|A^p|}", "≤ γ^p_T (pad the subset to one point per time)",
+               "for time-varying kernels the subset is not the MIG at times 1..|A|", changes_computation=False),
+    Correction("C31", "Thm 4.1", "δ_A undefined (case B); β_T undefined", "δ_A = δ_B = δ/2; β_T = max_p β^p_T",
+               "the proof's probability split"),
+    Correction("C33", "Thm 4.1", "B > 0 'some constant'", "B = β_1 + max_{x,t}|μ^{p*}(x,t)| (Appendix C)",
+               "explicit constant needed for a numerical check"),
+    Correction("C_gamma", "Thm 4.1", "γ_T = max_p γ^p_T, not computable",
+               "a certified upper bound on γ_T (min of Kronecker eigen-bound, 2× sequential greedy, block bound); "
+               "the greedy value is reported as the lower end only",
+               "plugging a lower estimate into an upper bound would make the check unsound"),
+    Correction("C35", "MLE and FB baselines", "UCB^p_t(x,t)", "UCB^p_{t−1}(x,t) with the PE-GP-UCB β; "
+               "deterministic ties (lowest index)", "index typo; β unspecified"),
+    Correction("C37", "Alg. 2 (Regret Balancing)", "U_1 = U_0; u_t vs p_t; argmax over X; no noise; L_t(u)",
+               "U_1 = U; u_t ≡ p_t; argmax over X_t; noisy y_t; L_t(p); line 11 in both readings, default (ii) "
+               "keep p iff ȳ_p + √(ξ_t/|S^p|) + mean βσ ≥ max L", "typos; (ii) is the standard elimination"),
+    Correction("C_allgone", "Alg. 1", "behaviour when every prior is eliminated is unspecified",
+               "[PROPOSED] never eliminate the last active prior; the event is logged (off the good event only)",
+               "keeps the algorithm defined off the good event"),
+)
+
+ASSUMPTIONS = (
+    Assumption("f ~ p* ∈ U, drawn fresh per run, including its temporal evolution (ε Markov chain)",
+               "truth_in_candidates"),
+    Assumption("finite domain X (case A); X_t ⊆ X arbitrary", "finite_domain"),
+    Assumption("k^p ≤ 1 for every candidate prior", "kernel_bounded_by_one"),
+    Assumption("observation noise i.i.d. N(0, R²) with the R the algorithm uses", "noise_matches"),
+    Assumption("β_t, ξ_t are the theoretical schedules (no scaling)", "theoretical_schedules"),
+)
+
+THEOREM = Theorem(
+    id="pe_gp_ucb",
+    title="PE-GP-UCB regret bound with an unknown prior (finite domain)",
+    paper="000_406ec6f9f83fdadd.txt",
+    source="Ziomek, Adachi, Osborne (2024), Theorem 4.1 (A)",
+    guarantee="high_probability",
+    symbols=SYMBOLS,
+    bound_terms=BOUND_TERMS,
+    anytime_terms=ANYTIME_TERMS,
+    printed=r"R_T \le \mathcal{O}\left(|\mathcal{U}| B + \sqrt{|\mathcal{U}| \xi_T T} "
+            r"+ \beta_T \sqrt{|\mathcal{U}| \gamma_T T}\right)",
+    schedules={"beta_t": beta(t), "xi_t": xi(t), "B": B, "C": C},
+    assumptions=ASSUMPTIONS,
+    claims=CLAIMS,
+    corrections=CORRECTIONS,
+    default_scenario="pe_toy_tv",
+    scenarios=("pe_toy_tv", "pe_toy", "pe_sensors", "pe_sensors_misspecified"),
+    algorithms=("pe_gp_ucb", "oracle_tv_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "random"),
+    anytime_note="Bound_T(t): outer T → t, ξ_T → ξ_t, β_T → β_t (T stays inside β's log), γ_T → γ_t.",
+)
