@@ -3,10 +3,14 @@
 State for a batch of ``m`` runs and ``P`` candidate priors grouped into ``G`` kernel groups (priors with the
 same ``(K, ε)`` share a covariance, PE-GP-UCB's toy problem has G = 1 for 11 priors):
 
-* ``Sigma[g]``: (m, n, n) posterior covariance of f_t on the domain under group g;
+* ``Σ_g``: (m, n, n) posterior covariance of f_t on the domain under group g (stored as K_g − c_g D_g);
 * ``dev``: (m, P, n) posterior mean minus prior mean;
 * ``loglik``: (m, P) log marginal likelihood log p(D | p), accumulated from one-step predictive densities
   (chain rule), used by the MLE and fully Bayesian baselines.
+
+Storage: ``Σ_g = K_g − c_g D_g`` with a per-group scalar ``c_g``. The Kalman predict of the ε chain,
+``Σ ← (1−ε)Σ + εK``, is then ``D ← (1−ε) D``, i.e. the O(1) update ``c ← (1−ε)c`` (D is renormalised
+when c underflows), so a time step costs one rank-1 update and nothing else.
 
 Operations (grid-state form, O(n²) per observation and group):
 
@@ -65,12 +69,13 @@ class BatchedPosterior:
     def reset(self, runs: np.ndarray | None = None) -> None:
         """Forget all data, for every run or for the runs selected by a boolean/int index."""
         if runs is None:
-            self.Sigma = np.repeat(self.K[:, None], self.m, axis=1)  # (G, m, n, n)
+            self.D = np.zeros((self.G, self.m, self.n, self.n))  # Σ_g = K_g − c_g D_g
+            self.c = np.ones(self.G)
             self.dev = np.zeros((self.m, self.P, self.n))
             self.loglik = np.zeros((self.m, self.P))
             self.n_obs = np.zeros(self.m, dtype=np.int64)
             return
-        self.Sigma[:, runs] = self.K[:, None]
+        self.D[:, runs] = 0.0
         self.dev[runs] = 0.0
         self.loglik[runs] = 0.0
         self.n_obs[runs] = 0
@@ -82,7 +87,9 @@ class BatchedPosterior:
 
     def group_var(self) -> np.ndarray:
         """Posterior variances per kernel group: (m, G, n), clipped at 0 against round-off."""
-        v = np.diagonal(self.Sigma, axis1=2, axis2=3)  # (G, m, n)
+        kdiag = np.diagonal(self.K, axis1=1, axis2=2)  # (G, n)
+        ddiag = np.diagonal(self.D, axis1=2, axis2=3)  # (G, m, n)
+        v = kdiag[:, None, :] - self.c[:, None, None] * ddiag
         return np.maximum(np.moveaxis(v, 0, 1), 0.0)
 
     def var(self) -> np.ndarray:
@@ -93,26 +100,33 @@ class BatchedPosterior:
         return np.sqrt(self.var())
 
     def cov(self, prior: int = 0) -> np.ndarray:
-        """Full posterior covariance (m, n, n) of one prior (a view: do not modify)."""
-        return self.Sigma[self.group_of[prior]]
+        """Full posterior covariance (m, n, n) of one prior (materialised; for tests and diagnostics)."""
+        g = self.group_of[prior]
+        return self.K[g][None] - self.c[g] * self.D[g]
 
     # --------------------------------------------------------------- updates
     def condition(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
         """Observe ``y[r] = f(x_{idx[r]}) + noise`` in every run r (or only in ``runs``, a boolean mask)."""
         idx = np.asarray(idx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
-        sel = np.arange(self.m) if runs is None else np.flatnonzero(runs)
+        every = runs is None
+        sel = np.arange(self.m) if every else np.flatnonzero(runs)
         if sel.size == 0:
             return
         idx_s, y_s = idx[sel], y[sel]
-        # prior mean and posterior mean of every prior at the observed point, per selected run
+        k = np.arange(sel.size)
+        # posterior mean of every prior at the observed point, per selected run
         mu_at = self.prior_mean[:, idx_s].T + self.dev[sel[:, None], np.arange(self.P)[None], idx_s[:, None]]
         for g in range(self.G):
-            S = self.Sigma[g]
-            s = S[sel, :, idx_s]  # (k, n) column of Σ at the observed point
-            v = s[np.arange(sel.size), idx_s] + self.noise_var  # predictive variance of y
+            D, c = self.D[g], self.c[g]
+            s = self.K[g][idx_s] - c * (D[sel, :, idx_s] if not every else D[k, idx_s])  # (k, n): Σ[:, x]
+            v = s[k, idx_s] + self.noise_var  # predictive variance of y
             gain = s / v[:, None]
-            S[sel] -= gain[:, :, None] * s[:, None, :]
+            upd = gain[:, :, None] * (s / c)[:, None, :]
+            if every:
+                D += upd
+            else:
+                D[sel] += upd
             for p in self.members[g]:
                 resid = y_s - mu_at[:, p]
                 self.dev[sel, p] += gain * resid[:, None]
@@ -125,8 +139,10 @@ class BatchedPosterior:
             e = self.eps[g]
             if e == 0.0:
                 continue
-            self.Sigma[g] *= 1.0 - e
-            self.Sigma[g] += e * self.K[g]
+            self.c[g] *= 1.0 - e
+            if self.c[g] < 1e-150:  # renormalise before D overflows
+                self.D[g] *= self.c[g]
+                self.c[g] = 1.0
             self.dev[:, self.members[g]] *= np.sqrt(1.0 - e)
 
 

@@ -1,0 +1,68 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from boundcheck.cli import main
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["verify", "--theorem", "nope"], "unknown theorem"),
+    (["verify", "--theorem", "pe_gp_ucb", "--scenario", "nope"], "unknown scenario"),
+    (["verify", "--theorem", "pe_gp_ucb", "--delta", "1.5"], "delta"),
+    (["verify", "--theorem", "pe_gp_ucb", "--delta", "0"], "delta"),
+    (["verify", "--theorem", "pe_gp_ucb", "--runs", "0"], "runs"),
+    (["verify", "--theorem", "pe_gp_ucb", "--runs", "abc"], "invalid int"),
+    (["verify", "--theorem", "pe_gp_ucb", "--config", "/nonexistent.toml"], "not found"),
+    (["bound", "pe_gp_ucb", "--set", "T"], "malformed --set"),
+    (["bound", "pe_gp_ucb", "--set", "T=abc"], "malformed --set"),
+    (["bound", "pe_gp_ucb", "--set", "T=10"], "missing --set"),
+    (["bound", "pe_gp_ucb", "--set", "foo=1"], "unknown symbol"),
+    (["show", "nope"], "unknown theorem"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_one_line_exit_2(argv, fragment, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_malformed_config(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("runs = [unclosed")
+    assert main(["verify", "--config", str(bad)]) == 2
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('theorem = "pe_gp_ucb"\nbogus = 1\n')
+    assert main(["verify", "--config", str(unknown)]) == 2
+    assert "unknown key" in capsys.readouterr().err
+
+
+def test_bound_json_value_and_terms(capsys):
+    args = ["bound", "pe_gp_ucb", "--json"] + [f"--set={k}" for k in
+                                              ("T=60", "delta=0.1", "R=0.1", "n_X=50", "n_U=11", "gamma_T=187",
+                                               "mu_max=2.0")]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == pytest.approx(sum(out["terms"].values()))
+    assert out["terms"]["critical_rounds"] == pytest.approx(149.5, abs=0.1)
+    assert main(["bound", "pe_gp_ucb", "--set", "delta=2", "--set", "T=1", "--set", "R=1", "--set", "n_X=1",
+                 "--set", "n_U=1", "--set", "gamma_T=1", "--set", "mu_max=0"]) == 2
+
+
+def test_list_and_show(capsys):
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert any(r["id"] == "pe_gp_ucb" for r in rows)
+    assert main(["show", "pe_gp_ucb", "--json"]) == 0
+    show = json.loads(capsys.readouterr().out)
+    assert set(show["symbols"]) == {"T", "delta", "R", "n_X", "n_U", "gamma_T", "mu_max"}
+    assert any(c["id"] == "C8" for c in show["corrections"])
+    assert main(["show", "pe_gp_ucb"]) == 0
+    assert "gamma_T" in capsys.readouterr().out
+
+
+def test_console_script_exit_code_2_without_traceback():
+    proc = subprocess.run([sys.executable, "-m", "boundcheck.cli", "verify", "--theorem", "pe_gp_ucb",
+                           "--delta", "-1"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
