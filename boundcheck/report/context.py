@@ -60,7 +60,7 @@ def algo_label(name: str) -> str:
 
 
 def fmt(x, digits: int = 4) -> str:
-    """A compact human number: 12383.67 -> '1.238e+04'? no: '12384'; 0.0123 -> '0.0123'."""
+    """A compact human number: 12383.67 -> '12384', 0.012345 -> '0.01235', 3e-05 -> '3.000e-05'."""
     if x is None:
         return "—"
     if isinstance(x, bool | np.bool_):
@@ -77,9 +77,10 @@ def fmt(x, digits: int = 4) -> str:
         return "∞" if v > 0 else "−∞"
     if v == int(v) and abs(v) < 1e9:
         return str(int(v))
-    if 1e-3 <= abs(v) < 1e6:
-        s = f"{v:.{digits}g}"
-        return s
+    if 10**digits <= abs(v) < 1e9:
+        return f"{v:.0f}"
+    if 1e-3 <= abs(v) < 10**digits:
+        return f"{v:.{digits}g}"
     return f"{v:.{max(digits - 1, 1)}e}"
 
 
