@@ -1,0 +1,352 @@
+"""Report figures (seaborn/matplotlib on the Agg canvas; no pyplot state), each saved as PDF and PNG.
+
+Every figure is drawn from stored results only. Generic figures: cumulative regret against the anytime
+bound, the R_T/bound distribution, claim failure rates against their levels, the certified γ_t
+bracket. Family-specific (candidate priors, PE-GP-UCB): prior-selection frequencies and elimination times.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .context import ReportContext, algo_label, fmt
+
+__all__ = ["FigureInfo", "make_figures", "PRIOR_ALGORITHMS"]
+
+PRIOR_ALGORITHMS = ("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing")
+VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
+BOUND_COLOUR = "#222222"
+RC = {
+    "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "legend.fontsize": 9,
+    "xtick.labelsize": 9, "ytick.labelsize": 9, "pdf.fonttype": 42, "ps.fonttype": 42,
+    "axes.spines.top": False, "axes.spines.right": False, "figure.dpi": 100,
+}
+
+
+@dataclass
+class FigureInfo:
+    name: str
+    title: str
+    caption: str
+    png: Path
+    pdf: Path
+
+
+def _palette(algorithms: list[str]) -> dict[str, tuple]:
+    cols = sns.color_palette("colorblind", max(len(algorithms), 3))
+    return {a: cols[i % len(cols)] for i, a in enumerate(algorithms)}
+
+
+def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, object]:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, **kw)
+    return fig, axes
+
+
+def _save(fig: Figure, out: Path, name: str) -> tuple[Path, Path]:
+    png, pdf = out / f"{name}.png", out / f"{name}.pdf"
+    fig.savefig(png, dpi=150, metadata={"Software": None})
+    fig.savefig(pdf, metadata={"Creator": None, "Producer": None, "CreationDate": None})
+    return png, pdf
+
+
+def _empty(ax, text: str) -> None:
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=10, color="#555",
+            wrap=True)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for s in ax.spines.values():
+        s.set_visible(False)
+
+
+# ----------------------------------------------------------------------------------------- regret
+def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    steps = ctx.steps
+    if steps is None or "cum_regret" not in steps:
+        return None
+    algos = [a for a in ctx.algorithms if a in set(steps["algorithm"])]
+    pal = _palette(ctx.algorithms)
+    g = steps.groupby(["algorithm", "t"], observed=True)["cum_regret"]
+    stats = pd.DataFrame({"mean": g.mean(), "lo": g.quantile(0.05), "hi": g.quantile(0.95)}).reset_index()
+    fig, (ax1, ax2) = _new(11.0, 4.3, ncols=2)
+    for a in algos:
+        s = stats[stats["algorithm"] == a]
+        lw = 2.2 if a == ctx.main_algorithm else 1.4
+        for ax in (ax1, ax2):
+            ax.fill_between(s["t"], s["lo"], s["hi"], color=pal[a], alpha=0.18, linewidth=0)
+            ax.plot(s["t"], s["mean"], color=pal[a], lw=lw, label=algo_label(a))
+    gam = ctx.gamma
+    bound_T = ctx.summary.get("bound", {}).get("at_horizon")
+    if gam is not None and "bound_anytime" in gam:
+        ax1.plot(gam["t"], gam["bound_anytime"], color=BOUND_COLOUR, lw=2, ls="--",
+                 label="explicit bound $\\mathrm{Bound}_T(t)$ (anytime)")
+    if bound_T:
+        ax1.plot([ctx.summary.get("horizon")], [bound_T], "o", color=BOUND_COLOUR, ms=6,
+                 label=f"Bound(T) = {fmt(bound_T)}")
+    ax1.set_yscale("log")
+    lo = max(float(stats["mean"][stats["mean"] > 0].min()) if (stats["mean"] > 0).any() else 1e-3, 1e-3)
+    ax1.set_ylim(bottom=lo * 0.5)
+    ax1.set_title("(a) regret against the explicit bound (log scale)")
+    ax2.set_title("(b) algorithms compared (linear scale, bound off-scale)")
+    for ax in (ax1, ax2):
+        ax.set_xlabel("step t")
+        ax.set_ylabel("cumulative regret $R_t$")
+        ax.set_xlim(1, int(stats["t"].max()))
+        ax.grid(True, which="major", alpha=0.3)
+    ax2.set_ylim(bottom=0)
+    h1, l1 = ax1.get_legend_handles_labels()
+    fig.legend(h1, l1, loc="outside lower center", ncols=min(4, len(l1)), frameon=False)
+    png, pdf = _save(fig, out, "regret")
+    n = ctx.summary.get("runs")
+    return FigureInfo(
+        "regret", "Cumulative regret against the bound",
+        f"Mean cumulative regret over {n} runs (lines) with the 5–95% quantile band across runs, for every "
+        "algorithm; all algorithms see the same functions and noise (common random numbers). Dashed: the "
+        "anytime form of the explicit bound, with the certified upper bound on γ_t. Panel (b) drops the "
+        "bound so the algorithms can be compared.", png, pdf)
+
+
+# -------------------------------------------------------------------------------------- tightness
+def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    main = ctx.main_algorithm
+    r = ctx.runs[ctx.runs["algorithm"] == main]
+    if "tightness" not in r or r["tightness"].dropna().empty:
+        return None
+    fig, ax = _new(7.0, 3.6)
+    data = {"$R_T$ / Bound(T)": r["tightness"].to_numpy(float)}
+    if "max_anytime_ratio" in r and r["max_anytime_ratio"].notna().any():
+        data["$\\max_t R_t$ / Bound$_T(t)$"] = r["max_anytime_ratio"].to_numpy(float)
+    df = pd.concat([pd.DataFrame({"ratio": v, "statistic": k}) for k, v in data.items()], ignore_index=True)
+    df = df[np.isfinite(df["ratio"])]
+    bins = min(30, max(8, int(np.sqrt(len(r))) * 2))
+    sns.histplot(df, x="ratio", hue="statistic", bins=bins, element="step", stat="count", common_bins=True,
+                 ax=ax, palette=["#1f77b4", "#9467bd"][: len(data)])
+    if ax.get_legend() is not None:
+        ax.get_legend().set_title(None)
+    med = float(np.median(data["$R_T$ / Bound(T)"]))
+    ax.axvline(med, color="#1f77b4", lw=1, ls=":")
+    xmax = float(df["ratio"].max())
+    if xmax >= 0.5:
+        ax.axvline(1.0, color="#c62828", lw=1.5)
+        ax.text(1.0, 0.98, " bound attained (ratio 1)", color="#c62828", transform=ax.get_xaxis_transform(),
+                va="top", ha="left", fontsize=9)
+        ax.set_xlim(left=0)
+    else:
+        ax.text(0.98, 0.6, f"ratio 1 (bound attained) is off-scale:\nthe bound is {fmt(1 / med, 3)}× the "
+                "median regret" if med > 0 else "", transform=ax.transAxes, ha="right", va="top", fontsize=9,
+                color="#c62828")
+    ax.set_xlabel(f"regret of {algo_label(main)} relative to the explicit bound")
+    ax.set_ylabel("runs")
+    ax.set_title(f"How tight is the bound? (median ratio {fmt(med, 3)}, dotted)")
+    png, pdf = _save(fig, out, "tightness")
+    return FigureInfo(
+        "tightness", "Distribution of R_T / Bound(T)",
+        f"Per-run ratio of the final regret of {algo_label(main)} to the explicit bound at the horizon, and "
+        "the largest ratio to the anytime bound over all prefixes t ≤ T. A ratio above 1 is a failure of the "
+        "regret claim.", png, pdf)
+
+
+# ------------------------------------------------------------------------------------------ claims
+def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    claims = [c for c in ctx.claims if c.get("kind") == "probability" and c.get("level") is not None
+              and c.get("ci_high") is not None]
+    if not claims:
+        return None
+    h = 1.0 + 0.42 * len(claims)
+    fig, ax = _new(8.0, max(h, 2.6))
+    ys = np.arange(len(claims))[::-1]
+    for y, c in zip(ys, claims, strict=True):
+        col = VERDICT_COLOURS.get(c["verdict"], "#555")
+        ax.plot([c["ci_low"], c["ci_high"]], [y, y], color=col, lw=3, solid_capstyle="butt", alpha=0.8)
+        ax.plot([c["rate"]], [y], "o", color=col, ms=6, zorder=3)
+        ax.plot([c["level"]], [y], marker="|", color="#000", ms=18, mew=2.2, zorder=4)
+        ax.text(c["ci_high"], y + 0.22, f" {c['violations']}/{c['runs']} · {c['verdict']}", fontsize=8,
+                color=col, va="bottom", ha="left")
+    ax.set_yticks(ys, [c["id"] + (" (theorem)" if c.get("main") else "") for c in claims])
+    hi = max(max(c["ci_high"] for c in claims), max(c["level"] for c in claims))
+    ax.set_xlim(-0.01 * hi, hi * 1.3)
+    ax.set_ylim(-0.7, len(claims) - 0.3)
+    ax.set_xlabel("failure probability")
+    ax.grid(True, axis="x", alpha=0.3)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color="#555", lw=3, marker="o", label="observed rate, 95% Clopper–Pearson interval"),
+               Line2D([], [], color="#000", lw=0, marker="|", ms=14, mew=2.2, label="allowed level")]
+    handles += [Line2D([], [], color=v, lw=3, label=k) for k, v in VERDICT_COLOURS.items()]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
+    ax.set_title("Claims of the proof: failure rate against the allowed level")
+    png, pdf = _save(fig, out, "claims")
+    return FigureInfo(
+        "claims", "Claim failure rates against their levels",
+        "For every probability claim: failures/runs (dot) with its two-sided 95% Clopper–Pearson interval "
+        "(bar) and the level the proof allows (black tick). Holds: the whole interval is below the level; "
+        "violated: the whole interval is above it; otherwise inconclusive (more runs needed).", png, pdf)
+
+
+# ------------------------------------------------------------------------------------------- gamma
+def fig_gamma(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    g = ctx.gamma
+    if g is None or not {"gamma_upper", "gamma_lower"} <= set(g):
+        return None
+    fig, ax = _new(7.0, 3.6)
+    ax.fill_between(g["t"], g["gamma_lower"], g["gamma_upper"], color="#8da0cb", alpha=0.35, linewidth=0,
+                    label="certified bracket")
+    ax.plot(g["t"], g["gamma_upper"], color="#3949ab", lw=2, label="upper bound (used in the bound)")
+    ax.plot(g["t"], g["gamma_lower"], color="#3949ab", lw=1.3, ls="--", label="lower bound (greedy)")
+    ax.set_xlabel("t")
+    ax.set_ylabel("maximum information gain $\\gamma_t$")
+    ax.set_xlim(1, int(g["t"].max()))
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right", frameon=False)
+    ratio = float(g["gamma_upper"].iloc[-1]) / max(float(g["gamma_lower"].iloc[-1]), 1e-300)
+    ax.set_title(f"Certified $\\gamma_t$ bracket (upper/lower = {ratio:.2f} at t = T)")
+    png, pdf = _save(fig, out, "gamma")
+    return FigureInfo(
+        "gamma", "The γ_t bracket",
+        "Certified bracket on the maximum information gain γ_t over t = 1..T: the bound uses the upper end "
+        "(never an estimate from below); the greedy value is a valid lower end.", png, pdf)
+
+
+# ------------------------------------------------------------------------------- prior selection
+def _prior_steps(ctx: ReportContext) -> pd.DataFrame | None:
+    s = ctx.steps
+    if s is None or "prior" not in s:
+        return None
+    s = s[s["algorithm"].isin(PRIOR_ALGORITHMS) & s["prior"].notna()]
+    return s if not s.empty else None
+
+
+def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    s = _prior_steps(ctx)
+    if s is None:
+        return None
+    algos = [a for a in PRIOR_ALGORITHMS if a in set(s["algorithm"])]
+    n_prior = len(ctx.scenario.candidates) if ctx.scenario is not None else int(s["prior"].max()) + 1
+    freq = (s.assign(prior=s["prior"].astype(int)).groupby("algorithm")["prior"]
+            .value_counts(normalize=True).unstack(fill_value=0.0)
+            .reindex(index=algos, columns=range(n_prior), fill_value=0.0))
+    tp = ctx.truth_index
+    fig, (ax1, ax2) = _new(12.0, 0.9 + 0.55 * len(algos) + 1.6, ncols=2, width_ratios=[1.5, 1.0])
+    labels = [algo_label(a) for a in algos]
+    sns.heatmap(freq.to_numpy() * 100, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=True, fmt=".0f",
+                annot_kws={"fontsize": 8}, cbar_kws={"label": "% of (run, t)", "shrink": 0.8},
+                xticklabels=[str(i) for i in range(n_prior)], yticklabels=labels, linewidths=0.5,
+                linecolor="white")
+    ax1.set_xlabel("candidate prior" + (f" (true prior p* = {tp}, outlined)" if tp is not None else ""))
+    ax1.set_ylabel("")
+    ax1.tick_params(axis="y", rotation=0)
+    if tp is not None and tp < n_prior:
+        from matplotlib.patches import Rectangle
+
+        ax1.add_patch(Rectangle((tp, 0), 1, len(algos), fill=False, edgecolor="#c62828", lw=2.2,
+                                clip_on=False))
+    ax1.set_title("(a) how often each prior was chosen (% of all steps)")
+    pal = _palette(ctx.algorithms)
+    if tp is not None:
+        T = int(s["t"].max())
+        w = max(1, T // 20)
+        for a in algos:
+            sa = s[s["algorithm"] == a]
+            frac = (sa["prior"].astype(int) == tp).groupby(sa["t"]).mean()
+            sm = frac.rolling(w, min_periods=1, center=True).mean()
+            ax2.plot(sm.index, sm.to_numpy() * 100, color=pal.get(a), lw=1.8, label=algo_label(a))
+        ax2.set_ylim(-2, 102)
+        ax2.set_xlim(1, T)
+        ax2.set_xlabel("step t")
+        ax2.set_ylabel("% of runs choosing p*")
+        ax2.grid(True, alpha=0.3)
+        ax2.legend(frameon=False, loc="best")
+        ax2.set_title(f"(b) choosing the true prior over time ({w}-step moving average)")
+    else:
+        _empty(ax2, "no true prior among the candidates\n(misspecified scenario)")
+    png, pdf = _save(fig, out, "prior_selection")
+    return FigureInfo(
+        "prior_selection", "Prior selection",
+        "Algorithms that select among the candidate priors: (a) the percentage of all (run, step) pairs at "
+        "which each prior was the one used; (b) the percentage of runs using the true prior p* at each "
+        "step. MLE: maximum marginal likelihood.", png, pdf)
+
+
+def _eliminations(ctx: ReportContext) -> pd.DataFrame | None:
+    s = ctx.steps
+    if s is not None and "eliminated" in s:
+        e = s[s["eliminated"].fillna(False).astype(bool)]
+        cols = ["run", "algorithm", "t"] + (["prior"] if "prior" in e else [])
+        return e[cols].copy()
+    r = ctx.runs
+    if "eliminated_at" in r:  # fall back: comma-separated elimination step per prior (0: never)
+        rows = []
+        for _, row in r[r["eliminated_at"].notna()].iterrows():
+            for p, v in enumerate(str(row["eliminated_at"]).split(",")):
+                if v.strip() and int(float(v)) > 0:
+                    rows.append({"run": row["run"], "algorithm": row["algorithm"], "t": int(float(v)),
+                                 "prior": p})
+        return pd.DataFrame(rows, columns=["run", "algorithm", "t", "prior"])
+    return None
+
+
+def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
+    e = _eliminations(ctx)
+    if e is None:
+        return None
+    T = int(ctx.summary.get("horizon") or (e["t"].max() if len(e) else 1))
+    fig, ax = _new(7.0, 3.6)
+    n_runs = ctx.summary.get("runs")
+    if e.empty:
+        _empty(ax, f"no prior was eliminated in any of the {n_runs} runs\n"
+                   "(every candidate prior stayed active up to T)")
+    else:
+        tp = ctx.truth_index
+        e = e.assign(which=np.where(e.get("prior", pd.Series(-1, index=e.index)) == tp,
+                                    "true prior p*", "other priors") if tp is not None else "priors")
+        e["who"] = e["algorithm"].map(algo_label) + ": " + e["which"]
+        bins = np.linspace(0.5, T + 0.5, min(T, 40) + 1)
+        sns.histplot(e, x="t", hue="who", bins=bins, multiple="stack", ax=ax, element="bars",
+                     palette="colorblind")
+        if ax.get_legend() is not None:
+            ax.get_legend().set_title(None)
+        ax.set_xlim(0.5, T + 0.5)
+        ax.set_xlabel("step t at which a prior was eliminated")
+        ax.set_ylabel("eliminations (all runs)")
+        n_ev = len(e)
+        ax.set_title(f"Elimination times ({n_ev} eliminations in {n_runs} runs)")
+    png, pdf = _save(fig, out, "eliminations")
+    return FigureInfo(
+        "eliminations", "Elimination times",
+        "Histogram over all runs of the steps at which a candidate prior was eliminated (removed from the "
+        "active set U_t), split by algorithm and by whether it was the true prior (which the theorem's "
+        "good event never eliminates).", png, pdf)
+
+
+FIGURES: tuple[Callable[[ReportContext, Path], FigureInfo | None], ...] = (
+    fig_regret, fig_tightness, fig_claims, fig_gamma, fig_prior_selection, fig_eliminations)
+
+
+def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
+    """Draw every figure that the stored results support into ``out`` (PNG and PDF)."""
+    out.mkdir(parents=True, exist_ok=True)
+    figs = []
+    with matplotlib.rc_context(RC), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sns.set_theme(style="ticks", rc=RC)
+        for fn in FIGURES:
+            try:
+                f = fn(ctx, out)
+            except Exception as exc:  # noqa: BLE001 - one bad figure must not lose the whole report
+                ctx.notes.append(f"figure {fn.__name__[4:]} could not be drawn: {type(exc).__name__}: {exc}")
+                continue
+            if f is not None:
+                figs.append(f)
+    return figs
