@@ -53,7 +53,7 @@ def simulate(
 ) -> Trajectories:
     """Run every algorithm for ``horizon`` steps on the runs ``run_ids`` (one vectorised batch)."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
-    m, T, n = run_ids.size, int(horizon), scenario.domain.n
+    m, T = run_ids.size, int(horizon)
     streams = [run_streams(seed, int(r), len(algorithms)) for r in run_ids]
     f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
     policies = [make_policy(a) for a in algorithms]

@@ -54,16 +54,13 @@ def _validate(config: StudyConfig) -> None:
         raise BoundcheckError(f"--beta-scale must be a positive number, got {config.beta_scale}")
 
 
-def gamma_curves(scenario: Scenario, horizon: int) -> tuple[np.ndarray, np.ndarray, dict, dict]:
-    """Certified γ_t bracket for t = 1..T, maximised over the candidates' distinct (K, ε)."""
+def gamma_curves(groups: dict[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
+                 batch: int = 1) -> tuple[np.ndarray, np.ndarray, dict, dict]:
+    """Certified γ_t bracket for t = 1..T, maximised over the distinct (K, ε) of a theorem's models."""
     uppers, lowers, methods, per_group = [], [], {}, {}
-    seen: dict[str, object] = {}
-    for p in scenario.candidates:
-        if p.kernel_key in seen:
-            continue
-        br = gamma_bracket(p.K, horizon, noise_var=scenario.noise**2, eps=p.eps)
-        seen[p.kernel_key] = br
-        per_group[p.kernel_key] = br.upper
+    for key, (K, eps) in groups.items():
+        br = gamma_bracket(K, horizon, noise_var=noise_var, eps=eps, batch=batch)
+        per_group[key] = br.upper
         uppers.append(br.upper)
         lowers.append(br.lower)
         for name, curve in br.methods.items():
@@ -79,7 +76,7 @@ def prepare(config: StudyConfig) -> tuple[Scenario, StudyContext]:
     scenario = get_scenario(config.scenario, config.horizon, config.delta)
     T = config.horizon
     values = fam.bound_values(scenario, T, config.delta)
-    g_up, g_lo, g_methods, per_group = gamma_curves(scenario, T)
+    g_up, g_lo, g_methods, per_group = gamma_curves(fam.gamma_groups(scenario), T, fam.gamma_noise_var(scenario))
     values["gamma_T"] = float(g_up[-1])
     t = np.arange(T + 1, dtype=float)
     t[0] = 1.0

@@ -45,7 +45,10 @@ class _Symbols:
 S = _Symbols()
 
 
-def srinivas_C(R: sp.Expr = S.R, kappa: sp.Expr = sp.Integer(1)) -> sp.Expr:
+_ONE = sp.Integer(1)
+
+
+def srinivas_C(R: sp.Expr = S.R, kappa: sp.Expr = _ONE) -> sp.Expr:
     """C(κ) = 2κ / log(1 + κ R⁻²): s² ≤ C/2 · log(1 + R⁻² s²) for s² ∈ [0, κ] (Srinivas et al., Lemma 5.4)."""
     return 2 * kappa / sp.log(1 + kappa / R**2)
 

@@ -29,6 +29,11 @@ def gamma_groups(scenario: Scenario) -> dict[str, tuple[np.ndarray, float]]:
     return {p.kernel_key: (p.K, p.eps) for p in scenario.candidates}
 
 
+def gamma_noise_var(scenario: Scenario) -> float:
+    """γ_T of Theorem 4.1 uses the noise variance R² (spec 000 §1.7)."""
+    return scenario.noise**2
+
+
 def _log_chol_diag(K: np.ndarray, noise_var: float) -> np.ndarray:
     """log of the Cholesky diagonal of I + K/noise_var: the per-point information gains (chain rule)."""
     A = np.eye(K.shape[0]) + K / noise_var
@@ -78,8 +83,6 @@ def evaluate(traj: Trajectories, scenario: Scenario, ctx: StudyContext, seed: in
     d2_bad = (prem2 & bad2).any(axis=1)
 
     # --- information gains: realised per prior (prefix), chain rule per kernel group (D3, D4) ---------
-    groups = {p.kernel_key: g for g, p in enumerate(_group_reps(scenario))}
-    group_of_prior = [groups[p.kernel_key] for p in scenario.candidates]
     reps = _group_reps(scenario)
     gain_step = np.zeros((m, T))  # contribution of step t to Σ_p ½ log|I + R⁻² K^p_{A^p_t}|
     gain_final = np.zeros((m, P))
