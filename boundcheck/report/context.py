@@ -8,9 +8,10 @@ formats say the same thing. :func:`parse_rich` turns the plain-text statements o
 
 from __future__ import annotations
 
-import json
 import math
+import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pandas as pd
 from ..errors import BoundcheckError
 from ..store import ResultStore
 
-__all__ = ["ReportContext", "load", "parse_rich", "fmt", "algo_label", "ALGO_LABELS", "KIND_HELP",
+__all__ = ["ReportContext", "load", "parse_rich", "fmt", "algo_label", "write_text", "ALGO_LABELS", "KIND_HELP",
            "VERDICT_HELP"]
 
 # Readable names of the algorithms (abbreviations are spelled out in the reports' glossary).
@@ -31,6 +32,13 @@ ALGO_LABELS = {
     "fully_bayesian": "fully Bayesian",
     "regret_balancing": "regret balancing",
     "random": "random search",
+    "regret_balancing_literal": "regret balancing (literal reading)",
+    "gp_ucb": "GP-UCB",
+    "igp_ucb": "IGP-UCB",
+    "gp_ts": "GP-TS",
+    "gp_ei": "GP-EI",
+    "gp_pi": "GP-PI",
+    "tv_gp_ucb": "TV-GP-UCB",
 }
 ALGO_HELP = {
     "pe_gp_ucb": "prior elimination GP-UCB (the algorithm of the theorem)",
@@ -39,6 +47,13 @@ ALGO_HELP = {
     "fully_bayesian": "GP-UCB under the posterior mixture over the candidate priors",
     "regret_balancing": "regret balancing over the candidate priors (Alg. 2 of the paper)",
     "random": "uniformly random queries (an upper reference)",
+    "regret_balancing_literal": "regret balancing with the paper's literal line 11 (reading (i))",
+    "gp_ucb": "GP upper confidence bound",
+    "igp_ucb": "improved GP-UCB",
+    "gp_ts": "GP Thompson sampling",
+    "gp_ei": "GP expected improvement",
+    "gp_pi": "GP probability of improvement",
+    "tv_gp_ucb": "time-varying GP-UCB",
 }
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; failures/runs with a "
@@ -121,7 +136,11 @@ def parse_rich(text: str) -> list:
                     continue
             else:
                 m = _TOKEN.match(text, i + 1)
-                if m and i > 0 and not text[i - 1].isspace():
+                before = re.search(r"[^\W_]*$", text[:i]).group(0)
+                # identifiers (pe_gp_ucb, mu_max, D1_preservation) keep their underscores
+                ident = ch == "_" and m is not None and (len(m.group(0)) >= 3 or
+                                                         (len(before) >= 2 and len(m.group(0)) >= 2))
+                if m and i > 0 and not text[i - 1].isspace() and not ident:
                     if buf:
                         out.append("".join(buf))
                         buf = []
@@ -175,7 +194,16 @@ class ReportContext:
 
     @property
     def main_algorithm(self) -> str:
+        """The algorithm the theorem is about (its family's MAIN), on whose runs the claims are checked."""
         algos = self.algorithms
+        try:
+            from ..families import family
+
+            main = str(family(self.theorem_id).MAIN)
+        except Exception:  # noqa: BLE001 - no family: fall back on the first algorithm
+            main = ""
+        if main in algos:
+            return main
         return "pe_gp_ucb" if "pe_gp_ucb" in algos else (algos[0] if algos else "?")
 
     @property
@@ -208,12 +236,28 @@ class ReportContext:
         s = self.summary
         tid, sc = self.theorem_id, self.scenario_name
         v = self.verdict
+        setting = f"{s.get('runs')} runs, T = {s.get('horizon')}, δ = {s.get('delta')}"
         if not self.in_theory:
-            return (f"OUT OF THEORY: {tid} on {sc} ({'; '.join(self.reasons) or 'assumptions not met'}). "
-                    f"Claims verdict {v}, which is not a theorem failure: this run is a negative control.")
-        word = {"holds": "holds", "violated": "is VIOLATED", "inconclusive": "is inconclusive"}.get(v, v)
-        return (f"In theory: the {tid} bound {word} on {sc} "
-                f"({s.get('runs')} runs, T = {s.get('horizon')}, δ = {s.get('delta')}).")
+            return (f"OUT OF THEORY: {tid} on {sc}, {'; '.join(self.reasons) or 'assumptions not met'}. "
+                    f"Claims verdict: {v}, not a theorem failure (a negative control; {setting}).")
+        mains = [c for c in self.claims if c.get("main")]
+        if v == "holds":
+            what = "the theorem holds: every claim of the proof holds"
+        elif v == "violated":
+            bad = [c["id"] for c in self.claims if c.get("verdict") == "violated"]
+            what = f"the theorem is VIOLATED: {', '.join(bad)} failed"
+        else:
+            und = [c["id"] for c in self.claims if c.get("verdict") == "inconclusive"]
+            held = [c for c in mains if c.get("verdict") == "holds"]
+            what = "inconclusive"
+            if mains and len(held) == len(mains):
+                m0 = mains[0]
+                what += (f": the regret bound held in {m0['runs'] - m0['violations']}/{m0['runs']} runs, but "
+                         f"{len(und)} claim{'s' if len(und) != 1 else ''} need{'' if len(und) != 1 else 's'} "
+                         "more runs")
+            else:
+                what += f": {len(und)} claim{'s' if len(und) != 1 else ''} undecided"
+        return f"In theory: {tid} on {sc}, {what} ({setting})."
 
     def tightness_text(self) -> str:
         t = self.summary.get("tightness") or {}
@@ -336,9 +380,8 @@ def _read_columns(store: ResultStore, table: str, columns: list[str] | None) -> 
         have = set(pq.read_schema(f).names)
         frames.append(pd.read_parquet(f, columns=[c for c in columns if c in have]))
     df = pd.concat(frames, ignore_index=True)
-    for c in ("algorithm",):
-        if c in df:
-            df[c] = df[c].astype(str)
+    if "algorithm" in df:  # categorical: a large step table stays light
+        df["algorithm"] = df["algorithm"].astype("category")
     keys = [k for k in ("run", "algorithm", "t") if k in df]
     return df.sort_values(keys, kind="stable", ignore_index=True) if keys else df
 
@@ -379,5 +422,16 @@ def load(results_dir: Path) -> ReportContext:
                          gamma=gamma, theorem=th, scenario=sc, notes=notes)
 
 
-def dumps(obj) -> str:
-    return json.dumps(obj, default=str, sort_keys=True)
+def write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    """Atomic write of a report file, readable by everyone (reports are meant to be shared)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode(encoding))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

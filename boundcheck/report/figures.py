@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
 from .context import ReportContext, algo_label, fmt
 
@@ -26,9 +28,11 @@ __all__ = ["FigureInfo", "make_figures", "PRIOR_ALGORITHMS"]
 PRIOR_ALGORITHMS = ("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing")
 VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
 BOUND_COLOUR = "#222222"
+DPI = 150
+MAX_WIDTH_IN = 10.0  # the widest figure; LaTeX scales every figure by the same factor (equal lettering)
 RC = {
-    "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "legend.fontsize": 9,
-    "xtick.labelsize": 9, "ytick.labelsize": 9, "pdf.fonttype": 42, "ps.fonttype": 42,
+    "font.size": 10.5, "axes.titlesize": 11, "axes.labelsize": 10.5, "legend.fontsize": 9.5,
+    "xtick.labelsize": 9.5, "ytick.labelsize": 9.5, "pdf.fonttype": 3,
     "axes.spines.top": False, "axes.spines.right": False, "figure.dpi": 100,
 }
 
@@ -40,11 +44,18 @@ class FigureInfo:
     caption: str
     png: Path
     pdf: Path
+    width_in: float = 0.0  # the figure's width in inches (the HTML shows it at its physical size)
+
+
+# One colour per algorithm, the same in every figure (colour-blind safe); references in grey / green dashed.
+COLOURS = {"pe_gp_ucb": "#0173b2", "oracle_tv_gp_ucb": "#029e73", "mle": "#de8f05", "fully_bayesian": "#cc78bc",
+           "regret_balancing": "#6a3d9a", "random": "#8c8c8c"}
+STYLES = {"oracle_tv_gp_ucb": (0, (5, 2)), "random": (0, (1, 1.5))}  # the two references: dashed, dotted
 
 
 def _palette(algorithms: list[str]) -> dict[str, tuple]:
-    cols = sns.color_palette("colorblind", max(len(algorithms), 3))
-    return {a: cols[i % len(cols)] for i, a in enumerate(algorithms)}
+    extra = iter(sns.color_palette("dark", 10))
+    return {a: COLOURS.get(a) or next(extra) for a in algorithms}
 
 
 def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, object]:
@@ -56,7 +67,7 @@ def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, obj
 
 def _save(fig: Figure, out: Path, name: str) -> tuple[Path, Path]:
     png, pdf = out / f"{name}.png", out / f"{name}.pdf"
-    fig.savefig(png, dpi=150, metadata={"Software": None})
+    fig.savefig(png, dpi=DPI, metadata={"Software": None})
     fig.savefig(pdf, metadata={"Creator": None, "Producer": None, "CreationDate": None})
     return png, pdf
 
@@ -79,13 +90,13 @@ def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
     pal = _palette(ctx.algorithms)
     g = steps.groupby(["algorithm", "t"], observed=True)["cum_regret"]
     stats = pd.DataFrame({"mean": g.mean(), "lo": g.quantile(0.05), "hi": g.quantile(0.95)}).reset_index()
-    fig, (ax1, ax2) = _new(11.0, 4.3, ncols=2)
+    fig, (ax1, ax2) = _new(MAX_WIDTH_IN, 4.4, ncols=2)
     for a in algos:
         s = stats[stats["algorithm"] == a]
         lw = 2.2 if a == ctx.main_algorithm else 1.4
         for ax in (ax1, ax2):
             ax.fill_between(s["t"], s["lo"], s["hi"], color=pal[a], alpha=0.18, linewidth=0)
-            ax.plot(s["t"], s["mean"], color=pal[a], lw=lw, label=algo_label(a))
+            ax.plot(s["t"], s["mean"], color=pal[a], lw=lw, ls=STYLES.get(a, "-"), label=algo_label(a))
     gam = ctx.gamma
     bound_T = ctx.summary.get("bound", {}).get("at_horizon")
     if gam is not None and "bound_anytime" in gam:
@@ -95,8 +106,11 @@ def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
         ax1.plot([ctx.summary.get("horizon")], [bound_T], "o", color=BOUND_COLOUR, ms=6,
                  label=f"Bound(T) = {fmt(bound_T)}")
     ax1.set_yscale("log")
-    lo = max(float(stats["mean"][stats["mean"] > 0].min()) if (stats["mean"] > 0).any() else 1e-3, 1e-3)
-    ax1.set_ylim(bottom=lo * 0.5)
+    # start the log axis where the curves have left their first few steps, not at the first tiny regret
+    t0 = max(2, int(stats["t"].max()) // 20)
+    early = stats.loc[(stats["t"] == t0) & (stats["mean"] > 0), "mean"]
+    if not early.empty:
+        ax1.set_ylim(bottom=float(early.min()) / 3)
     ax1.set_title("(a) regret against the explicit bound (log scale)")
     ax2.set_title("(b) algorithms compared (linear scale, bound off-scale)")
     for ax in (ax1, ax2):
@@ -148,6 +162,7 @@ def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
                 color="#c62828")
     ax.set_xlabel(f"regret of {algo_label(main)} relative to the explicit bound")
     ax.set_ylabel("runs")
+    ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_title(f"How tight is the bound? (median ratio {fmt(med, 3)}, dotted)")
     png, pdf = _save(fig, out, "tightness")
     return FigureInfo(
@@ -163,19 +178,19 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
               and c.get("ci_high") is not None]
     if not claims:
         return None
-    h = 1.0 + 0.42 * len(claims)
-    fig, ax = _new(8.0, max(h, 2.6))
+    h = 1.4 + 0.38 * len(claims)
+    fig, ax = _new(8.5, max(h, 2.8))
     ys = np.arange(len(claims))[::-1]
     for y, c in zip(ys, claims, strict=True):
         col = VERDICT_COLOURS.get(c["verdict"], "#555")
         ax.plot([c["ci_low"], c["ci_high"]], [y, y], color=col, lw=3, solid_capstyle="butt", alpha=0.8)
         ax.plot([c["rate"]], [y], "o", color=col, ms=6, zorder=3)
         ax.plot([c["level"]], [y], marker="|", color="#000", ms=18, mew=2.2, zorder=4)
-        ax.text(c["ci_high"], y + 0.22, f" {c['violations']}/{c['runs']} · {c['verdict']}", fontsize=8,
-                color=col, va="bottom", ha="left")
+        ax.text(1.01, y, f"{c['violations']}/{c['runs']} {c['verdict']}", fontsize=9, color=col, va="center",
+                ha="left", transform=ax.get_yaxis_transform())
     ax.set_yticks(ys, [c["id"] + (" (theorem)" if c.get("main") else "") for c in claims])
     hi = max(max(c["ci_high"] for c in claims), max(c["level"] for c in claims))
-    ax.set_xlim(-0.01 * hi, hi * 1.3)
+    ax.set_xlim(-0.01 * hi, min(hi * 1.3, 1.04))
     ax.set_ylim(-0.7, len(claims) - 0.3)
     ax.set_xlabel("failure probability")
     ax.grid(True, axis="x", alpha=0.3)
@@ -186,6 +201,7 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
     handles += [Line2D([], [], color=v, lw=3, label=k) for k, v in VERDICT_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
     ax.set_title("Claims of the proof: failure rate against the allowed level")
+    ax.text(1.01, 1.0, "failures/runs", transform=ax.transAxes, fontsize=9, ha="left", va="bottom", color="#555")
     png, pdf = _save(fig, out, "claims")
     return FigureInfo(
         "claims", "Claim failure rates against their levels",
@@ -202,8 +218,8 @@ def fig_gamma(ctx: ReportContext, out: Path) -> FigureInfo | None:
     fig, ax = _new(7.0, 3.6)
     ax.fill_between(g["t"], g["gamma_lower"], g["gamma_upper"], color="#8da0cb", alpha=0.35, linewidth=0,
                     label="certified bracket")
-    ax.plot(g["t"], g["gamma_upper"], color="#3949ab", lw=2, label="upper bound (used in the bound)")
-    ax.plot(g["t"], g["gamma_lower"], color="#3949ab", lw=1.3, ls="--", label="lower bound (greedy)")
+    ax.plot(g["t"], g["gamma_upper"], color="#3949ab", lw=2, label="certified upper end (enters the bound)")
+    ax.plot(g["t"], g["gamma_lower"], color="#3949ab", lw=1.3, ls="--", label="lower end (greedy value)")
     ax.set_xlabel("t")
     ax.set_ylabel("maximum information gain $\\gamma_t$")
     ax.set_xlim(1, int(g["t"].max()))
@@ -238,9 +254,16 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
             .value_counts(normalize=True).unstack(fill_value=0.0)
             .reindex(index=algos, columns=range(n_prior), fill_value=0.0))
     tp = ctx.truth_index
-    fig, (ax1, ax2) = _new(12.0, 0.9 + 0.55 * len(algos) + 1.6, ncols=2, width_ratios=[1.5, 1.0])
+    height = 1.0 + 0.55 * len(algos) + 1.6
+    if tp is not None:
+        fig, (ax1, ax2) = _new(MAX_WIDTH_IN, height, ncols=2, width_ratios=[1.45, 1.0])
+    else:  # misspecified: no true prior to follow over time, the heatmap alone
+        fig, ax1 = _new(0.62 * MAX_WIDTH_IN, height)
+        ax2 = None
     labels = [algo_label(a) for a in algos]
-    sns.heatmap(freq.to_numpy() * 100, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=True, fmt=".0f",
+    pct = freq.to_numpy() * 100
+    annot = np.where((pct > 0) & (pct < 0.5), "<1", np.char.mod("%.0f", pct))
+    sns.heatmap(pct, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=annot, fmt="",
                 annot_kws={"fontsize": 8}, cbar_kws={"label": "% of (run, t)", "shrink": 0.8},
                 xticklabels=[str(i) for i in range(n_prior)], yticklabels=labels, linewidths=0.5,
                 linecolor="white")
@@ -252,7 +275,7 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
 
         ax1.add_patch(Rectangle((tp, 0), 1, len(algos), fill=False, edgecolor="#c62828", lw=2.2,
                                 clip_on=False))
-    ax1.set_title("(a) how often each prior was chosen (% of all steps)")
+    ax1.set_title(("(a) " if tp is not None else "") + "how often each prior was chosen (% of all steps)")
     pal = _palette(ctx.algorithms)
     if tp is not None:
         T = int(s["t"].max())
@@ -267,16 +290,19 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
         ax2.set_xlabel("step t")
         ax2.set_ylabel("% of runs choosing p*")
         ax2.grid(True, alpha=0.3)
-        ax2.legend(frameon=False, loc="best")
-        ax2.set_title(f"(b) choosing the true prior over time ({w}-step moving average)")
+        ax2.set_title("(b) % of runs using p*, by step")
+        h, lab = ax2.get_legend_handles_labels()
+        fig.legend(h, lab, loc="outside lower right", ncols=len(lab), frameon=False)
     else:
-        _empty(ax2, "no true prior among the candidates\n(misspecified scenario)")
+        ax1.set_xlabel("candidate prior (the truth is in none of them: misspecified)")
     png, pdf = _save(fig, out, "prior_selection")
     return FigureInfo(
         "prior_selection", "Prior selection",
         "Algorithms that select among the candidate priors: (a) the percentage of all (run, step) pairs at "
-        "which each prior was the one used; (b) the percentage of runs using the true prior p* at each "
-        "step. MLE: maximum marginal likelihood.", png, pdf)
+        "which each prior was the one used"
+        + ("; (b) the percentage of runs using the true prior p* at each step (moving average over 5% of the "
+           "horizon)" if tp is not None else " (no candidate is the truth: a misspecified scenario)")
+        + ". MLE: maximum marginal likelihood.", png, pdf)
 
 
 def _eliminations(ctx: ReportContext) -> pd.DataFrame | None:
@@ -302,26 +328,31 @@ def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
     if e is None:
         return None
     T = int(ctx.summary.get("horizon") or (e["t"].max() if len(e) else 1))
-    fig, ax = _new(7.0, 3.6)
     n_runs = ctx.summary.get("runs")
+    fig, ax = _new(7.0, 1.1 if e.empty else 3.6)  # an empty histogram only needs its sentence
     if e.empty:
         _empty(ax, f"no prior was eliminated in any of the {n_runs} runs\n"
                    "(every candidate prior stayed active up to T)")
     else:
         tp = ctx.truth_index
-        e = e.assign(which=np.where(e.get("prior", pd.Series(-1, index=e.index)) == tp,
-                                    "true prior p*", "other priors") if tp is not None else "priors")
-        e["who"] = e["algorithm"].map(algo_label) + ": " + e["which"]
+        truth = (e["prior"] == tp) if (tp is not None and "prior" in e) else pd.Series(False, index=e.index)
+        e = e.assign(algorithm=e["algorithm"].astype(str), truth=truth.to_numpy())
+        e["who"] = e["algorithm"].map(algo_label) + np.where(e["truth"], ": true prior p*", ": other priors")
+        pal = _palette(ctx.algorithms)
+        order = sorted(e["who"].unique(), key=lambda w: ("true prior" in w, w))
+        colours = {w: "#c62828" if "true prior" in w else pal.get(a, "#555")
+                   for w, a in zip(e["who"], e["algorithm"], strict=True)}
         bins = np.linspace(0.5, T + 0.5, min(T, 40) + 1)
-        sns.histplot(e, x="t", hue="who", bins=bins, multiple="stack", ax=ax, element="bars",
-                     palette="colorblind")
+        sns.histplot(e, x="t", hue="who", hue_order=order, bins=bins, multiple="stack", ax=ax, element="bars",
+                     palette=colours)
         if ax.get_legend() is not None:
             ax.get_legend().set_title(None)
         ax.set_xlim(0.5, T + 0.5)
         ax.set_xlabel("step t at which a prior was eliminated")
         ax.set_ylabel("eliminations (all runs)")
         n_ev = len(e)
-        ax.set_title(f"Elimination times ({n_ev} eliminations in {n_runs} runs)")
+        ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_title(f"Elimination times ({n_ev} elimination{'s' if n_ev != 1 else ''} in {n_runs} runs)")
     png, pdf = _save(fig, out, "eliminations")
     return FigureInfo(
         "eliminations", "Elimination times",
@@ -348,5 +379,13 @@ def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
                 ctx.notes.append(f"figure {fn.__name__[4:]} could not be drawn: {type(exc).__name__}: {exc}")
                 continue
             if f is not None:
+                with Image.open(f.png) as im:  # Pillow comes with matplotlib
+                    f.width_in = im.size[0] / DPI
                 figs.append(f)
+    made = {f.name for f in figs}
+    for fn in FIGURES:  # a rebuild must not leave an earlier build's figure beside the new ones
+        name = fn.__name__[4:]
+        if name not in made:
+            for ext in ("png", "pdf"):
+                (out / f"{name}.{ext}").unlink(missing_ok=True)
     return figs

@@ -1,0 +1,421 @@
+"""Self-contained HTML report: one file, no network (PNG figures inlined as base64, formulas as MathML
+printed by sympy from the very expressions the engine evaluates)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import xml.etree.ElementTree as ET
+from html.entities import name2codepoint
+from pathlib import Path
+
+import sympy as sp
+from sympy.printing.mathml import mathml
+
+from .context import (
+    ALGO_HELP,
+    KIND_HELP,
+    VERDICT_HELP,
+    ReportContext,
+    algo_label,
+    fmt,
+    parse_rich,
+    write_text,
+)
+from .figures import FigureInfo
+
+__all__ = ["write_html", "math_block", "GLOSSARY"]
+
+GLOSSARY = (
+    ("GP", "Gaussian process"),
+    ("UCB", "upper confidence bound"),
+    ("PE-GP-UCB", "prior-elimination GP-UCB, the algorithm of the theorem"),
+    ("TV-GP-UCB", "time-varying GP-UCB; “oracle” = told the true prior"),
+    ("MLE", "maximum (marginal) likelihood estimate of the prior"),
+    ("R_T", "cumulative regret after T steps, Σ_{t≤T} (f(x*_t, t) − f(x_t, t))"),
+    ("Bound(T), Bound_T(t)", "the explicit bound at the horizon, and its anytime form at step t ≤ T"),
+    ("γ_T", "maximum information gain (MIG); the report brackets it, and the bound uses the certified upper end"),
+    ("δ", "confidence parameter: the theorem holds with probability at least 1 − δ"),
+    ("p*, U", "the true prior and the set of candidate priors"),
+    ("CI", "confidence interval: two-sided 95% Clopper–Pearson for failure rates"),
+    ("KS", "Kolmogorov–Smirnov test"),
+    ("in / out of theory", "whether the scenario meets every assumption of the theorem; out-of-theory runs "
+                           "are negative controls and never count as theorem failures"),
+)
+
+CSS = """
+:root { --ok:#2e7d32; --warn:#ef6c00; --bad:#c62828; --ink:#1d232a; --mute:#5b6570; --line:#d9dee3; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+       color: var(--ink); margin: 0; background: #f6f7f9; }
+main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; background: #fff; }
+.banner { margin: 0 -24px 0; padding: 14px 24px; font-size: 18px; font-weight: 600; color: #fff; }
+.banner.holds { background: var(--ok); } .banner.violated { background: var(--bad); }
+.banner.inconclusive { background: var(--warn); }
+.banner.out { background: repeating-linear-gradient(135deg, #7a5200, #7a5200 18px, #8d6100 18px,
+                                                   #8d6100 36px); }
+h1 { font-size: 24px; margin: 22px 0 2px; }
+h2 { font-size: 20px; margin: 34px 0 10px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 16px; margin: 22px 0 6px; }
+.sub { color: var(--mute); margin: 0 0 14px; }
+.cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 12px; margin: 16px 0; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; background: #fbfcfd; }
+.card h4 { margin: 0 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--mute); }
+.card .big { font-size: 20px; font-weight: 650; } .card p { margin: 4px 0 0; font-size: 13px; color: var(--mute); }
+table { border-collapse: collapse; width: 100%; margin: 8px 0 12px; font-size: 14px; }
+th, td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
+th { background: #eef1f4; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
+.badge.holds, .badge.yes { background: var(--ok); } .badge.violated, .badge.no { background: var(--bad); }
+.badge.inconclusive, .badge.unknown { background: var(--warn); }
+.out-note { border-left: 5px solid #8d6100; background: #fff6e0; padding: 8px 12px; margin: 10px 0; }
+.eq { overflow-x: auto; padding: 8px 0; font-size: 17px; }
+math[display="block"] { margin: 6px 0; } td math { font-size: 1.15em; }
+figure { margin: 18px 0 26px; } figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { color: var(--mute); font-size: 13.5px; margin-top: 4px; }
+.mute { color: var(--mute); } .small { font-size: 13px; }
+nav { font-size: 13.5px; margin: 8px 0 0; } nav a { margin-right: 12px; color: #1f5fa8; }
+@media (max-width: 900px) { .cards { grid-template-columns: 1fr 1fr; } }
+"""
+
+
+# ------------------------------------------------------------------------------------------- helpers
+def e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def rich(text: str) -> str:
+    """Plain-text statement with ``_``/``^`` scripts rendered as <sub>/<sup>."""
+    def render(nodes) -> str:
+        out = []
+        for n in nodes:
+            if isinstance(n, str):
+                out.append(e(n))
+            else:
+                tag = "sub" if n[0] == "sub" else "sup"
+                out.append(f"<{tag}>{render(n[1])}</{tag}>")
+        return "".join(out)
+
+    return render(parse_rich(str(text)))
+
+
+def _entities_to_numeric(s: str) -> str:
+    def rep(m):
+        name = m.group(1)
+        if name in ("lt", "gt", "amp", "quot", "apos"):
+            return m.group(0)
+        cp = name2codepoint.get(name)
+        if cp is None:
+            cp = {"InvisibleTimes": 0x2062, "ApplyFunction": 0x2061, "CenterDot": 0xB7}.get(name)
+        return f"&#{cp};" if cp is not None else m.group(0)
+
+    return re.sub(r"&([A-Za-z]+);", rep, s)
+
+
+def _no_mfenced(markup: str) -> str:
+    """Older sympy prints <mfenced>, which MathML Core browsers do not render: rewrite it as <mrow>."""
+    if "<mfenced" not in markup:
+        return markup
+    root = ET.fromstring("<root>" + _entities_to_numeric(markup) + "</root>")
+    for parent in list(root.iter()):
+        for i, child in enumerate(list(parent)):
+            if child.tag != "mfenced":
+                continue
+            row = ET.Element("mrow")
+            op = ET.SubElement(row, "mo")
+            op.text = child.get("open", "(")
+            seps = child.get("separators", ",").strip() or ","
+            kids = list(child)
+            for j, k in enumerate(kids):
+                row.append(k)
+                if j < len(kids) - 1:
+                    s = ET.SubElement(row, "mo")
+                    s.text = seps[min(j, len(seps) - 1)]
+            cl = ET.SubElement(row, "mo")
+            cl.text = child.get("close", ")")
+            row.tail = child.tail
+            parent.remove(child)
+            parent.insert(i, row)
+    return "".join(ET.tostring(c, encoding="unicode") for c in root)
+
+
+def math_block(expr: sp.Basic | str, display: str = "block", lhs: str | None = None) -> str:
+    """<math> for a sympy expression (sympy's presentation printer); ``lhs``: MathML put before it."""
+    body = _no_mfenced(mathml(expr, printer="presentation")) if not isinstance(expr, str) else expr
+    if lhs:
+        body = f"<mrow>{lhs}{body}</mrow>"
+    # inline formulas (table cells) keep display style, so fractions are not shrunk to script size
+    style = ' displaystyle="true"' if display == "inline" else ""
+    return f'<math display="{display}"{style}>{body}</math>'
+
+
+def math_latex(tex: str, display: str = "block") -> str:
+    """The paper's printed (LaTeX) statement as MathML, or the LaTeX source if no converter is installed."""
+    try:
+        from latex2mathml.converter import convert
+    except ImportError:
+        return f"<code>{e(tex)}</code>"
+    try:
+        out = convert(tex, display=display)
+    except Exception:  # noqa: BLE001 - any conversion problem: show the source
+        return f"<code>{e(tex)}</code>"
+    out = re.sub(r'\s+xmlns="[^"]*"', "", out)
+    # |U| as printed: bars hug their content (latex2mathml spaces them like relations)
+    return out.replace('<mo stretchy="false">&#x0007C;</mo>', '<mo stretchy="false" lspace="0" rspace="0">|</mo>')
+
+
+def badge(verdict: str) -> str:
+    return f'<span class="badge {e(verdict)}" title="{e(VERDICT_HELP.get(verdict, ""))}">{e(verdict)}</span>'
+
+
+def yes_no(ok: bool | None) -> str:
+    if ok is None:
+        return '<span class="badge unknown">not checked</span>'
+    return '<span class="badge yes">met</span>' if ok else '<span class="badge no">NOT met</span>'
+
+
+def table(headers: list[str], rows: list[list[str]], num: set[int] = frozenset()) -> str:
+    th = "".join(f'<th class="num">{h}</th>' if i in num else f"<th>{h}</th>" for i, h in enumerate(headers))
+    body = "".join(
+        "<tr>" + "".join(f'<td class="num">{c}</td>' if i in num else f"<td>{c}</td>" for i, c in enumerate(r))
+        + "</tr>" for r in rows)
+    head = f"<thead><tr>{th}</tr></thead>" if any(headers) else ""
+    return f"<table>{head}<tbody>{body}</tbody></table>"
+
+
+def _img(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+# ------------------------------------------------------------------------------------------ sections
+def _glance(ctx: ReportContext) -> str:
+    s = ctx.summary
+    main_claims = [c for c in ctx.claims if c.get("main")]
+    mc = main_claims[0] if main_claims else None
+    v = ctx.verdict
+    hold = (f"{mc['violations']}/{mc['runs']} runs above the bound" if mc else "")
+    weak, why = ctx.weak_link()
+    t = s.get("tightness") or {}
+    reg = ctx.regret_table()
+    best = ""
+    if not reg.empty:
+        cands = reg[reg["algorithm"] != "oracle_tv_gp_ucb"].sort_values("mean")
+        if not cands.empty:
+            b = cands.iloc[0]
+            best = f"{e(algo_label(b['algorithm']))}"
+            best_p = f"lowest mean R_T = {fmt(b['mean'])} (oracle excluded)"
+    theory_p = ("in theory" if ctx.in_theory else "OUT OF THEORY: not a theorem failure")
+    cards = [
+        ("Does the theorem hold here?", f"{badge(v)}",
+         f"all claims: {e(v)}; {e(hold)}; {e(theory_p)}"),
+        ("How tight is it?", e(f"{fmt(1 / t['median'], 3)}× slack") if t.get("median") else "—",
+         e(f"median R_T/Bound(T) = {fmt(t.get('median'), 3)}, max {fmt(t.get('max'), 3)}")),
+        ("Weak link of the proof", f'<span class="id">{e(weak)}</span>' if weak else "none",
+         e(why)),
+        ("Algorithms compared", best or "—", e(best_p) if best else ""),
+    ]
+    return '<div class="cards">' + "".join(
+        f'<div class="card"><h4>{h}</h4><div class="big">{b}</div><p>{p}</p></div>' for h, b, p in cards
+    ) + "</div>"
+
+
+def _verdict_section(ctx: ReportContext) -> str:
+    rows = []
+    for c in ctx.claims:
+        stmt, src = ctx.claim_meta(c["id"])
+        ci = "" if c.get("ci_low") is None else f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}]"
+        det = c.get("details") or {}
+        note = ""
+        if c.get("verdict") == "inconclusive" and det.get("runs_needed"):
+            note = f"<br><span class='small mute'>needs ≈{e(det['runs_needed'])} runs</span>"
+        if c.get("kind") == "deterministic" and "premise_held" in det:
+            note = f"<br><span class='small mute'>premise held in {e(det['premise_held'])} runs</span>"
+        if c.get("kind") == "calibration" and det.get("p_values"):
+            pv = ", ".join(f"{k} {fmt(v, 2)}" for k, v in det["p_values"].items())
+            note = f"<br><span class='small mute'>p-values: {e(pv)}</span>"
+        rate = fmt(c.get("rate"), 3) if c.get("kind") != "calibration" else "—"
+        rows.append([
+            f'<span class="id">{e(c["id"])}</span>' + (" <b>(theorem)</b>" if c.get("main") else ""),
+            f'<span title="{e(KIND_HELP.get(c.get("kind"), ""))}">{e(c.get("kind"))}</span>',
+            rich(stmt) + (f" <span class='mute small'>— {e(src)}</span>" if src else ""),
+            fmt(c.get("level"), 3), f"{c.get('violations')}/{c.get('runs')}", rate, ci,
+            badge(c.get("verdict", "")) + note,
+            "in" if ctx.in_theory else "<b>out</b>",
+        ])
+    head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "95% CI", "verdict", "theory"]
+    out = [table(head, rows, num={3, 4, 5, 6})]
+    und = ctx.undecided()
+    if und:
+        out.append("<p class='small'>Inconclusive: the interval straddles the level. "
+                   + "; ".join(f"<span class='id'>{e(i)}</span>" + (f" needs about {e(n)} runs" if n else "")
+                               for i, n in und) + " at the observed failure rate.</p>")
+    out.append("<p class='small mute'>Kinds: " + "; ".join(f"<b>{e(k)}</b>: {e(v)}" for k, v in KIND_HELP.items()
+                                                           if any(c.get('kind') == k for c in ctx.claims))
+               + ". The theorem is violated if any claim is, holds if all hold, else inconclusive.</p>")
+    return "".join(out)
+
+
+def _regret_section(ctx: ReportContext) -> str:
+    reg = ctx.regret_table()
+    if reg.empty:
+        return "<p>No regret statistics stored.</p>"
+    q = 1 - float(ctx.summary.get("delta", 0.1))
+    main = ctx.main_algorithm
+    rows = []
+    for _, r in reg.iterrows():
+        diff = ("—" if r["diff"] is None or r["diff"] != r["diff"]
+                else f"{r['diff']:+.3g} ± {1.96 * r['diff_se']:.2g}")
+        rows.append([f"<b>{e(algo_label(r['algorithm']))}</b><br><span class='small mute'>"
+                     f"{e(ALGO_HELP.get(r['algorithm'], r['algorithm']))}</span>",
+                     fmt(r["mean"]), fmt(r["median"]), fmt(r["max"]), fmt(r["q"]), diff])
+    head = ["algorithm", "mean R_T", "median", "max", f"{q:.2g}-quantile",
+            f"paired difference to {e(algo_label(main))} (± 95%)"]
+    return (table(head, rows, num={1, 2, 3, 4, 5})
+            + "<p class='small mute'>Every algorithm sees the same function draws and noise in run r (common "
+              "random numbers), so differences are paired: mean of R_T(algorithm) − R_T("
+            + e(algo_label(main)) + ") over runs, ± 1.96 standard errors. Negative = lower regret.</p>")
+
+
+def _theorem_section(ctx: ReportContext) -> str:
+    th = ctx.theorem
+    b = ctx.summary.get("bound", {})
+    if th is None:
+        return ("<p>The theorem is not in the theory layer; the stored bound value is "
+                f"{e(fmt(b.get('at_horizon')))}.</p>")
+    out = [f"<p><b>{e(th.title)}</b> — {e(th.source)}; guarantee: {e(th.guarantee.replace('_', ' '))}"
+           + (f" (probability ≥ 1 − δ, δ = {e(ctx.summary.get('delta'))})" if th.guarantee == "high_probability"
+              else "") + ".</p>"]
+    out.append("<h3>As stated in the paper</h3>")
+    out.append(f'<div class="eq">{math_latex(th.printed)}</div>')
+    out.append("<h3>The explicit bound checked</h3>")
+    lhs = "<msub><mi>R</mi><mi>T</mi></msub><mo>≤</mo>"
+    out.append(f'<div class="eq">{math_block(th.bound, lhs=lhs)}</div>')
+    terms = b.get("terms", {})
+    rows = []
+    for name, expr in th.bound_terms.items():
+        rows.append([f'<span class="id">{e(name)}</span>', math_block(expr, display="inline"),
+                     fmt(terms.get(name))])
+    rows.append(["<b>Bound(T)</b>", "sum of the terms", f"<b>{e(fmt(b.get('at_horizon')))}</b>"])
+    out.append(table(["term", "expression", "value at T"], rows, num={2}))
+    vals = b.get("values", {})
+    srows = []
+    for name, expr in th.schedules.items():
+        sym = sp.Symbol(name)
+        val = b.get(name) if name in ("B", "C") else None
+        srows.append([math_block(sym, display="inline"), math_block(expr, display="inline"),
+                      fmt(val) if val is not None else "(per step)"])
+    out.append("<h3>Schedules and constants</h3>")
+    out.append(table(["name", "expression", "value"], srows, num={2}))
+    vrows = [[math_block(sym, display="inline"), rich(meaning), fmt(vals.get(name))]
+             for name, (sym, meaning) in th.symbols.items()]
+    out.append("<h3>Values used</h3>")
+    out.append(table(["symbol", "meaning", "value"], vrows, num={2}))
+    gm = b.get("gamma_methods") or {}
+    out.append(f"<p class='small'>γ<sub>T</sub> bracket: [{e(fmt(b.get('gamma_lower')))}, "
+               f"{e(fmt(b.get('gamma_upper')))}]; the bound uses the certified upper end"
+               + ("; value at T of each method: " + ", ".join(f"<span class='id'>{e(k)}</span>: {e(fmt(v))}"
+                                                              for k, v in gm.items()) if gm else "")
+               + ".</p>")
+    if th.anytime_note:
+        out.append(f"<p class='small'>Anytime form: {rich(th.anytime_note)}</p>")
+    return "".join(out)
+
+
+def _assumptions_section(ctx: ReportContext) -> str:
+    out = []
+    sc = ctx.scenario
+    if sc is not None:
+        out.append(f"<p><b>Scenario <span class='id'>{e(ctx.scenario_name)}</span>:</b> {rich(sc.description)}</p>")
+        for n in getattr(sc, "notes", ()) or ():
+            out.append(f"<p class='small mute'>Note: {rich(n)}</p>")
+    rows = [[rich(text), yes_no(ok), rich(how)] for text, ok, how in ctx.assumption_rows()]
+    if rows:
+        out.append(table(["assumption of the theorem", "status", "how this scenario meets it"], rows))
+    if not ctx.in_theory:
+        out.append("<div class='out-note'><b>Out of theory:</b> " + e("; ".join(ctx.reasons))
+                   + ". The run is computed the same way, but its failures are not theorem failures.</div>")
+    return "".join(out)
+
+
+def _corrections_section(ctx: ReportContext) -> str:
+    th = ctx.theorem
+    if th is None or not th.corrections:
+        return "<p>No corrections recorded.</p>"
+    rows = [[f'<span class="id">{e(c.id)}</span>', rich(c.location), rich(c.paper), rich(c.implemented),
+             rich(c.reason), "yes" if c.changes_computation else "no (presentation)"] for c in th.corrections]
+    return ("<p class='small mute'>Paper typos and gaps, what boundcheck implements instead, and why. "
+            "[PROPOSED] marks a choice the paper leaves open.</p>"
+            + table(["id", "where", "the paper", "implemented", "why", "changes numbers"], rows))
+
+
+def _figures_section(figs: list[FigureInfo]) -> str:
+    if not figs:
+        return "<p>No figures could be drawn from the stored results.</p>"
+    out = []
+    for i, f in enumerate(figs, 1):
+        # shown at its physical size (96 px per inch) so every figure's lettering has the same size
+        width = f' style="width: min(100%, {round(f.width_in * 96)}px)"' if f.width_in else ""
+        out.append(f'<figure id="fig-{e(f.name)}"><h3>Figure {i}. {rich(f.title)}</h3>'
+                   f'<img src="{_img(f.png)}" alt="{e(f.title)}"{width}>'
+                   f"<figcaption>{rich(f.caption)}</figcaption></figure>")
+    return "".join(out)
+
+
+def _provenance_section(ctx: ReportContext) -> str:
+    rows = [[e(k), e(v)] for k, v in ctx.provenance()]
+    out = table(["", ""], rows)
+    if ctx.notes:
+        out += "<h3>Notes</h3><ul>" + "".join(f"<li>{e(n)}</li>" for n in ctx.notes) + "</ul>"
+    return out
+
+
+def _glossary() -> str:
+    return "<table><tbody>" + "".join(f"<tr><td><b>{rich(a)}</b></td><td>{rich(b)}</td></tr>"
+                                      for a, b in GLOSSARY) + "</tbody></table>"
+
+
+SECTIONS = (("verdict", "Verdict"), ("algorithms", "Algorithms compared"), ("theorem", "Theorem and bound"),
+            ("assumptions", "Assumptions"), ("corrections", "Corrections ledger"), ("figures", "Figures"),
+            ("provenance", "Configuration and provenance"), ("glossary", "Glossary"))
+
+
+def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
+    head = ctx.headline()
+    cls = "out" if not ctx.in_theory else ctx.verdict
+    th = ctx.theorem
+    title = th.title if th is not None else ctx.theorem_id
+    body = {
+        "verdict": _verdict_section(ctx),
+        "algorithms": _regret_section(ctx),
+        "theorem": _theorem_section(ctx),
+        "assumptions": _assumptions_section(ctx),
+        "corrections": _corrections_section(ctx),
+        "figures": _figures_section(figs),
+        "provenance": _provenance_section(ctx),
+        "glossary": _glossary(),
+    }
+    nav = "<nav>" + "".join(f'<a href="#{k}">{e(v)}</a>' for k, v in SECTIONS) + "</nav>"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(head)}</title>",
+        f"<style>{CSS}</style></head><body><main>",
+        f'<div class="banner {e(cls)}" id="headline">{e(head)}</div>',
+        f"<h1>boundcheck: <span class='id'>{e(ctx.theorem_id)}</span> on "
+        f"<span class='id'>{e(ctx.scenario_name)}</span></h1>",
+        f"<p class='sub'>{e(title)}" + (f" — {e(th.source)}" if th is not None else "") + "</p>",
+        nav,
+        _glance(ctx),
+    ]
+    for key, name in SECTIONS:
+        parts.append(f'<section id="{key}"><h2>{e(name)}</h2>{body[key]}</section>')
+    parts.append("</main></body></html>")
+    return "\n".join(parts)
+
+
+def write_html(ctx: ReportContext, figs: list[FigureInfo], path: Path) -> Path:
+    return write_text(path, render_html(ctx, figs))

@@ -1,0 +1,287 @@
+"""Reports (issue 3): HTML and LaTeX built from a small real results directory, never by rerunning.
+
+Two studies are run once per session (6 runs, T = 30): an in-theory one and an out-of-theory negative
+control (β × 0.1). The headless-Chromium and pdflatex tests skip, with the reason, when the tool is
+missing (CI installs chromium, texlive-latex-* and poppler-utils).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from boundcheck.cli import main
+from boundcheck.report import write_reports
+
+FIGURES = ("regret", "tightness", "claims", "gamma", "prior_selection", "eliminations")
+TABLES = ("claims", "bound_terms", "regret")
+
+
+def _verify(out: Path, *extra: str) -> None:
+    rc = main(["verify", "--theorem", "pe_gp_ucb", "--runs", "6", "--horizon", "30", "--jobs", "1",
+               "--out", str(out), "--no-report", *extra])
+    assert rc in (0, 1), f"verify failed with exit code {rc}"
+    assert (out / "results" / "summary.json").exists()
+
+
+@pytest.fixture(scope="session")
+def study(tmp_path_factory) -> tuple[Path, dict[str, Path]]:
+    out = tmp_path_factory.mktemp("report_in_theory")
+    _verify(out)
+    return out, write_reports(out / "results", out)
+
+
+@pytest.fixture(scope="session")
+def control(tmp_path_factory) -> tuple[Path, dict[str, Path]]:
+    out = tmp_path_factory.mktemp("report_out_of_theory")
+    _verify(out, "--beta-scale", "0.1")
+    return out, write_reports(out / "results", out)
+
+
+class _VisibleText(HTMLParser):
+    """Text a reader sees in <body>, in order (no <style>/<script>/<title>)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skip = 0
+        self.in_body = False
+        self.chunks: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "body":
+            self.in_body = True
+        if tag in ("style", "script", "title", "head"):
+            self.skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script", "title", "head"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if self.in_body and not self.skip and data.strip():
+            self.chunks.append(data.strip())
+
+
+def _first_visible_line(html: str) -> str:
+    p = _VisibleText()
+    p.feed(html)
+    return p.chunks[0] if p.chunks else ""
+
+
+def _title(html: str) -> str:
+    m = re.search(r"<title>(.*?)</title>", html, re.S)
+    return m.group(1) if m else ""
+
+
+def _first_body_line(tex: str) -> str:
+    body = tex.split(r"\begin{document}", 1)[1]
+    return next(line for line in body.splitlines() if line.strip())
+
+
+# ----------------------------------------------------------------------------------------- basic output
+def test_write_reports_produces_both_files(study):
+    out, paths = study
+    assert paths == {"html": out / "index.html", "tex": out / "report.tex"}
+    assert paths["html"].stat().st_size > 10_000 and paths["tex"].stat().st_size > 2_000
+    for name in FIGURES:
+        assert (out / "figures" / f"{name}.png").stat().st_size > 1_000, name
+        assert (out / "figures" / f"{name}.pdf").stat().st_size > 1_000, name
+    for name in TABLES:
+        assert (out / "tables" / f"{name}.tex").exists(), name
+
+
+def test_html_is_self_contained_with_mathml_and_embedded_figures(study):
+    out, paths = study
+    html = paths["html"].read_text(encoding="utf-8")
+    assert "<math" in html
+    imgs = re.findall(r"<img\b[^>]*\bsrc=\"([^\"]*)\"", html)
+    pngs = sorted((out / "figures").glob("*.png"))
+    assert len(imgs) == len(pngs) == len(FIGURES)
+    assert all(src.startswith("data:image/png;base64,") for src in imgs)
+    # nothing is fetched: no external src/href, no stylesheet or script links, no CSS imports
+    assert not re.search(r"""\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
+    assert not re.search(r"<(?:link|script)\b[^>]*\b(?:src|href)\s*=", html, re.I)
+    assert "@import" not in html and "url(" not in html
+
+
+def test_html_formulas_are_sympys_mathml_of_the_checked_expressions(study):
+    from sympy.printing.mathml import mathml
+
+    import theory
+
+    _, paths = study
+    html = paths["html"].read_text(encoding="utf-8")
+    th = theory.get("pe_gp_ucb")
+    for name, expr in th.bound_terms.items():
+        assert mathml(expr, printer="presentation") in html, name
+
+
+def test_every_claim_is_reported_in_both_formats(study):
+    import json
+
+    out, paths = study
+    summary = json.loads((out / "results" / "summary.json").read_text())
+    html = paths["html"].read_text(encoding="utf-8")
+    tex = paths["tex"].read_text(encoding="ascii")
+    claims_tex = (out / "tables" / "claims.tex").read_text()
+    for c in summary["claims"]:
+        assert c["id"] in html
+        escaped = c["id"].replace("_", r"\_")
+        assert escaped in claims_tex and escaped in tex
+        assert f"{c['violations']}/{c['runs']}" in claims_tex
+
+
+def test_latex_is_ascii_escaped_and_relative(study):
+    out, paths = study
+    tex = paths["tex"].read_bytes().decode("ascii")  # raises if anything slipped through unescaped
+    assert r"\documentclass" in tex and r"\end{document}" in tex
+    assert str(out) not in tex and "/tmp" not in tex and str(Path.home()) not in tex
+    graphics = re.findall(r"\\includegraphics\[[^\]]*\]\{([^}]*)\}", tex)
+    assert len(graphics) == len(FIGURES) and all(g.startswith("figures/") and g.endswith(".pdf") for g in graphics)
+    assert all(f"\\input{{tables/{t}.tex}}" in tex for t in TABLES)
+    # no raw underscore outside math, macros and \input paths: every claim id is escaped
+    for line in (out / "tables" / "claims.tex").read_text().splitlines():
+        if not line.startswith("%"):
+            assert not re.search(r"(?<!\\)_", line), line
+    packages = set(re.findall(r"\\usepackage(?:\[[^\]]*\])?\{([^}]*)\}", tex))
+    allowed = {"fontenc", "lmodern", "amsmath,amssymb", "booktabs,longtable,array", "graphicx", "geometry",
+               "hyperref"}
+    assert packages <= allowed, packages - allowed
+
+
+def test_tex_escaping_helpers():
+    from boundcheck.report.context import parse_rich
+    from boundcheck.report.latex import tex
+
+    assert tex("a & 50% $x$ #1 {y} ~ ^ _ \\") == (
+        r"a \& 50\% \$x\$ \#1 \{y\} \textasciitilde{} \textasciicircum{} \_ \textbackslash{}")
+    assert tex("X_t") == r"X\textsubscript{t}"
+    assert tex("pe_gp_ucb") == r"pe\_gp\_ucb"  # identifiers keep their underscores
+    assert tex("σ²_{t−1} ≤ C") == (r"\ensuremath{\sigma}\textsuperscript{2}\textsubscript{t\ensuremath{-}1} "
+                                   r"\ensuremath{\le} C")
+    assert parse_rich("S^p_t") == ["S", ("sup", ["p"]), ("sub", ["t"])]
+    assert parse_rich("D1_preservation") == ["D1_preservation"]
+
+
+def test_all_theory_text_maps_to_ascii_latex():
+    import theory
+    from boundcheck.report.latex import tex
+    from boundcheck.scenarios import SCENARIOS, get_scenario
+
+    texts = []
+    for th in theory.all_theorems():
+        texts += [th.title, th.source, th.anytime_note, *th.notes]
+        texts += [c.statement + c.source for c in th.claims]
+        texts += [c.location + c.paper + c.implemented + c.reason for c in th.corrections]
+        texts += [a.text for a in th.assumptions] + [m for _, m in th.symbols.values()]
+    for name in SCENARIOS:
+        sc = get_scenario(name)
+        texts += [sc.description, *sc.notes, sc.out_of_theory_reason]
+    for t in texts:
+        out = tex(t)
+        out.encode("ascii")  # every character mapped
+        if "?" not in t:
+            assert "?" not in out, t  # no unknown character replaced
+
+
+# --------------------------------------------------------------------------------------- theory status
+def test_in_theory_report_does_not_claim_out_of_theory(study):
+    _, paths = study
+    html = paths["html"].read_text(encoding="utf-8")
+    assert "out of theory" not in _first_visible_line(html).lower()
+    assert "in theory" in _first_visible_line(html).lower()
+    assert "out of theory" not in _first_body_line(paths["tex"].read_text()).lower()
+
+
+def test_out_of_theory_run_says_so_in_its_first_line(control):
+    out, paths = control
+    html = paths["html"].read_text(encoding="utf-8")
+    assert "out of theory" in _title(html).lower()
+    first = _first_visible_line(html)
+    assert "out of theory" in first.lower() and "0.1" in first  # the reason: β scaled by 0.1
+    line = _first_body_line(paths["tex"].read_text())
+    assert "out of theory" in line.lower() and "0.1" in line
+
+
+# ------------------------------------------------------------------------------------------ report CLI
+def test_report_command_rebuilds_without_rerunning(study, tmp_path):
+    src, _ = study
+    out = tmp_path / "copy"
+    shutil.copytree(src, out)
+    chunks = sorted((out / "results" / "chunks").glob("*.parquet"))
+    assert chunks
+    before = {p.name: p.stat().st_mtime_ns for p in chunks}
+    stored = {p.name: p.stat().st_mtime_ns for p in (out / "results").glob("*.*")}
+    (out / "index.html").unlink()
+    (out / "report.tex").unlink()
+    shutil.rmtree(out / "figures")
+    assert main(["report", str(out)]) == 0
+    assert (out / "index.html").stat().st_size > 10_000 and (out / "report.tex").exists()
+    assert len(list((out / "figures").glob("*.png"))) == len(FIGURES)
+    after = {p.name: p.stat().st_mtime_ns for p in sorted((out / "results" / "chunks").glob("*.parquet"))}
+    assert after == before, "report must not recompute or rewrite any chunk"
+    for name, mtime in stored.items():
+        if name != "summary.json":  # read, never rewritten either
+            assert (out / "results" / name).stat().st_mtime_ns == mtime, name
+    assert (out / "results" / "summary.json").stat().st_mtime_ns == stored["summary.json"]
+
+
+# ----------------------------------------------------------------------------------- browser and LaTeX
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium not on PATH (CI: apt-get install chromium)")
+def test_html_renders_in_headless_chromium(study, tmp_path):
+    import matplotlib.image as mpimg
+
+    _, paths = study
+    shot = tmp_path / "shot.png"
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1400,6000",
+           paths["html"].resolve().as_uri()]
+    subprocess.run(cmd, check=False, capture_output=True, timeout=120)
+    assert shot.exists(), "chromium wrote no screenshot"
+    img = mpimg.imread(shot)[..., :3]
+    assert img.shape[0] >= 6000 and img.shape[1] >= 1400
+    assert img.std() > 0.05, "the rendered page is blank"
+    inked = (img.mean(axis=2) < 0.9).mean()
+    assert inked > 0.02, f"only {inked:.1%} of the page has content"
+
+
+def _latex_tools() -> list[str]:
+    return [t for t in ("pdflatex", "pdfinfo", "pdftotext") if shutil.which(t) is None]
+
+
+@pytest.mark.skipif(bool(_latex_tools()), reason=f"{', '.join(_latex_tools())} not on PATH "
+                    "(CI: apt-get install texlive-latex-base texlive-latex-recommended texlive-latex-extra "
+                    "poppler-utils)")
+@pytest.mark.parametrize("which", ["study", "control"])
+def test_latex_compiles_with_pdflatex(which, request, tmp_path):
+    src, _ = request.getfixturevalue(which)
+    out = tmp_path / "tex"
+    out.mkdir()
+    for part in ("report.tex", "tables", "figures"):  # the report moves as a unit: relative paths only
+        (shutil.copytree if (src / part).is_dir() else shutil.copy)(src / part, out / part)
+    for _ in range(2):
+        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"], cwd=out,
+                           capture_output=True, text=True, timeout=180)
+        assert r.returncode == 0, r.stdout[-3000:]
+    info = subprocess.run(["pdfinfo", "report.pdf"], cwd=out, capture_output=True, text=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    assert 4 <= pages <= 40, pages
+    text = subprocess.run(["pdftotext", "-layout", "report.pdf", "-"], cwd=out, capture_output=True,
+                          text=True).stdout
+    flat = re.sub(r"[\s_]+", "", text)  # OT1 fonts (no lmodern) draw underscores as rules
+    for needle in ("failures/runs", "regret_bound_anytime", "confidence_event", "95%CI", "verdict",
+                   "Correctionsledger", "Configurationandprovenance"):
+        assert re.sub(r"[\s_]+", "", needle) in flat, needle
+    assert re.search(r"\b(holds|violated|inconclusive)\b", text)
+    first = next(line for line in text.splitlines() if line.strip())
+    assert ("out of theory" in first.lower()) == (which == "control"), first
