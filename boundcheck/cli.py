@@ -173,7 +173,10 @@ def cmd_gamma(args) -> int:
         con.print(f"  {out['lower']:.6g} ≤ γ_T ≤ {out['upper']:.6g}   (upper/lower = "
                   f"{out['upper'] / max(out['lower'], 1e-300):.3f})")
         for k, v in out["methods"].items():
-            con.print(f"  {k:>20}: {v}")
+            con.print(f"  {k:>20}: {'n/a' if v is None else f'{v:.6g}'}")
+        from theory.information_gain import NOTE, rate
+
+        con.print(f"  asymptotic rate: γ_T = O({rate(args.kernel, args.dim)})  ({NOTE})")
     return EXIT_OK
 
 
@@ -223,7 +226,8 @@ def _render_summary(summary: dict) -> None:
         table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], lvl,
                       f"{c['violations']}/{c['runs']}", rate, ci, f"[{colour[v]}]{v}[/{colour[v]}]")
     con.print(table)
-    rt = Table(title="regret R_T (tightness = R_T / bound for pe_gp_ucb: median "
+    main_alg = summary.get("main_algorithm", "the theorem's algorithm")
+    rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
     for col in ("algorithm", "mean", "median", "max", f"q{1 - summary['delta']:.2g}"):
         rt.add_column(col, justify="right" if col != "algorithm" else "left")

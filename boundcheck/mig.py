@@ -1,8 +1,9 @@
 r"""Certified brackets on the maximum information gain γ_T of a finite domain.
 
-Definitions (spec 000 §1.7 and §4, spec 002 §2, spec 004 §3). The domain has ``n`` points with the PSD Gram
-matrix ``K = k_X(x_i, x_j)``. The noise variance is ``s2`` (``R²``, or the regulariser ``λ = 1 + η``). For
-a multiset ``A`` of observations, ``I(y_A; f) = ½ log det(I + s2⁻¹ K̃_A)``.
+Definitions: spec 000 §1.7 and §4; spec 001 §1.7; spec 004 §2 (γ with λ = 1 + η); spec 002 §3 (γ_{TK}).
+The domain has ``n`` points with the PSD Gram matrix ``K = k_X(x_i, x_j)``. The noise variance is ``s2``
+(``R²``, or the regulariser ``λ = 1 + η``). For a multiset ``A`` of observations,
+``I(y_A; f) = ½ log det(I + s2⁻¹ K̃_A)``.
 
 * stationary ``γ_T``: the max over ``T`` points, repeats allowed (a multiset), of ``½ log det(I + s2⁻¹ K_A)``;
 * time-varying ``γ̃_T`` (``eps > 0``): one point at each time ``1..T``, with the kernel
@@ -115,16 +116,19 @@ Methods (keys of :attr:`GammaBracket.methods`; ``nan`` where a method does not a
        ``X = I + s2⁻¹K_b``. Since ``‖X⁻¹‖ ≤ 1``, this is ``≤ log det X + s2⁻¹ ‖E‖_*``. Then
        ``‖E‖_* ≤ √m ‖E‖_F ≤ m^{3/2} κ δ_N``, and ``½ log det X ≤ γ_m ≤ γ^{up}_{NK}``.
     4. Hence the per-block term is ``½ s2⁻¹ (NK)^{3/2} κ N eps / 2``, the formula above. For ``K = κ = 1``
-       it is the spec's ``¼ R⁻² N^{5/2} eps``.
+       it is the spec's ``¼ R⁻² N^{5/2} eps``. A shorter last block is covered because both terms grow
+       with the block length.
     The spec's cited Bogunovic form ``(T/N + 1)(γ_N + σ⁻² N³ ε)`` is not used.
 
 ``block_hadamard`` (``eps > 0``)
     The same as ``block``, with the sharper ``‖E‖_* ≤ κ ‖J − D_b‖_*``. For PSD ``A``, Schur's theorem gives
     ``‖A ∘ C‖ ≤ max_i a_ii ‖C‖`` in operator norm (Horn & Johnson, Topics in Matrix Analysis, §5.5). By
-    duality it holds in trace norm, because ``C ↦ A ∘ C`` is self-adjoint for the trace inner product. With
+    duality it holds in trace norm, because ``C ↦ A ∘ C`` is self-adjoint for the trace inner product
+    (checked numerically in the tests). With
     ``K`` copies per round, ``J − D_b = (J_N − D_N) ⊗ J_K``, so ``‖E‖_* ≤ κ K ‖J_N − D_N‖_*``. The factor
     ``‖J_N − D_N‖_*`` is computed exactly (eigvalsh) for ``N ≤ 256`` and bounded by ``√N ‖J_N − D_N‖_F``
-    above that. The per-block term is ``½ s2⁻¹ κ K ‖J_N − D_N‖_*``, never above ``block``'s.
+    above that. The per-block term is ``½ s2⁻¹ κ K ‖J_N − D_N‖_*``, never above ``block``'s. A shorter
+    block gives a principal submatrix, and compressions do not increase the trace norm.
 
 The upper bounds use ``K₊`` (negative rounding eigenvalues set to 0). ``K ≼ K₊``, and ``log det(I + ·)`` is
 monotone, so ``γ(K) ≤ γ(K₊)``. The relaxation and conditioning bounds use the leading eigenpairs
@@ -134,11 +138,13 @@ monotone, so ``γ(K) ≤ γ(K₊)``. The relaxation and conditioning bounds use 
 
 Cost: the greedy is ``O(TK n²)``. Each relaxation iterate is ``O(n r²)``. The time-varying certificates
 are ``O(r³ + n r G²)`` per design (``G`` ≈ 60 grid distances), plus ``O(r T)`` filters. On the 400-point
-2-D grid with ``T = 1000``, expect a few seconds.
+2-D grid with ``T = 1000``, expect a few seconds. The computation runs with single-threaded OpenBLAS (see
+:data:`LIMIT_BLAS_THREADS`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from collections.abc import Sequence
@@ -146,6 +152,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
+from threadpoolctl import threadpool_limits
 
 from .domains import grid
 from .errors import BoundcheckError
@@ -180,6 +187,15 @@ _MAX_GRID_POINTS = 6000  # gamma_for_grid: n×n matrices and O(n³) steps beyond
 _MAX_BRUTEFORCE = 300_000  # exact_gamma_bruteforce: candidate sets enumerated at most
 _EXACT_PREFIX_MAX = 3000  # Cholesky recomputation of the greedy value up to this many observations
 _SUBADD_MAX = 20_000  # subadditive closure (O(T²)) up to this horizon
+
+
+#: Run the bracket with single-threaded BLAS (restored afterwards, via threadpoolctl). The work is thousands
+#: of small (≤ n×n) factorisations, where multi-threaded OpenBLAS on a busy machine is 10–100× slower.
+LIMIT_BLAS_THREADS = True
+
+
+def _blas_single_thread():
+    return threadpool_limits(limits=1, user_api="blas") if LIMIT_BLAS_THREADS else contextlib.nullcontext()
 
 
 # ---------------------------------------------------------------------------------------------- result
@@ -722,6 +738,11 @@ def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float =
                                   f"{', '.join(UPPER_METHODS)}")
         if len(requested) == 1:
             raise BoundcheckError(f"methods must include at least one upper-bound method ({', '.join(UPPER_METHODS)})")
+    with _blas_single_thread():
+        return _bracket(K, T, s2, eps, Kb, requested)
+
+
+def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str]) -> GammaBracket:
     want = set(requested)
     spec = _Spectrum(K)
     rounds = np.arange(1, T + 1)

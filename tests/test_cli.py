@@ -66,3 +66,17 @@ def test_console_script_exit_code_2_without_traceback():
     proc = subprocess.run([sys.executable, "-m", "boundcheck.cli", "verify", "--theorem", "pe_gp_ucb",
                            "--delta", "-1"], capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_gamma_json_and_bad_parameters(capsys):
+    assert main(["gamma", "--kernel", "rbf", "--lengthscale", "0.2", "--grid", "10", "--dim", "2", "--noise", "0.1",
+                 "--horizon", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"lower", "upper", "methods"}
+    assert 0 < out["lower"] <= out["upper"] and "greedy" in out["methods"]
+    assert main(["gamma", "--kernel", "matern52", "--horizon", "20", "--eps", "0.05"]) == 0
+    assert "rate" in capsys.readouterr().out
+    for bad in (["--lengthscale", "-1"], ["--eps", "1.5"], ["--noise", "0"], ["--horizon", "0"]):
+        assert main(["gamma", "--kernel", "rbf", "--horizon", "10", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
