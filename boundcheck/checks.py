@@ -3,6 +3,8 @@
 * probability claim "E fails w.p. ≤ α": k failures of N, Clopper–Pearson interval at confidence 1 − a;
   **violated** if its lower end > α, **holds** if its upper end ≤ α, else **inconclusive** (with the number
   of runs that would settle it at the observed rate).
+* expectation claim "E[X] ≤ b": per-run values of X, a two-sided Student-t interval on the mean at
+  confidence 1 − a; **violated** if its lower end > b, **holds** if its upper end ≤ b, else **inconclusive**.
 * deterministic implication: any counterexample (beyond a relative tolerance of 1e-9) is **violated**.
 * calibration: innovations must be i.i.d. N(0,1): KS, mean, variance and lag-1 autocorrelation tests,
   Bonferroni-combined at size ``level``.
@@ -22,6 +24,7 @@ __all__ = [
     "clopper_pearson",
     "probability_verdict",
     "deterministic_verdict",
+    "expectation_verdict",
     "calibration_verdict",
     "theorem_verdict",
     "exceeds",
@@ -91,6 +94,27 @@ def probability_verdict(claim_id: str, kind: str, failures: np.ndarray, alpha: f
     if verdict == "inconclusive":
         details["runs_needed"] = _runs_needed(k, n, alpha, a)
     return ClaimResult(claim_id, kind, float(alpha), k, n, k / n, lo, hi, verdict, details=details, **meta)
+
+
+def expectation_verdict(claim_id: str, values: np.ndarray, bound: float, a: float = 0.05, **meta) -> ClaimResult:
+    """E[X] ≤ ``bound`` from per-run values of X: Student-t interval on the mean at confidence 1 − a.
+
+    ``violations`` counts the runs whose X exceeds the bound (descriptive only: single runs may exceed an
+    expectation bound); the verdict comes from the interval."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = int(x.size)
+    mean = float(x.mean()) if n else float("nan")
+    if n > 1:
+        half = float(stats.t.ppf(1 - a / 2, n - 1) * x.std(ddof=1) / np.sqrt(n))
+    else:
+        half = float("inf")
+    lo, hi = mean - half, mean + half
+    verdict = "violated" if lo > bound else ("holds" if hi <= bound else "inconclusive")
+    details = dict(meta.pop("details", {}))
+    details.update(mean=mean, sd=float(x.std(ddof=1)) if n > 1 else None, bound=float(bound))
+    return ClaimResult(claim_id, "expectation", float(bound), int((x > bound).sum()), n, mean, lo, hi, verdict,
+                       details=details, **meta)
 
 
 def deterministic_verdict(claim_id: str, counterexamples: np.ndarray, applicable: np.ndarray | None = None,

@@ -9,17 +9,24 @@ update,
 * ``z_all``   = max_x |f_t(x) − μ^{p*}_{t−1}(x,t)| / σ^{p*}_{t−1}(x,t)   (the confidence event E_A is z_all ≤ β_t),
 * ``z_chosen``= the same ratio at x_t,
 * ``innov``   = (y_t − μ^{p*}_{t−1}(x_t,t)) / √(σ²^{p*}_{t−1}(x_t,t) + R²)  (i.i.d. N(0,1) under p*).
+
+A policy may add its own truth-side monitors with a ``truth_monitors(t, f_t, x_t) -> {name: (m,) array}``
+method, called after its choice and before its update (for quantities that need both the policy's internal
+state and f, such as GP-TS's sample against the truth); the policy must not act on them.
+
+The truth is drawn by :func:`~boundcheck.sampling.make_sampler`: a GP prior (ε chain) or a family of fixed RKHS
+functions; per-run facts about it (e.g. the exact RKHS norm) land in ``Trajectories.truth``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .algorithms import RunContext, make_policy
-from .sampling import ChainSampler, run_streams
+from .sampling import make_sampler, run_streams
 from .scenarios import Scenario
 
 __all__ = ["AlgorithmTrajectory", "Trajectories", "simulate"]
@@ -45,13 +52,16 @@ class Trajectories:
     f_opt: np.ndarray  # (m, T) max_{x ∈ X_t} f_t(x)
     f_abs_max: np.ndarray  # (m,) max_{t,x} |f_t(x)|
     algorithms: dict[str, AlgorithmTrajectory]
+    truth: dict[str, np.ndarray] = field(default_factory=dict)  # per-run facts from the sampler (f, rkhs_norm)
 
 
 def simulate(
     scenario: Scenario, algorithms: Sequence[str], run_ids: Sequence[int], seed: int, horizon: int,
-    beta: np.ndarray, xi: np.ndarray,
+    beta: np.ndarray, xi: np.ndarray, schedules: Mapping[str, np.ndarray] | None = None,
 ) -> Trajectories:
-    """Run every algorithm for ``horizon`` steps on the runs ``run_ids`` (one vectorised batch)."""
+    """Run every algorithm for ``horizon`` steps on the runs ``run_ids`` (one vectorised batch).
+
+    ``schedules``: further (T+1,) schedules by name (baselines' own β), passed to every policy."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(horizon)
     streams = [run_streams(seed, int(r), len(algorithms)) for r in run_ids]
@@ -61,9 +71,10 @@ def simulate(
         pol.start(RunContext(
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             beta=beta, xi=xi, rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
-            reference_index=scenario.reference_index))
+            reference_index=scenario.reference_index, noise_var=scenario.model_noise_var,
+            schedules=dict(schedules or {})))
 
-    sampler = ChainSampler(scenario.truth)
+    sampler = make_sampler(scenario.truth)
     R = scenario.noise
     rows = np.arange(m)
     noise = np.empty((m, T))
@@ -94,6 +105,9 @@ def simulate(
                 store(tr.monitors, "z_all", t, (np.abs(f_t - mu_ref) / sd_ref).max(axis=1))
             x_t = pol.select(t, avail)
             y_t = f_t[rows, x_t] + eps_t
+            if hasattr(pol, "truth_monitors"):
+                for k, v in pol.truth_monitors(t, f_t, x_t).items():
+                    store(tr.monitors, k, t, v)
             if post is not None and tp is not None:
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
                 store(tr.monitors, "innov", t,
@@ -105,4 +119,4 @@ def simulate(
                 store(tr.steps, k, t, v)
     for pol in policies:
         out[pol.name].final = pol.finish()
-    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out)
+    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info))

@@ -6,6 +6,9 @@
 * Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
   ``SeedSequence(s).spawn``), split into named streams, so results do not depend on chunking or workers.
   Every algorithm of run ``r`` sees the same f path and the same noise (common random numbers).
+* One sampler protocol serves every kind of truth: ``start(rngs) -> (m, n)`` and ``step(rngs) -> (m, n)``
+  (plus ``info``, per-run facts about the truth); :func:`make_sampler` picks :class:`ChainSampler` for a GP
+  prior and :class:`RKHSSampler` for an :class:`~boundcheck.priors.RKHSFamily`.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .priors import GPPrior
+from .priors import GPPrior, RKHSFamily
 
-__all__ = ["cholesky_jittered", "ChainSampler", "RunStreams", "run_streams"]
+__all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams"]
 
 
 def cholesky_jittered(K: np.ndarray, jitter: float = 1e-10, max_tries: int = 8) -> tuple[np.ndarray, float]:
@@ -53,6 +56,7 @@ class ChainSampler:
 
     def __init__(self, prior: GPPrior, jitter: float = 1e-10) -> None:
         self.prior = prior
+        self.info: dict[str, np.ndarray] = {}
         self.L, self.jitter = cholesky_jittered(prior.K, jitter)
         self.rho = float(np.sqrt(1.0 - prior.eps))
         self.sqrt_eps = float(np.sqrt(prior.eps))
@@ -66,7 +70,10 @@ class ChainSampler:
     def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
         """f_1 for every run: shape (m, n)."""
         self._dev = self._draw(rngs)
-        return self.prior.mean + self._dev
+        f = self.prior.mean + self._dev
+        if self.prior.eps == 0.0:  # a static f: expose it (and its unknown, unbounded RKHS norm) like RKHSSampler
+            self.info = {"f": f, "rkhs_norm": np.full(f.shape[0], np.nan)}
+        return f
 
     def step(self, rngs: list[np.random.Generator]) -> np.ndarray:
         """f_{t+1} given the current f_t (AR(1) in function space)."""
@@ -75,3 +82,59 @@ class ChainSampler:
             return self.prior.mean + self._dev
         self._dev = self.rho * self._dev + self.sqrt_eps * self._draw(rngs)
         return self.prior.mean + self._dev
+
+
+class RKHSSampler:
+    """Draws one fixed member of an :class:`RKHSFamily` per run and keeps it (static f).
+
+    ``info`` holds, per run, the function values ``f`` (m, n), the exact norm ``rkhs_norm`` = √(αᵀKα) (NaN for
+    members given by values only) and the ``member`` index (fixed families)."""
+
+    def __init__(self, family: RKHSFamily) -> None:
+        self.family = family
+        self.info: dict[str, np.ndarray] = {}
+        self._f: np.ndarray | None = None
+        if family.generator == "posterior_mean":
+            lam, U = np.linalg.eigh(family.K)
+            keep = lam > lam.max() * 1e-14
+            self._U, self._lam = U[:, keep], lam[keep]
+
+    def _alpha(self, rngs: list[np.random.Generator]) -> tuple[np.ndarray, np.ndarray]:
+        fam = self.family
+        if fam.generator == "posterior_mean":
+            # y = U Λ^{1/2} z ~ N(0, K) exactly; α = (K + λ_gen I)^{-1} y, in the eigenbasis
+            z = np.stack([g.standard_normal(self._lam.size) for g in rngs])
+            alpha = (z * (np.sqrt(self._lam) / (self._lam + fam.gen_noise_var))[None]) @ self._U.T
+            return alpha, np.full(len(rngs), -1)
+        k = fam.alpha.shape[0]
+        member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
+        return fam.alpha[member], member
+
+    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        fam = self.family
+        if fam.generator == "values":
+            k = fam.values.shape[0]
+            member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
+            f = fam.values[member].copy()
+            norms = np.full(len(rngs), np.nan)
+        else:
+            alpha, member = self._alpha(rngs)
+            norms = fam.norms_of(alpha)
+            if fam.scale_to is not None:
+                alpha = alpha * (fam.scale_to / np.maximum(norms, 1e-300))[:, None]
+                norms = fam.norms_of(alpha)  # exact norm of the member actually used
+            f = alpha @ fam.K
+        self._f = f
+        self.info = {"f": f, "rkhs_norm": norms, "member": member}
+        return f
+
+    def step(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        assert self._f is not None, "call start() first"
+        return self._f
+
+
+def make_sampler(truth: GPPrior | RKHSFamily) -> ChainSampler | RKHSSampler:
+    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family."""
+    if isinstance(truth, RKHSFamily):
+        return RKHSSampler(truth)
+    return ChainSampler(truth)

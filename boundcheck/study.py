@@ -59,3 +59,5 @@ class StudyContext:
     gamma_lower: np.ndarray  # (T,) greedy lower end
     gamma_methods: dict[str, list[float]]  # method -> value at T (max over kernel groups)
     group_gamma_upper: dict[str, np.ndarray] = field(default_factory=dict)  # kernel_key -> (T,)
+    schedules: dict[str, np.ndarray] = field(default_factory=dict)  # further (T+1,) schedules (baselines' β, …)
+    gamma_used: np.ndarray | None = None  # (T,) the γ_t the schedules and the bound use (certified or a paper's rate)

@@ -21,6 +21,7 @@ from .checks import (
     ClaimResult,
     calibration_verdict,
     deterministic_verdict,
+    expectation_verdict,
     probability_verdict,
     theorem_verdict,
 )
@@ -69,7 +70,30 @@ def gamma_curves(groups: dict[str, tuple[np.ndarray, float]], horizon: int, nois
     return np.max(uppers, axis=0), np.max(lowers, axis=0), methods, per_group
 
 
+def _out_of_theory_reasons(th, scenario: Scenario, config: StudyConfig) -> list[str]:
+    """Why a study is outside the theorem: the scenario's own label, any theorem assumption the scenario
+    fails (so that a scenario cannot claim to be in theory while breaking an assumption), β scaling."""
+    reasons = []
+    if not scenario.in_theory:
+        reasons.append(scenario.out_of_theory_reason)
+    else:
+        report = scenario.assumption_report()
+        for a in th.assumptions:
+            ok, how = report.get(a.predicate, (True, ""))
+            if not ok:
+                reasons.append(f"assumption not met: {a.text} ({how})")
+    if config.beta_scale != 1.0:
+        reasons.append(f"β scaled by {config.beta_scale:g} (the theorem needs the theoretical β)")
+    return reasons
+
+
 def prepare(config: StudyConfig) -> tuple[Scenario, StudyContext]:
+    """Everything the chunks share: the certified γ curves, the schedules, the bound and its anytime curve.
+
+    A family may provide ``gamma_used(scenario, gamma_upper)`` (the γ_t its schedules and bound use, e.g. a
+    paper's uncertified rate; default: the certified upper curve) and ``schedules(theorem, scenario, values,
+    gamma_used)`` returning (T+1,) arrays: ``beta`` (the theorem's algorithm's width, scaled by --beta-scale),
+    optionally ``xi``, and further schedules by name (a baseline's own β) passed to every policy."""
     _validate(config)
     th = theory.get(config.theorem)
     fam = family(config.theorem)
@@ -77,24 +101,35 @@ def prepare(config: StudyConfig) -> tuple[Scenario, StudyContext]:
     T = config.horizon
     values = fam.bound_values(scenario, T, config.delta)
     g_up, g_lo, g_methods, per_group = gamma_curves(fam.gamma_groups(scenario), T, fam.gamma_noise_var(scenario))
-    values["gamma_T"] = float(g_up[-1])
-    t = np.arange(T + 1, dtype=float)
-    t[0] = 1.0
-    beta = np.asarray(th.schedule_values("beta_t", t, values), dtype=float) * config.beta_scale
-    xi = np.asarray(th.schedule_values("xi_t", t, values), dtype=float)
+    g_used = np.asarray(fam.gamma_used(scenario, g_up), dtype=float) if hasattr(fam, "gamma_used") else g_up
+    values["gamma_T"] = float(g_used[-1])
+    if hasattr(fam, "schedules"):
+        sched = {k: np.asarray(v, dtype=float) for k, v in fam.schedules(th, scenario, values, g_used).items()}
+        beta, xi = sched.pop("beta"), sched.pop("xi", np.zeros(T + 1))
+    else:
+        t = np.arange(T + 1, dtype=float)
+        t[0] = 1.0
+        sched = {}
+        beta = np.asarray(th.schedule_values("beta_t", t, values), dtype=float)
+        xi = np.asarray(th.schedule_values("xi_t", t, values), dtype=float)
+    beta = beta * config.beta_scale
     bound = th.evaluate(values)
-    anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up)
-    reasons = []
-    if not scenario.in_theory:
-        reasons.append(scenario.out_of_theory_reason)
-    if config.beta_scale != 1.0:
-        reasons.append(f"β scaled by {config.beta_scale:g} (the theorem needs the theoretical β)")
+    if th.anytime_terms is not None:
+        anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)["value"]
+    else:
+        anytime = np.nan
+    reasons = _out_of_theory_reasons(th, scenario, config)
+
+    def constant(name: str) -> float:
+        return float(th.schedule_values(name, 1.0, values)) if name in th.schedules else float("nan")
+
     ctx = StudyContext(
         config=config, in_theory=not reasons, out_of_theory_reasons=reasons, values=values, beta=beta, xi=xi,
-        B=float(th.schedule_values("B", 1.0, values)), C=float(th.schedule_values("C", 1.0, values)),
+        B=constant("B"), C=constant("C"),
         bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
-        anytime=np.broadcast_to(np.asarray(anytime["value"], dtype=float), (T,)).copy(),
+        anytime=np.broadcast_to(np.asarray(anytime, dtype=float), (T,)).copy(),
         gamma_upper=g_up, gamma_lower=g_lo, gamma_methods=g_methods, group_gamma_upper=per_group,
+        schedules=sched, gamma_used=g_used,
     )
     return scenario, ctx
 
@@ -104,7 +139,8 @@ def _run_chunk(config: StudyConfig, ctx: StudyContext, chunk: int, run_ids: list
     start = time.perf_counter()
     fam = family(config.theorem)
     scenario = get_scenario(config.scenario, config.horizon, config.delta)
-    traj = simulate(scenario, config.algorithms, run_ids, config.seed, config.horizon, ctx.beta, ctx.xi)
+    traj = simulate(scenario, config.algorithms, run_ids, config.seed, config.horizon, ctx.beta, ctx.xi,
+                    schedules=ctx.schedules)
     runs, steps = fam.evaluate(traj, scenario, ctx, config.seed)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start}
@@ -171,6 +207,10 @@ def run_verify(config: StudyConfig, results_dir: Path, options: VerifyOptions,
     return summary
 
 
+def _finite_or_none(x: float) -> float | None:
+    return float(x) if x is not None and np.isfinite(x) else None
+
+
 def _level(claim_level, delta: float) -> float | None:
     if claim_level is None:
         return None
@@ -192,6 +232,8 @@ def summarize(store: ResultStore, config: StudyConfig, scenario: Scenario, ctx: 
         elif c.kind == "deterministic":
             results.append(deterministic_verdict(c.id, main[f"fail_{c.id}"].to_numpy(),
                                                  main[f"premise_{c.id}"].to_numpy(), **meta))
+        elif c.kind == "expectation":
+            results.append(expectation_verdict(c.id, main[f"value_{c.id}"].to_numpy(), level, **meta))
         elif c.kind == "calibration":
             steps = store.read_table("steps")
             s = steps[steps["algorithm"] == fam.MAIN]
@@ -207,27 +249,54 @@ def summarize(store: ResultStore, config: StudyConfig, scenario: Scenario, ctx: 
             "quantile_1_minus_delta": float(g.quantile(q))}
         for a, g in runs.groupby("algorithm", sort=False, observed=True)["regret"]
     }
+    paired = _paired_regret(runs, fam.MAIN, q=0.05)
     store.write_table("gamma", pd.DataFrame({
         "t": np.arange(1, config.horizon + 1), "gamma_upper": ctx.gamma_upper, "gamma_lower": ctx.gamma_lower,
-        "bound_anytime": ctx.anytime}))
+        "bound_anytime": ctx.anytime,
+        "gamma_used": ctx.gamma_upper if ctx.gamma_used is None else ctx.gamma_used}))
     manifest = store.read_manifest() or {}
     summary = {
-        "theorem": config.theorem, "scenario": config.scenario, "verdict": verdict, "in_theory": ctx.in_theory,
+        "theorem": config.theorem, "scenario": config.scenario, "main_algorithm": fam.MAIN, "verdict": verdict,
+        "in_theory": ctx.in_theory,
         "out_of_theory_reasons": ctx.out_of_theory_reasons,
         "runs": config.runs, "horizon": config.horizon, "delta": config.delta, "seed": config.seed,
         "beta_scale": config.beta_scale,
         "claims": [r.to_json() for r in results],
         "bound": {"at_horizon": ctx.bound_T, "terms": ctx.bound_terms, "gamma_upper": float(ctx.gamma_upper[-1]),
                   "gamma_lower": float(ctx.gamma_lower[-1]), "gamma_methods": ctx.gamma_methods,
-                  "values": ctx.values, "B": ctx.B, "C": ctx.C},
+                  "values": ctx.values, "B": _finite_or_none(ctx.B), "C": _finite_or_none(ctx.C),
+                  "gamma_used": None if ctx.gamma_used is None else float(ctx.gamma_used[-1])},
         "tightness": {"median": float(main["tightness"].median()), "max": float(main["tightness"].max())},
         "regret": regret,
+        "paired_regret": paired,
         "elapsed_s": float(manifest.get("elapsed_s", 0.0)),
         "version": __version__,
         "report": {"html": None, "tex": None},
     }
     store.write_json("summary", summary)
     return summary
+
+
+def _paired_regret(runs: pd.DataFrame, main: str, q: float = 0.05) -> dict:
+    """Paired comparison on common random numbers: R_T(algorithm) − R_T(main) run by run, its mean with a
+    two-sided Student-t interval at 1 − q, and the fraction of runs where the theorem's algorithm did better."""
+    from scipy import stats
+
+    wide = runs.pivot(index="run", columns="algorithm", values="regret")
+    out = {}
+    if main not in wide:
+        return out
+    for alg in wide.columns:
+        if alg == main:
+            continue
+        d = (wide[alg] - wide[main]).dropna().to_numpy()
+        n = d.size
+        if n == 0:
+            continue
+        half = float(stats.t.ppf(1 - q / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+        out[str(alg)] = {"mean_diff": float(d.mean()), "ci_low": float(d.mean() - half),
+                         "ci_high": float(d.mean() + half), "frac_main_better": float((d > 0).mean()), "runs": n}
+    return out
 
 
 def load_study(results_dir: Path) -> tuple[ResultStore, dict, dict]:

@@ -11,6 +11,10 @@ __all__ = ["get", "all_theorems", "Theorem", "Claim", "Assumption", "Correction"
 # id -> module holding THEOREM (or a dict THEOREMS for modules with several)
 _REGISTRY: dict[str, str] = {
     "pe_gp_ucb": "theory.pe_gp_ucb",
+    "gp_ucb": "theory.srinivas",
+    "igp_ucb_confidence": "theory.chowdhury_gopalan",
+    "igp_ucb": "theory.chowdhury_gopalan",
+    "gp_ts": "theory.chowdhury_gopalan",
 }
 
 

@@ -40,6 +40,9 @@ class _Symbols:
     gamma_T = sp.Symbol("gamma_T", nonnegative=True)  # (certified upper bound on) max information gain
     mu_max = sp.Symbol("mu_max", nonnegative=True)  # max_{x,t} |mu^{p*}(x,t)|
     kappa = sp.Symbol("kappa", positive=True)  # sup_x k(x,x)
+    # per-step information gains, bound to a whole curve by the engine (never ``--set`` by users):
+    gamma_t = sp.Symbol("gamma_t", nonnegative=True)  # γ_t at step t, in anytime bounds Bound_T(t)
+    gamma_tm1 = sp.Symbol("gamma_tm1", nonnegative=True)  # γ_{t−1}, in schedules such as IGP-UCB's β_t
 
 
 S = _Symbols()
@@ -139,28 +142,37 @@ class Theorem:
         return {"value": sum(terms.values()), "terms": terms}
 
     def evaluate_anytime(self, values: Mapping[str, float], t, gamma_t) -> dict[str, object]:
-        """Bound_T(t) for arrays ``t`` (steps) and ``gamma_t`` (certified γ upper bound at each t)."""
+        """Bound_T(t) for arrays ``t`` (steps) and ``gamma_t`` (certified γ upper bound at each t).
+
+        Anytime terms that contain the symbol ``S.gamma_t`` get the curve there and keep ``gamma_T`` as the
+        horizon's value (e.g. an Azuma threshold fixed at T); terms written with ``gamma_T`` only read it as
+        γ_t (the original convention)."""
         if self.anytime_terms is None:
             raise NotImplementedError(f"{self.id} has no anytime form")
         terms_expr = self.anytime_terms
-        fns = self._lambdified("anytime", terms_expr, extra=(S.t,))
+        fns = self._lambdified("anytime", terms_expr, extra=(S.t, S.gamma_t))
         vals = dict(values)
-        vals["gamma_T"] = gamma_t
-        args = [vals[n] for n in self.symbols] + [t]
+        if not any(S.gamma_t in sp.sympify(e).free_symbols for e in terms_expr.values()):
+            vals["gamma_T"] = gamma_t
+        args = [vals[n] for n in self.symbols] + [t, gamma_t]
         terms = {name: fn(*args) for name, fn in fns.items()}
         return {"value": sum(terms.values()), "terms": terms}
 
     def schedule(self, name: str) -> Callable[..., object]:
-        """A schedule (e.g. ``beta_t``) as a numpy function of (``t``, *bound symbols in order*)."""
+        """A schedule (e.g. ``beta_t``) as a numpy function of (``t``, *bound symbols in order*, ``gamma_tm1``)."""
         key = f"sched:{name}"
         if key not in self._cache:
-            syms = [S.t] + [s for s, _ in self.symbols.values()]
+            syms = [S.t] + [s for s, _ in self.symbols.values()] + [S.gamma_tm1]
             self._cache[key] = sp.lambdify(syms, self.schedules[name], "numpy")
         return self._cache[key]
 
-    def schedule_values(self, name: str, t, values: Mapping[str, float]):
+    def schedule_values(self, name: str, t, values: Mapping[str, float], gamma_tm1=None):
+        """Schedule values at steps ``t``. Schedules that use γ_{t−1} (``S.gamma_tm1``) take it from
+        ``gamma_tm1`` (an array aligned with ``t``); without it they read ``values["gamma_T"]`` (an upper
+        bound on γ_{t−1} for every t ≤ T + 1, the form papers print)."""
         fn = self.schedule(name)
-        return fn(t, *[values.get(n, 0.0) for n in self.symbols])
+        g = values.get("gamma_T", 0.0) if gamma_tm1 is None else gamma_tm1
+        return fn(t, *[values.get(n, 0.0) for n in self.symbols], g)
 
     def claim(self, claim_id: str) -> Claim:
         for c in self.claims:

@@ -6,6 +6,9 @@ from collections.abc import Callable
 
 from ..errors import BoundcheckError
 from .base import Policy, RunContext, masked_argmax
+from .gp_ts import GPTS
+from .gp_ucb import GPUCB
+from .improvement import GPEI, GPPI
 from .pe_gp_ucb import PEGPUCB
 from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
@@ -22,6 +25,11 @@ ALGORITHMS: dict[str, Callable[[], Policy]] = {
     "regret_balancing": RegretBalancing,
     "regret_balancing_literal": lambda: RegretBalancing(reading="i"),
     "random": RandomSearch,
+    "gp_ucb": lambda: GPUCB("gp_ucb", "GP-UCB"),
+    "igp_ucb": lambda: GPUCB("igp_ucb", "IGP-UCB"),
+    "gp_ts": GPTS,
+    "gp_ei": GPEI,
+    "gp_pi": GPPI,
 }
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..posterior import BatchedPosterior
-from ..priors import GPPrior
+from ..priors import GPPrior, RKHSFamily
 
 __all__ = ["RunContext", "Policy", "masked_argmax"]
 
@@ -26,13 +26,21 @@ class RunContext:
     runs: int  # m
     horizon: int  # T
     candidates: tuple[GPPrior, ...]  # the candidate priors U
-    truth: GPPrior  # the prior f is drawn from (only the oracle may use it)
+    truth: GPPrior | RKHSFamily  # the prior f is drawn from, or the RKHS family (only the oracle may use it)
     noise_sd: float  # R, the noise level the model assumes
     beta: np.ndarray  # (T+1,): beta[t] for t = 1..T (beta[0] unused), scaling already applied
     xi: np.ndarray  # (T+1,): noise-sum thresholds ξ_t
     rngs: list[np.random.Generator] = field(default_factory=list)  # this policy's stream per run
     truth_index: int | None = None  # index of the truth in ``candidates`` (None: misspecified)
     reference_index: int | None = None  # prior used for truth-side monitors when misspecified
+    noise_var: float | None = None  # the model's likelihood variance λ (None: R², the Bayesian choice)
+    # other (T+1,) schedules by name, e.g. the β of a baseline that is not the theorem's algorithm; a policy
+    # whose name is a key uses that schedule instead of ``beta`` (the theorem's own algorithm uses ``beta``)
+    schedules: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def model_noise_var(self) -> float:
+        return self.noise_sd**2 if self.noise_var is None else float(self.noise_var)
 
 
 class Policy:
