@@ -28,6 +28,7 @@ from ..engine import Trajectories
 from ..errors import BoundcheckError
 from ..scenarios import Scenario
 from ..study import StudyContext
+from .common import steps_table
 
 P_ANTI = float(1.0 / (4.0 * np.e * np.sqrt(np.pi)))  # p of Lemma 8
 _TOL_IMPL = 1e-8  # engine vs batch formulas (design: agree to ~1e-8)
@@ -112,7 +113,7 @@ class KernelizedFamily:
         for name in traj.algorithms:
             if name != self.MAIN:
                 frames.append(pd.DataFrame({**base, "algorithm": name, **ev.baseline_columns(name)}))
-        return pd.concat(frames, ignore_index=True), _steps_table(traj, ctx)
+        return pd.concat(frames, ignore_index=True), steps_table(traj, ctx, STEP_COLUMNS)
 
 
 class _Evaluator:
@@ -346,27 +347,6 @@ class _Evaluator:
             "frac_unsaturated": unsat.mean(axis=1),
             "realised_gain": d["gain_on"][:, -1], "chain_rule_rel_err": d["chain_err"],
         }
-
-
-def _steps_table(traj: Trajectories, ctx: StudyContext) -> pd.DataFrame:
-    m, T = traj.run_ids.size, traj.horizon
-    frames = []
-    for name, tr in traj.algorithms.items():
-        d = {
-            "run": np.repeat(traj.run_ids, T), "algorithm": name, "t": np.tile(np.arange(1, T + 1), m),
-            "idx": tr.idx.ravel(), "regret": tr.regret.ravel(),
-            "cum_regret": np.cumsum(tr.regret, axis=1).ravel(), "noise": traj.noise.ravel(),
-            "beta": np.tile(ctx.beta[1:], m),
-        }
-        for k in STEP_COLUMNS:
-            if k in tr.steps:
-                d[k] = tr.steps[k].ravel()
-        for k, v in tr.monitors.items():
-            d[k] = np.asarray(v, dtype=float).ravel()
-        frames.append(pd.DataFrame(d))
-    steps = pd.concat(frames, ignore_index=True)
-    steps["algorithm"] = steps["algorithm"].astype("category")
-    return steps
 
 
 FAMILIES = {

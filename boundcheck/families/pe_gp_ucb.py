@@ -11,6 +11,7 @@ from ..engine import Trajectories
 from ..kernels import spatio_temporal_gram
 from ..scenarios import Scenario
 from ..study import StudyContext
+from .common import steps_table
 
 ALGORITHMS = ("pe_gp_ucb", "oracle_tv_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "random")
 MAIN = "pe_gp_ucb"
@@ -160,7 +161,7 @@ def evaluate(traj: Trajectories, scenario: Scenario, ctx: StudyContext, seed: in
             d["frac_truth_prior"] = (tr.steps["prior"] == tp).mean(axis=1)
         frames.append(pd.DataFrame(d))
     runs = pd.concat(frames, ignore_index=True)
-    return runs, _steps_table(traj, ctx)
+    return runs, steps_table(traj, ctx, STEP_COLUMNS)
 
 
 def _group_reps(scenario: Scenario) -> list:
@@ -171,24 +172,3 @@ def _group_reps(scenario: Scenario) -> list:
 
 
 STEP_COLUMNS = ("prior", "mu", "sigma", "ucb", "w", "eta", "eliminated", "critical", "n_active")
-
-
-def _steps_table(traj: Trajectories, ctx: StudyContext) -> pd.DataFrame:
-    m, T = traj.run_ids.size, traj.horizon
-    frames = []
-    for name, tr in traj.algorithms.items():
-        d = {
-            "run": np.repeat(traj.run_ids, T), "algorithm": name, "t": np.tile(np.arange(1, T + 1), m),
-            "idx": tr.idx.ravel(), "regret": tr.regret.ravel(),
-            "cum_regret": np.cumsum(tr.regret, axis=1).ravel(), "noise": traj.noise.ravel(),
-            "beta": np.tile(ctx.beta[1:], m),
-        }
-        for k in STEP_COLUMNS:
-            if k in tr.steps:
-                d[k] = tr.steps[k].ravel()
-        for k, v in tr.monitors.items():
-            d[k] = v.ravel()
-        frames.append(pd.DataFrame(d))
-    steps = pd.concat(frames, ignore_index=True)
-    steps["algorithm"] = steps["algorithm"].astype("category")
-    return steps
