@@ -19,8 +19,23 @@ from .kernels import check_psd
 __all__ = ["GPPrior", "RKHSFamily", "clipped_root"]
 
 
+class _OnDomain:
+    """Size of the domain and sup_x k(x, x), for objects holding a Gram matrix ``K``."""
+
+    K: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.K.shape[0])
+
+    @property
+    def kappa(self) -> float:
+        """sup_x k(x, x) on the domain."""
+        return float(np.max(np.diag(self.K)))
+
+
 @dataclass(frozen=True, eq=False)
-class GPPrior:
+class GPPrior(_OnDomain):
     """A GP prior over the points of a finite domain.
 
     Parameters
@@ -51,15 +66,6 @@ class GPPrior:
         object.__setattr__(self, "eps", float(self.eps))
 
     @property
-    def n(self) -> int:
-        return int(self.K.shape[0])
-
-    @property
-    def kappa(self) -> float:
-        """sup_x k(x, x) on the domain."""
-        return float(np.max(np.diag(self.K)))
-
-    @property
     def kernel_key(self) -> str:
         """Identity of (K, ε): priors with equal keys share a posterior covariance."""
         h = hashlib.sha1(self.K.tobytes())
@@ -77,7 +83,7 @@ def clipped_root(K: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class RKHSFamily:
+class RKHSFamily(_OnDomain):
     """A family of *fixed* functions in the RKHS of a kernel on a finite domain, with an exact norm.
 
     Every member is ``f = Σ_i α_i k(z_i, ·)`` with centres ``z_i`` in the domain, so ``f|_D = K α`` and
@@ -128,14 +134,6 @@ class RKHSFamily:
             object.__setattr__(self, "values", v)
         if self.scale_to is not None and not self.scale_to > 0:
             raise BoundcheckError(f"RKHS family {self.name!r}: scale_to must be positive")
-
-    @property
-    def n(self) -> int:
-        return int(self.K.shape[0])
-
-    @property
-    def kappa(self) -> float:
-        return float(np.max(np.diag(self.K)))
 
     @property
     def eps(self) -> float:  # static functions (for code that treats every truth as a chain)
