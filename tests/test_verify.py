@@ -125,3 +125,18 @@ def test_cli_verify_json_and_exit_codes(tmp_path, capsys):
                "--beta-scale", "0.05", "--out", str(tmp_path / "neg"), "--json", "--no-report"])
     assert rc == 1
     assert np.isfinite(out["bound"]["at_horizon"])
+
+
+def test_dask_backend_matches_loky(tmp_path):
+    pytest.importorskip("distributed")
+    from pathlib import Path
+
+    from boundcheck.families import family
+    from boundcheck.study import StudyConfig
+    from boundcheck.verify import VerifyOptions, run_verify
+
+    cfg = StudyConfig("pe_gp_ucb", "pe_toy_tv", runs=30, horizon=15, delta=0.1, seed=9,
+                      algorithms=tuple(family("pe_gp_ucb").ALGORITHMS))
+    a = run_verify(cfg, Path(tmp_path) / "dask", VerifyOptions(jobs=2, backend="dask"))
+    b = run_verify(cfg, Path(tmp_path) / "loky", VerifyOptions(jobs=1))
+    assert a["claims"] == b["claims"] and a["regret"] == b["regret"]
