@@ -140,3 +140,23 @@ def test_dask_backend_matches_loky(tmp_path):
     a = run_verify(cfg, Path(tmp_path) / "dask", VerifyOptions(jobs=2, backend="dask"))
     b = run_verify(cfg, Path(tmp_path) / "loky", VerifyOptions(jobs=1))
     assert a["claims"] == b["claims"] and a["regret"] == b["regret"]
+
+
+def test_regret_bound_claims_can_fail():
+    """The bound checks are live: a bound 1000× too small is exceeded in every run (mechanism negative control)."""
+    from dataclasses import replace
+
+    from boundcheck.families import family
+    from boundcheck.study import StudyConfig
+    from boundcheck.verify import _run_chunk, prepare
+
+    cfg = StudyConfig("pe_gp_ucb", "pe_toy", runs=5, horizon=30, delta=0.1, seed=1,
+                      algorithms=tuple(family("pe_gp_ucb").ALGORITHMS))
+    _, ctx = prepare(cfg)
+    small = replace(ctx, bound_T=ctx.bound_T * 1e-3, anytime=ctx.anytime * 1e-3)
+    _, tables, _ = _run_chunk(cfg, small, 0, list(range(5)))
+    pe = tables["runs"][tables["runs"]["algorithm"] == "pe_gp_ucb"]
+    assert pe["fail_regret_bound"].all() and pe["fail_regret_bound_anytime"].all()
+    _, tables, _ = _run_chunk(cfg, ctx, 0, list(range(5)))
+    pe = tables["runs"][tables["runs"]["algorithm"] == "pe_gp_ucb"]
+    assert not pe["fail_regret_bound"].any() and not pe["fail_regret_bound_tight"].any()

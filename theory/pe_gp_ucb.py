@@ -36,6 +36,8 @@ BOUND_TERMS = {
     "noise": 2 * sp.sqrt(n_U * xi(T) * T),
     "information": 2 * beta(T) * sp.sqrt(C * T * n_U * gamma_T),
 }
+# Tight form (C13): on E at most |U|−1 critical rounds, since p* is never eliminated.
+BOUND_TIGHT = 2 * (n_U - 1) * B + BOUND_TERMS["noise"] + BOUND_TERMS["information"]
 # Anytime form: the proof holds for every prefix t ≤ T on the same event; β keeps T inside its log.
 ANYTIME_TERMS = {
     "critical_rounds": 2 * n_U * B,
@@ -58,6 +60,9 @@ CLAIMS = (
           "Theorem 4.1", delta, main=True),
     Claim("regret_bound_anytime", "probability", "R_t ≤ Bound_T(t) for every t ≤ T (same event, every prefix)",
           "Theorem 4.1 proof", delta, main=True),
+    Claim("regret_bound_tight", "probability",
+          "R_T ≤ Bound(T) with 2(|U|−1)B for the critical rounds (at most |U|−1 eliminations on E)",
+          "Theorem 4.1 proof, step 4 (C13)", delta),
     Claim("confidence_event", "probability",
           "E_A for p*: |f(x,t) − μ^{p*}_{t−1}(x,t)| ≤ β_t σ^{p*}_{t−1}(x,t) for all x ∈ X, t ≤ T "
           "(the sub-event t' = t of Theorem 3.1, valid at the same level)", "Theorem 3.1", delta / 2),
@@ -103,8 +108,10 @@ CORRECTIONS = (
     Correction("C11", "eq. (3)", "f(x_t,t) ≥ μ⁺ − η_t + ε_t (sign error)",
                "identity f(x_t,t) = μ⁺_{t−1}(x_t,t) + η_t − ε_t; eq. (4) as printed",
                "η_t = y_t − μ⁺ = f + ε_t − μ⁺", changes_computation=False),
-    Correction("C13", "critical rounds", "|C| ≤ |U|", "bound keeps 2|U|B (as printed); D5 checks |C| ≤ |U|−1",
-               "p* is never eliminated on E, so at most |U|−1 eliminations", changes_computation=False),
+    Correction("C13", "critical rounds", "|C| ≤ |U|",
+               "main bound keeps 2|U|B (as printed); the tight form with 2(|U|−1)B is checked as its own claim "
+               "(regret_bound_tight) and D5 checks |C| ≤ |U|−1",
+               "p* is never eliminated on E, so at most |U|−1 eliminations"),
     Correction("C14", "continuous case", "Σ 1/t² ≤ π/6", "π²/6", "Basel sum; case (B) only, not computed",
                changes_computation=False),
     Correction("C15", "Lemma 5.1", "two-sided sub-Gaussian tail, factor 2 dropped",
@@ -152,7 +159,7 @@ THEOREM = Theorem(
     anytime_terms=ANYTIME_TERMS,
     printed=r"R_T \le \mathcal{O}\left(|\mathcal{U}| B + \sqrt{|\mathcal{U}| \xi_T T} "
             r"+ \beta_T \sqrt{|\mathcal{U}| \gamma_T T}\right)",
-    schedules={"beta_t": beta(t), "xi_t": xi(t), "B": B, "C": C},
+    schedules={"beta_t": beta(t), "xi_t": xi(t), "B": B, "C": C, "bound_tight": BOUND_TIGHT},
     assumptions=ASSUMPTIONS,
     claims=CLAIMS,
     corrections=CORRECTIONS,

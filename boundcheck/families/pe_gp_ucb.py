@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import cholesky
 
+import theory
+
 from ..checks import exceeds
 from ..engine import Trajectories
 from ..kernels import spatio_temporal_gram
@@ -68,6 +70,8 @@ def evaluate(traj: Trajectories, scenario: Scenario, ctx: StudyContext, seed: in
     truth_elim = elim_at[:, tp] > 0
     bounded_fail = traj.f_abs_max > ctx.B
     bound_fail = R_t[:, -1] > ctx.bound_T
+    bound_tight = float(theory.get("pe_gp_ucb").schedule_values("bound_tight", 1.0, ctx.values))
+    tight_fail = R_t[:, -1] > bound_tight
     anytime_fail = (R_t > ctx.anytime[None]).any(axis=1)
 
     # --- D1: E_A at the queried points of S^{p*} and E_B for p* ⇒ p* never eliminated ----------------
@@ -136,6 +140,7 @@ def evaluate(traj: Trajectories, scenario: Scenario, ctx: StudyContext, seed: in
         **base, "algorithm": MAIN, "regret": R_t[:, -1], "tightness": R_t[:, -1] / ctx.bound_T,
         "max_anytime_ratio": (R_t / ctx.anytime[None]).max(axis=1),
         "fail_regret_bound": bound_fail, "fail_regret_bound_anytime": anytime_fail,
+        "fail_regret_bound_tight": tight_fail,
         "fail_confidence_event": ea_fail, "fail_noise_event": eb_fail, "fail_prior_preserved": truth_elim,
         "fail_bounded_function": bounded_fail,
         "fail_D1_preservation": d1_bad, "premise_D1_preservation": d1_premise,
