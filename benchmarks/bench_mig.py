@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from boundcheck.mig import gamma_for_grid
+from boundcheck.model.mig import gamma_for_grid
 
 CASES = [
     # (lengthscale, R, eps)

@@ -12,11 +12,11 @@ import time
 
 import numpy as np
 
-from boundcheck.domains import grid
-from boundcheck.kernels import RBF
-from boundcheck.posterior import BatchedPosterior, naive_posterior
-from boundcheck.priors import GPPrior
-from boundcheck.sampling import ChainSampler
+from boundcheck.model.domains import grid
+from boundcheck.model.kernels import RBF
+from boundcheck.model.posterior import BatchedPosterior, naive_posterior
+from boundcheck.model.priors import GPPrior
+from boundcheck.model.sampling import ChainSampler
 
 
 def main() -> None:

@@ -62,6 +62,12 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
+def _claim_level(c) -> str | None:
+    """A claim's own threshold: its allowed failure probability, or its expectation bound."""
+    v = c.alpha if c.kind == "probability" else c.expectation_bound
+    return None if v is None else str(v)
+
+
 def cmd_show(args) -> int:
     import sympy as sp
 
@@ -74,7 +80,7 @@ def cmd_show(args) -> int:
             "bound_latex": sp.latex(th.bound), "printed": th.printed,
             "schedules": {k: str(v) for k, v in th.schedules.items()},
             "assumptions": [a.text for a in th.assumptions],
-            "claims": [{"id": c.id, "kind": c.kind, "level": str(c.level), "statement": c.statement,
+            "claims": [{"id": c.id, "kind": c.kind, "level": _claim_level(c), "statement": c.statement,
                         "source": c.source} for c in th.claims],
             "corrections": [c.__dict__ for c in th.corrections],
             "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
@@ -99,7 +105,7 @@ def cmd_show(args) -> int:
         con.print(f"  - {a.text}")
     con.print("[bold]Claims checked:[/bold]")
     for c in th.claims:
-        lvl = f" (level {c.level})" if c.level is not None else ""
+        lvl = f" (level {_claim_level(c)})" if _claim_level(c) is not None else ""
         con.print(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}")
     con.print("[bold]Corrections to the paper:[/bold]")
     for c in th.corrections:
@@ -159,7 +165,7 @@ def cmd_bound(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ gamma
 def cmd_gamma(args) -> int:
-    from .mig import gamma_for_grid
+    from .model.mig import gamma_for_grid
 
     br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
                         eps=args.eps, batch=args.batch)
@@ -216,10 +222,12 @@ def _render_summary(summary: dict) -> None:
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
     table = Table(title="claims")
-    for col in ("claim", "kind", "level", "failures/runs", "rate", "95% CI", "verdict"):
+    for col in ("claim", "kind", "level", "failures/runs", "rate", "CI (confidence)", "verdict"):
         table.add_column(col, justify="right" if col in ("level", "rate") else "left")
     for c in summary["claims"]:
         ci = "" if c["ci_low"] is None else f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
+        if ci and c.get("test_size") is not None:
+            ci += f" ({100 * (1 - c['test_size']):.4g}%)"
         lvl = "" if c["level"] is None else f"{c['level']:.3g}"
         rate = "" if c["rate"] is None else f"{c['rate']:.3g}"
         v = c["verdict"]
@@ -243,9 +251,7 @@ def _render_summary(summary: dict) -> None:
 
 
 def cmd_verify(args) -> int:
-    from .families import FAMILY_OF
-    from .study import StudyConfig
-    from .verify import VerifyOptions, run_verify
+    from . import api
 
     cfg = _load_config(args.config) if args.config else {}
     for k in VERIFY_KEYS:  # command-line flags win over the config file
@@ -254,39 +260,30 @@ def cmd_verify(args) -> int:
             cfg[k] = v
     if "theorem" not in cfg:
         raise BoundcheckError("verify needs --theorem (see `boundcheck list`)")
-    th = theory.get(str(cfg["theorem"]))
-    if th.id not in FAMILY_OF:
-        raise BoundcheckError(f"theorem {th.id} has no verification family yet")
-    from .families import family
-    from .scenarios import get_scenario
-
-    scenario_name = str(cfg.get("scenario", th.default_scenario))
-    sc = get_scenario(scenario_name)
-    try:
-        config = StudyConfig(
-            theorem=th.id, scenario=scenario_name, runs=int(cfg.get("runs", 200)),
-            horizon=int(cfg.get("horizon", sc.horizon)), delta=float(cfg.get("delta", sc.delta)),
-            seed=int(cfg.get("seed", 0)), beta_scale=float(cfg.get("beta_scale", 1.0)),
-            algorithms=tuple(family(th.id).ALGORITHMS))
-    except (TypeError, ValueError) as exc:
-        raise BoundcheckError(f"malformed verify option: {exc}") from None
-    out = Path(cfg.get("out") or Path("reports") / th.id)
-    options = VerifyOptions(jobs=int(cfg.get("jobs", -1)), backend=str(cfg.get("backend", "loky")),
-                            scheduler=cfg.get("scheduler"), progress=sys.stderr.isatty())
-    results = out / "results"
-    if options.progress:
+    th = api.resolve_theorem(str(cfg["theorem"]))
+    on_chunk, progress = None, None
+    if sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        with Progress(TextColumn(f"{th.id} on {scenario_name}"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("chunks"), TimeElapsedColumn(), transient=True,
-                      console=__import__("rich.console").console.Console(stderr=True)) as prog:
-            task = prog.add_task("runs", total=len(config.chunks()))
-            summary = run_verify(config, results, options,
-                                 on_chunk=lambda done, total: prog.update(task, completed=done, total=total))
-    else:
-        summary = run_verify(config, results, options)
-    if not cfg.get("no_report"):
-        summary["report"] = _write_report(out)
+        progress = Progress(TextColumn(f"{th.id}"), BarColumn(), MofNCompleteColumn(), TextColumn("chunks"),
+                            TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+        task = progress.add_task("runs", total=None)
+
+        def on_chunk(done, total):
+            progress.update(task, completed=done, total=total)
+
+    try:
+        if progress is not None:
+            progress.start()
+        summary = api.verify(
+            th, cfg.get("scenario"), runs=cfg.get("runs", api.DEFAULT_RUNS), horizon=cfg.get("horizon"),
+            delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
+            jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
+            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk)
+    finally:
+        if progress is not None:
+            progress.stop()
     if args.json:
         _print_json(summary)
     else:
@@ -294,35 +291,22 @@ def cmd_verify(args) -> int:
     return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK
 
 
-def _write_report(out: Path) -> dict:
-    from .report import write_reports
-
-    paths = write_reports(out / "results", out)
-    return {"html": str(paths["html"]), "tex": str(paths["tex"])}
-
-
 def cmd_report(args) -> int:
-    from .verify import load_study
+    from . import api
+    from .study.store import ResultStore
 
     results = Path(args.results_dir)
     if (results / "results" / "manifest.json").exists():
         results = results / "results"
-    _, _, summary = load_study(results)
-    paths = _write_report_into(results)
-    summary["report"] = paths
+    store = ResultStore(results)
+    store.require_manifest()
+    summary = store.read_json("summary")
+    summary["report"] = api.write_report(results)
     if args.json:
         _print_json(summary)
     else:
-        _console().print(f"report: {paths['html']}  {paths['tex']}")
+        _console().print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
     return EXIT_OK
-
-
-def _write_report_into(results: Path) -> dict:
-    from .report import write_reports
-
-    out = results.parent
-    paths = write_reports(results, out)
-    return {"html": str(paths["html"]), "tex": str(paths["tex"])}
 
 
 # ------------------------------------------------------------------------------------------------- main

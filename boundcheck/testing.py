@@ -8,38 +8,26 @@ Example (a test a user can copy)::
         assert_bound_holds("pe_gp_ucb", runs=40, horizon=60, seed=1)
 
 The plugin adds the ``--boundcheck-runs N`` option and a ``boundcheck`` fixture whose ``verify(...)``
-uses that number of runs by default.
+uses that number of runs by default. Everything goes through :mod:`boundcheck.api`.
 """
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
-__all__ = ["assert_bound_holds", "run_check", "format_claims", "BoundcheckFixture"]
+__all__ = ["assert_bound_holds", "run_check", "format_claims", "check_policy", "BoundcheckFixture"]
 
 
-def run_check(theorem: str, *, scenario: str | None = None, runs: int = 50, horizon: int | None = None,
-              delta: float | None = None, seed: int = 0, beta_scale: float = 1.0, jobs: int = 1,
-              out: str | Path | None = None) -> dict:
-    """Run ``boundcheck verify`` in-process (no report) and return the JSON summary."""
-    import theory
+def run_check(theorem, *, scenario=None, runs: int = 50, horizon: int | None = None, delta: float | None = None,
+              seed: int = 0, beta_scale: float = 1.0, jobs: int = 1, out: str | Path | None = None,
+              policies=None, backend: str = "loky") -> dict:
+    """Run ``boundcheck verify`` in-process (no report) and return the JSON summary.
 
-    from .families import family
-    from .scenarios import get_scenario
-    from .study import StudyConfig
-    from .verify import VerifyOptions, run_verify
+    ``theorem``, ``scenario`` and ``policies`` may be names or objects (see :func:`boundcheck.api.verify`)."""
+    from . import api
 
-    th = theory.get(theorem)
-    sc_name = scenario or th.default_scenario
-    sc = get_scenario(sc_name)
-    config = StudyConfig(theorem=th.id, scenario=sc_name, runs=runs, horizon=horizon or sc.horizon,
-                         delta=sc.delta if delta is None else delta, seed=seed, beta_scale=beta_scale,
-                         algorithms=tuple(family(th.id).ALGORITHMS))
-    if out is None:
-        with tempfile.TemporaryDirectory(prefix="boundcheck-") as tmp:
-            return run_verify(config, Path(tmp) / "results", VerifyOptions(jobs=jobs))
-    return run_verify(config, Path(out) / "results", VerifyOptions(jobs=jobs))
+    return api.verify(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed, beta_scale=beta_scale,
+                      policies=policies, jobs=jobs, backend=backend, out=out, report=False)
 
 
 def format_claims(summary: dict) -> str:
@@ -56,7 +44,7 @@ def format_claims(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def assert_bound_holds(theorem: str, *, runs: int = 50, horizon: int | None = None, seed: int = 0,
+def assert_bound_holds(theorem, *, runs: int = 50, horizon: int | None = None, seed: int = 0,
                        allow_inconclusive: bool = True, **kwargs) -> dict:
     """Fail (AssertionError with the claims table) if any claim of ``theorem`` comes out violated.
 
@@ -69,17 +57,74 @@ def assert_bound_holds(theorem: str, *, runs: int = 50, horizon: int | None = No
     return summary
 
 
+def check_policy(policy, scenario="gp_sample_se", *, runs: int = 3, horizon: int = 8, seed: int = 0) -> None:
+    """Check that ``policy`` (a name, class, factory, spec or ``FILE.py:CLASS``) keeps the policy protocol, in
+    the style of scikit-learn's ``check_estimator``; raises AssertionError naming the first broken rule.
+
+    Rules: ``select`` returns (m, K) integer base arms inside the available set; every per-step record is
+    declared in ``records`` and has one row per run; ``finish`` returns the declared ``final_records`` with one
+    row per run; a policy that says it provides a posterior exposes one with the true prior's index; the same
+    seeds give the same actions (no hidden global randomness); and each run's actions do not depend on the
+    other runs of its batch (vectorisation keeps runs independent).
+    """
+    import numpy as np
+
+    from . import api
+    from .model.posterior import Posterior
+    from .study.engine import simulate
+
+    spec = api.resolve_policy(policy)
+    study = api.build_study("gp_ucb", scenario, runs=runs, horizon=horizon, seed=seed, policies=["gp_ucb"])
+    sc = study.scenario
+    inst = study.family.instantiate(sc, horizon, study.delta)
+    cls = spec.declared
+    traj = simulate(sc, [spec], list(range(runs)), seed, inst)
+    tr = traj.algorithms[spec.name]
+    K, n = sc.actions.K, sc.domain.n
+    assert tr.actions.shape == (runs, horizon, K), f"{spec.name}: actions have shape {tr.actions.shape}"
+    assert ((tr.actions >= 0) & (tr.actions < n)).all(), f"{spec.name}: an action is outside the domain"
+    for t in range(1, horizon + 1):
+        avail = np.broadcast_to(sc.actions.available(t, []), (runs, n))
+        chosen = np.take_along_axis(avail, tr.actions[:, t - 1], axis=1)
+        assert chosen.all(), f"{spec.name}: step {t} chose a base arm that was not available"
+    undeclared = set(tr.steps) - set(cls.records)
+    assert not undeclared, f"{spec.name}: records {sorted(undeclared)} are not declared in `records`"
+    missing = set(cls.records) - set(tr.steps)
+    assert not missing, f"{spec.name}: declared records {sorted(missing)} were never recorded"
+    for k, v in tr.steps.items():
+        assert v.shape[:2] == (runs, horizon), f"{spec.name}: record {k!r} does not have one row per run and step"
+    missing = set(cls.final_records) - set(tr.final)
+    assert not missing, f"{spec.name}: finish() does not return the declared {sorted(missing)}"
+    for k, v in tr.final.items():
+        assert np.shape(v)[:1] == (runs,), f"{spec.name}: finish() value {k!r} does not have one row per run"
+    if getattr(cls, "provides_posterior", False):
+        pol = spec.make()
+        from .policies import RunContext
+
+        pol.start(RunContext(runs=1, horizon=horizon, candidates=sc.candidates, truth=sc.truth, noise_sd=sc.noise,
+                             noise_var=sc.model_noise_var, beta=inst.beta, xi=inst.xi, actions=sc.actions,
+                             rngs=[np.random.default_rng(0)], truth_index=sc.truth_index))
+        assert isinstance(pol.posterior, Posterior), f"{spec.name}: provides_posterior but no Posterior after start"
+        assert pol.truth_prior is not None, f"{spec.name}: provides_posterior but truth_prior is None"
+    again = simulate(sc, [spec], list(range(runs)), seed, inst).algorithms[spec.name]
+    assert np.array_equal(again.actions, tr.actions), f"{spec.name}: the same seeds gave different actions"
+    for r in range(runs):
+        alone = simulate(sc, [spec], [r], seed, inst).algorithms[spec.name]
+        assert np.array_equal(alone.actions[0], tr.actions[r]), (
+            f"{spec.name}: run {r} acts differently when batched with other runs (runs must be independent)")
+
+
 class BoundcheckFixture:
     """What the ``boundcheck`` fixture returns: ``verify(...)`` and ``assert_holds(...)``."""
 
     def __init__(self, runs: int | None) -> None:
         self.runs = runs
 
-    def verify(self, theorem: str, **kwargs) -> dict:
+    def verify(self, theorem, **kwargs) -> dict:
         kwargs.setdefault("runs", self.runs or 50)
         return run_check(theorem, **kwargs)
 
-    def assert_holds(self, theorem: str, **kwargs) -> dict:
+    def assert_holds(self, theorem, **kwargs) -> dict:
         kwargs.setdefault("runs", self.runs or 50)
         return assert_bound_holds(theorem, **kwargs)
 

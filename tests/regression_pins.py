@@ -68,8 +68,16 @@ def fingerprint(theorem: str, scenario: str, runs: int, horizon: int, seed: int,
         results = Path(tmp) / "results"
         tables = {t: {c: _column_hash(df[c]) for c in df.columns} for t in ("runs", "steps")
                   for df in [_table(results, t)]}
+        runs_df = _table(results, "runs")
+        runs_values = {c: [None if (isinstance(v, float) and v != v) else v for v in runs_df[c].tolist()]
+                       for c in runs_df.columns
+                       if pd.api.types.is_float_dtype(runs_df[c].dtype)}
+    claims = [{k: c[k] for k in ("id", "kind", "violations", "runs", "rate", "ci_low", "ci_high", "verdict")}
+              for c in summary["claims"]]
     return {
         "tables": tables,
+        "runs_values": runs_values,
+        "claims": claims,
         "regret": summary["regret"],
         "bound": {"at_horizon": summary["bound"]["at_horizon"], "terms": summary["bound"]["terms"],
                   "gamma_upper": summary["bound"]["gamma_upper"], "gamma_lower": summary["bound"]["gamma_lower"]},

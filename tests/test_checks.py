@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from boundcheck.checks import (
+from boundcheck.claims.stats import (
     calibration_verdict,
     clopper_pearson,
     deterministic_verdict,

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from boundcheck.domains import grid
 from boundcheck.errors import BoundcheckError
-from boundcheck.kernels import RBF, EmpiricalCovariance, Matern, spatio_temporal_gram, time_factor
-from boundcheck.posterior import BatchedPosterior, naive_posterior
-from boundcheck.priors import GPPrior
-from boundcheck.sampling import ChainSampler, run_streams
+from boundcheck.model.domains import grid
+from boundcheck.model.kernels import RBF, EmpiricalCovariance, Matern, spatio_temporal_gram, time_factor
+from boundcheck.model.posterior import BatchedPosterior, naive_posterior
+from boundcheck.model.priors import GPPrior
+from boundcheck.model.sampling import ChainSampler, run_streams
 
 
 def _priors(eps=0.05):

@@ -12,16 +12,17 @@ import numpy as np
 import pytest
 
 import theory
-from boundcheck import scenarios as scenarios_mod
-from boundcheck.checks import expectation_verdict
+from boundcheck.claims.stats import expectation_verdict
 from boundcheck.cli import main
-from boundcheck.engine import simulate
-from boundcheck.kernels import RBF, Linear
-from boundcheck.posterior import BatchedPosterior, PathwiseSampler
-from boundcheck.priors import GPPrior, RKHSFamily
-from boundcheck.sampling import RKHSSampler
-from boundcheck.scenarios import get_scenario
+from boundcheck.model.kernels import RBF, Linear
+from boundcheck.model.posterior import BatchedPosterior, PathwiseSampler
+from boundcheck.model.priors import GPPrior, RKHSFamily
+from boundcheck.model.sampling import RKHSSampler
+from boundcheck.policies import PolicySpec, policy_spec
+from boundcheck.policies.gp_ucb import GPUCB
+from boundcheck.study.engine import simulate
 from boundcheck.testing import format_claims, run_check
+from boundcheck.world import get_scenario
 
 NEW = ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
 
@@ -55,16 +56,15 @@ def test_beta_scaled_down_violates_confidence(theorem, cid):
     assert s["verdict"] == "violated"
 
 
-def test_norm_exceeding_B_is_out_of_theory_and_flagged(monkeypatch):
+def test_norm_exceeding_B_is_out_of_theory_and_flagged():
     sc = get_scenario("rkhs_norm_exceeds")
     ok, how = sc.assumption_report()["rkhs_norm_bounded"]
     assert not ok and "exceeds" in how
     s = run_check("igp_ucb", scenario="rkhs_norm_exceeds", runs=12, horizon=30, seed=3)
     assert not s["in_theory"] and "exceeds" in " ".join(s["out_of_theory_reasons"])
     # a scenario that *claims* to be in theory while ‖f‖_k > B is flagged by the assumption check
-    monkeypatch.setitem(scenarios_mod.SCENARIOS, "rkhs_norm_exceeds",
-                        lambda: replace(scenarios_mod._rkhs_norm_exceeds(), in_theory=True, out_of_theory_reason=""))
-    s = run_check("igp_ucb", scenario="rkhs_norm_exceeds", runs=4, horizon=10, seed=3)
+    liar = replace(sc, in_theory=True, out_of_theory_reason="")  # a scenario object, not a registry entry
+    s = run_check("igp_ucb", scenario=liar, runs=4, horizon=10, seed=3)
     assert not s["in_theory"]
     assert any(r.startswith("assumption not met") and "exceeds B" in r for r in s["out_of_theory_reasons"])
     # and the confidence event is what breaks: f lies outside the ball the width is built for
@@ -86,18 +86,17 @@ def test_replication_mode_is_labelled_out_of_theory():
         assert not get_scenario(name).in_theory
 
 
-def test_decomposition_check_catches_a_wrong_lambda(monkeypatch):
+class WrongLambda(GPUCB):
+    def start(self, ctx):
+        super().start(ctx)
+        self.posterior = BatchedPosterior(ctx.candidates[:1], 2.0 * ctx.noise_var, ctx.runs)
+
+
+def test_decomposition_check_catches_a_wrong_lambda():
     """A posterior run with the wrong likelihood variance disagrees with the batch formulas (2)–(4)."""
-    from boundcheck import algorithms
-    from boundcheck.algorithms.gp_ucb import GPUCB
-
-    class WrongLambda(GPUCB):
-        def start(self, ctx):
-            super().start(ctx)
-            self.posterior = BatchedPosterior(ctx.candidates[:1], 2.0 * ctx.model_noise_var, ctx.runs)
-
-    monkeypatch.setitem(algorithms.ALGORITHMS, "igp_ucb", lambda: WrongLambda("igp_ucb", "IGP-UCB"))
-    s = run_check("igp_ucb_confidence", runs=6, horizon=20, seed=5)
+    wrong = PolicySpec("igp_ucb", WrongLambda, {"name": "igp_ucb", "label": "IGP-UCB"})
+    s = run_check("igp_ucb_confidence", runs=6, horizon=20, seed=5,
+                  policies=[wrong, "gp_ucb", "gp_ts", "gp_ei", "gp_pi", "random"])
     assert claim(s, "D1_decomposition")["verdict"] == "violated", format_claims(s)
 
 
@@ -134,19 +133,17 @@ def test_posterior_with_lambda_not_R2_matches_direct_formulas(lam):
 def test_self_normalized_quantities_match_direct_computation():
     """Theorem 1's ‖ε_{1:t}‖²_{((K_t+ηI)⁻¹+I)⁻¹}, its threshold, the AY form and the information gain, for every
     prefix t, from the evaluator's one-Cholesky computation against explicit inverses and determinants."""
-    from boundcheck.families import family
-    from boundcheck.families.kernelized import _Evaluator
-    from boundcheck.study import StudyConfig
-    from boundcheck.verify import prepare
+    from boundcheck.api import build_study
+    from boundcheck.claims.families.kernelized import KernelEvaluator
 
     for sc_name in ("rkhs_paper", "rkhs_paper_replication"):  # λ = 1 + η and λ = R²
-        cfg = StudyConfig(theorem="igp_ucb", scenario=sc_name, runs=3, horizon=25, delta=0.1, seed=7,
-                          algorithms=family("igp_ucb").ALGORITHMS)
-        sc, ctx = prepare(cfg)
-        traj = simulate(sc, cfg.algorithms, [0, 1, 2], cfg.seed, cfg.horizon, ctx.beta, ctx.xi, schedules=ctx.schedules)
-        ev = _Evaluator(traj, sc, ctx)
+        spec = build_study("igp_ucb", sc_name, runs=3, horizon=25, delta=0.1, seed=7)
+        sc = spec.scenario
+        inst = spec.family.instantiate(sc, spec.horizon, spec.delta)
+        traj = simulate(sc, spec.policies, [0, 1, 2], spec.seed, inst)
+        ev = KernelEvaluator(traj, sc, inst, "igp_ucb")
         d = ev.data("igp_ucb")
-        lam, eta, R, delta = sc.model_noise_var, 2 / cfg.horizon, sc.noise, cfg.delta
+        lam, eta, R, delta = sc.model_noise_var, 2 / spec.horizon, sc.noise, spec.delta
         for i in range(3):
             X, eps = traj.algorithms["igp_ucb"].idx[i], traj.noise[i]
             for t in (1, 2, 9, 25):
@@ -203,11 +200,12 @@ def test_gp_ts_draws_have_the_exact_posterior_moments():
 
 def test_gp_ts_policy_uses_its_own_stream_and_common_noise():
     """Common random numbers: noise and f are shared; adding algorithms does not change a policy's run."""
-    sc = get_scenario("rkhs_paper", horizon=15)
-    T = 15
-    beta = np.full(T + 1, 2.0)
-    a = simulate(sc, ("gp_ts", "igp_ucb"), [0, 1], 11, T, beta, np.zeros(T + 1))
-    b = simulate(sc, ("gp_ts", "igp_ucb", "gp_ei"), [0, 1], 11, T, beta, np.zeros(T + 1))
+    from boundcheck.api import build_study
+
+    spec = build_study("gp_ts", "rkhs_paper", runs=2, horizon=15, seed=11)
+    inst = spec.family.instantiate(spec.scenario, 15, spec.delta)
+    a = simulate(spec.scenario, [policy_spec(p) for p in ("gp_ts", "igp_ucb")], [0, 1], 11, inst)
+    b = simulate(spec.scenario, [policy_spec(p) for p in ("gp_ts", "igp_ucb", "gp_ei")], [0, 1], 11, inst)
     np.testing.assert_array_equal(a.noise, b.noise)
     np.testing.assert_array_equal(a.truth["f"], b.truth["f"])
     for name in ("gp_ts", "igp_ucb"):

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boundcheck.errors import BoundcheckError
-from boundcheck.kernels import make_kernel, spatio_temporal_gram
-from boundcheck.mig import (
+from boundcheck.model.kernels import make_kernel, spatio_temporal_gram
+from boundcheck.model.mig import (
     METHODS,
     UPPER_METHODS,
     GammaBracket,
@@ -331,7 +331,7 @@ def _direct_tv_certificates(K, w, omega, s2, eps, T, Kb):
 def test_tv_design_certificates_match_explicit_kernel(T, eps):
     """Scalar-mode Kalman smoothing equals the explicit computation (T ≤ 32: every distance on the grid);
     beyond, the coarse distance grid only rounds in the conservative direction."""
-    from boundcheck import mig
+    from boundcheck.model import mig
 
     X = np.array([[0.0], [0.3], [0.55], [1.0]])
     K = make_kernel("matern12", 0.5)(X, X)

@@ -171,7 +171,7 @@ def test_tex_escaping_helpers():
 def test_all_theory_text_maps_to_ascii_latex():
     import theory
     from boundcheck.report.latex import tex
-    from boundcheck.scenarios import SCENARIOS, get_scenario
+    from boundcheck.world import get_scenario, scenario_names
 
     texts = []
     for th in theory.all_theorems():
@@ -179,7 +179,7 @@ def test_all_theory_text_maps_to_ascii_latex():
         texts += [c.statement + c.source for c in th.claims]
         texts += [c.location + c.paper + c.implemented + c.reason for c in th.corrections]
         texts += [a.text for a in th.assumptions] + [m for _, m in th.symbols.values()]
-    for name in SCENARIOS:
+    for name in scenario_names():
         sc = get_scenario(name)
         texts += [sc.description, *sc.notes, sc.out_of_theory_reason]
     for t in texts:
@@ -279,7 +279,7 @@ def test_latex_compiles_with_pdflatex(which, request, tmp_path):
     text = subprocess.run(["pdftotext", "-layout", "report.pdf", "-"], cwd=out, capture_output=True,
                           text=True).stdout
     flat = re.sub(r"[\s_]+", "", text)  # OT1 fonts (no lmodern) draw underscores as rules
-    for needle in ("failures/runs", "regret_bound_anytime", "confidence_event", "95%CI", "verdict",
+    for needle in ("failures/runs", "regret_bound_anytime", "confidence_event", "CI(confidence)", "verdict",
                    "Correctionsledger", "Configurationandprovenance"):
         assert re.sub(r"[\s_]+", "", needle) in flat, needle
     assert re.search(r"\b(holds|violated|inconclusive)\b", text)

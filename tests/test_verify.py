@@ -6,7 +6,9 @@ import pytest
 
 from boundcheck.cli import main
 from boundcheck.errors import BoundcheckError
-from boundcheck.store import ResultStore
+from boundcheck.policies import PolicySpec
+from boundcheck.policies.pe_gp_ucb import PEGPUCB
+from boundcheck.study.store import ResultStore
 from boundcheck.testing import assert_bound_holds, format_claims, run_check
 
 
@@ -85,25 +87,26 @@ def test_assert_bound_holds_message_has_claims_table():
         assert_bound_holds("pe_gp_ucb", runs=20, horizon=30, seed=4, beta_scale=0.1)
 
 
-def test_deterministic_claims_catch_a_buggy_implementation(monkeypatch):
-    """σ_i instead of σ_{i-1} in the elimination test (the paper's misprint, C8) breaks p* preservation:
-    the D1 implication must flag it. β is scaled so that eliminations happen within a short horizon."""
-    from boundcheck import algorithms
-    from boundcheck.algorithms.pe_gp_ucb import PEGPUCB
+class Misprinted(PEGPUCB):
+    """σ_i instead of σ_{i-1} in the elimination test (the paper's misprint, C8)."""
 
-    class Misprinted(PEGPUCB):
-        def update(self, t, idx, y):
-            self.posterior.condition(idx, y)  # observe first: σ_i(x_i) instead of σ_{i-1}(x_i)
-            sd_after = self.posterior.sd()[self._rows, self.p_t, idx]
-            self.w_t = self.ctx.beta[t] * sd_after
-            self.posterior.condition = lambda *a, **k: None  # already conditioned
-            try:
-                super().update(t, idx, y)
-            finally:
-                del self.posterior.condition
+    def update(self, t, action, y):
+        self.posterior.condition_batch(action, y)  # observe first: σ_i(x_i) instead of σ_{i-1}(x_i)
+        sd_after = self.posterior.sd()[self._rows, self.p_t, action[:, 0]]
+        self.w_t = self.ctx.beta[t] * sd_after
+        self.posterior.condition_batch = lambda *a, **k: None  # already conditioned
+        try:
+            super().update(t, action, y)
+        finally:
+            del self.posterior.condition_batch
 
-    monkeypatch.setitem(algorithms.ALGORITHMS, "pe_gp_ucb", Misprinted)
-    s = run_check("pe_gp_ucb", scenario="pe_toy", runs=25, horizon=60, seed=8, beta_scale=0.3)
+
+def test_deterministic_claims_catch_a_buggy_implementation():
+    """The misprinted elimination test breaks p* preservation: the D1 implication must flag it. β is scaled
+    so that eliminations happen within a short horizon. The buggy class is passed as an object."""
+    policies = [PolicySpec("pe_gp_ucb", Misprinted), "oracle_tv_gp_ucb", "mle", "fully_bayesian",
+                "regret_balancing", "random"]
+    s = run_check("pe_gp_ucb", scenario="pe_toy", runs=25, horizon=60, seed=8, beta_scale=0.3, policies=policies)
     assert claim(s, "D1_preservation")["verdict"] == "violated", format_claims(s)
 
 
@@ -129,16 +132,8 @@ def test_cli_verify_json_and_exit_codes(tmp_path, capsys):
 
 def test_dask_backend_matches_loky(tmp_path):
     pytest.importorskip("distributed")
-    from pathlib import Path
-
-    from boundcheck.families import family
-    from boundcheck.study import StudyConfig
-    from boundcheck.verify import VerifyOptions, run_verify
-
-    cfg = StudyConfig("pe_gp_ucb", "pe_toy_tv", runs=30, horizon=15, delta=0.1, seed=9,
-                      algorithms=tuple(family("pe_gp_ucb").ALGORITHMS))
-    a = run_verify(cfg, Path(tmp_path) / "dask", VerifyOptions(jobs=2, backend="dask"))
-    b = run_verify(cfg, Path(tmp_path) / "loky", VerifyOptions(jobs=1))
+    a = run_check("pe_gp_ucb", runs=30, horizon=15, seed=9, jobs=2, backend="dask", out=tmp_path / "dask")
+    b = run_check("pe_gp_ucb", runs=30, horizon=15, seed=9, jobs=1, out=tmp_path / "loky")
     assert a["claims"] == b["claims"] and a["regret"] == b["regret"]
 
 
@@ -146,17 +141,15 @@ def test_regret_bound_claims_can_fail():
     """The bound checks are live: a bound 1000× too small is exceeded in every run (mechanism negative control)."""
     from dataclasses import replace
 
-    from boundcheck.families import family
-    from boundcheck.study import StudyConfig
-    from boundcheck.verify import _run_chunk, prepare
+    from boundcheck.api import build_study
+    from boundcheck.study.runner import run_chunk
 
-    cfg = StudyConfig("pe_gp_ucb", "pe_toy", runs=5, horizon=30, delta=0.1, seed=1,
-                      algorithms=tuple(family("pe_gp_ucb").ALGORITHMS))
-    _, ctx = prepare(cfg)
-    small = replace(ctx, bound_T=ctx.bound_T * 1e-3, anytime=ctx.anytime * 1e-3)
-    _, tables, _ = _run_chunk(cfg, small, 0, list(range(5)))
+    spec = build_study("pe_gp_ucb", "pe_toy", runs=5, horizon=30, seed=1)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    small = replace(inst, bound_T=inst.bound_T * 1e-3, anytime=inst.anytime * 1e-3)
+    _, tables, _ = run_chunk(spec, small, 0, list(range(5)))
     pe = tables["runs"][tables["runs"]["algorithm"] == "pe_gp_ucb"]
     assert pe["fail_regret_bound"].all() and pe["fail_regret_bound_anytime"].all()
-    _, tables, _ = _run_chunk(cfg, ctx, 0, list(range(5)))
+    _, tables, _ = run_chunk(spec, inst, 0, list(range(5)))
     pe = tables["runs"][tables["runs"]["algorithm"] == "pe_gp_ucb"]
     assert not pe["fail_regret_bound"].any() and not pe["fail_regret_bound_tight"].any()

@@ -1,4 +1,7 @@
-"""Symbolic layer: theorem registry. Pure sympy; never imports ``boundcheck``."""
+"""Symbolic layer: theorems as sympy, and their registry. Pure sympy; never imports ``boundcheck``.
+
+Each theory module defines ``THEOREMS``: a tuple of :class:`Theorem` objects. The registry loads the built-in
+modules on first use; :func:`register` adds a theorem defined elsewhere (a user's own)."""
 
 from __future__ import annotations
 
@@ -6,32 +9,52 @@ from importlib import import_module
 
 from .core import Assumption, Claim, Correction, S, Theorem
 
-__all__ = ["get", "all_theorems", "Theorem", "Claim", "Assumption", "Correction", "S", "UnknownTheorem"]
+__all__ = ["get", "all_theorems", "register", "Theorem", "Claim", "Assumption", "Correction", "S",
+           "UnknownTheorem"]
 
-# id -> module holding THEOREM (or a dict THEOREMS for modules with several)
-_REGISTRY: dict[str, str] = {
-    "pe_gp_ucb": "theory.pe_gp_ucb",
-    "gp_ucb": "theory.srinivas",
-    "igp_ucb_confidence": "theory.chowdhury_gopalan",
-    "igp_ucb": "theory.chowdhury_gopalan",
-    "gp_ts": "theory.chowdhury_gopalan",
-}
+# modules, not ids: the ids live in the Theorem objects themselves
+_BUILTIN_MODULES = ("theory.pe_gp_ucb", "theory.srinivas", "theory.chowdhury_gopalan")
+_REGISTRY: dict[str, Theorem] = {}
+_loaded = False
 
 
 class UnknownTheorem(KeyError):
     pass
 
 
-def get(theorem_id: str) -> Theorem:
+def register(theorem: Theorem, *, replace: bool = False) -> Theorem:
+    """Add ``theorem`` to the registry under its id (``replace=True`` to overwrite an existing one)."""
+    if not isinstance(theorem, Theorem):
+        raise TypeError(f"register() needs a theory.Theorem, got {type(theorem).__name__}")
+    if theorem.id in _REGISTRY and not replace and _REGISTRY[theorem.id] is not theorem:
+        raise ValueError(f"a theorem with id {theorem.id!r} is already registered")
+    _REGISTRY[theorem.id] = theorem
+    return theorem
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in _BUILTIN_MODULES:
+        for th in import_module(name).THEOREMS:
+            register(th)
+
+
+def get(theorem_id: str | Theorem) -> Theorem:
+    """The theorem with this id (a Theorem passes through)."""
+    if isinstance(theorem_id, Theorem):
+        return theorem_id
+    _load()
     try:
-        module = import_module(_REGISTRY[theorem_id])
-    except KeyError:
+        return _REGISTRY[theorem_id]
+    except (KeyError, TypeError):
         raise UnknownTheorem(
             f"unknown theorem {theorem_id!r}; known: {', '.join(sorted(_REGISTRY))}"
         ) from None
-    theorems = getattr(module, "THEOREMS", None)
-    return theorems[theorem_id] if theorems else module.THEOREM
 
 
 def all_theorems() -> list[Theorem]:
-    return [get(i) for i in _REGISTRY]
+    _load()
+    return list(_REGISTRY.values())

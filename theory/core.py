@@ -24,7 +24,7 @@ __all__ = [
     "srinivas_C",
 ]
 
-ClaimKind = Literal["probability", "expectation", "deterministic", "calibration"]
+ClaimKind = Literal["probability", "expectation", "deterministic", "calibration", "identity"]
 GuaranteeKind = Literal["high_probability", "expectation", "deterministic"]
 
 
@@ -58,19 +58,34 @@ def srinivas_C(R: sp.Expr = S.R, kappa: sp.Expr = _ONE) -> sp.Expr:
 
 @dataclass(frozen=True)
 class Claim:
-    """A lemma-level statement a proof rests on, checked per run.
+    """A statement a proof rests on (or the theorem's conclusion), checked on every run.
 
-    ``kind``: ``probability`` (event fails w.p. ≤ ``level``), ``expectation`` (E[X] ≤ bound),
-    ``deterministic`` (an implication that must hold in every run), ``calibration`` (a distributional
-    identity tested at size ``level``).
+    ``kind`` and the one number that goes with it:
+
+    * ``probability``: an event that fails with probability at most ``alpha`` (a sympy expression in the
+      bound symbols, e.g. δ/2);
+    * ``expectation``: E[X] ≤ ``expectation_bound``;
+    * ``deterministic``: an implication that must hold in every run where its premise holds;
+    * ``calibration``: a distributional identity (innovations i.i.d. N(0, 1));
+    * ``identity``: a sanity identity true by construction, shown outside the verdict.
+
+    How large a test's error may be (its size) is not a property of the claim: the verification layer's
+    error budget decides it (``boundcheck.claims.budget``).
     """
 
     id: str
     kind: ClaimKind
     statement: str
     source: str
-    level: sp.Expr | float | None = None  # failure probability allowed (probability) / test size (calibration)
+    alpha: sp.Expr | float | None = None  # probability claims: allowed failure probability
     main: bool = False  # the theorem's own conclusion (as opposed to a lemma)
+    expectation_bound: sp.Expr | float | None = None  # expectation claims: E[X] ≤ this
+
+    def __post_init__(self) -> None:
+        if (self.kind == "probability") != (self.alpha is not None):
+            raise ValueError(f"claim {self.id}: a probability claim needs alpha (and only it has one)")
+        if (self.kind == "expectation") != (self.expectation_bound is not None):
+            raise ValueError(f"claim {self.id}: an expectation claim needs expectation_bound (and only it)")
 
 
 @dataclass(frozen=True)
@@ -109,11 +124,29 @@ class Theorem:
     corrections: tuple[Correction, ...]
     default_scenario: str
     scenarios: tuple[str, ...]
-    algorithms: tuple[str, ...]
+    algorithms: tuple[str, ...]  # the theorem's own algorithm first, then the baselines compared with it
     anytime_terms: Mapping[str, sp.Expr] | None = None  # Bound_T(t): symbol t, gamma_T read as gamma_t
     anytime_note: str = ""
     notes: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def algorithm(self) -> str:
+        """The algorithm the theorem is about (the first of ``algorithms``)."""
+        return self.algorithms[0]
+
+    def __getstate__(self) -> dict:  # lambdified functions stay behind: workers rebuild them on demand
+        state = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "_cache"}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_cache", {})
+
+    def __fingerprint__(self) -> dict:
+        return {"id": self.id, "bound": str(self.bound), "schedules": {k: str(v) for k, v in self.schedules.items()},
+                "claims": [(c.id, c.kind, str(c.alpha), str(c.expectation_bound)) for c in self.claims]}
 
     # ----------------------------------------------------------------- expressions
     @property

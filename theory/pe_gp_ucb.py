@@ -85,7 +85,7 @@ CLAIMS = (
           "Algorithm 1"),
     Claim("K1_calibration", "calibration",
           "innovations (y_t − μ^{p*}_{t−1}(x_t,t))/√(σ²+R²) are i.i.d. N(0,1) (KS, mean, variance, lag-1)",
-          "exact posterior under p*", 0.01),
+          "exact posterior under p*"),
 )
 
 CORRECTIONS = (
@@ -168,3 +168,5 @@ THEOREM = Theorem(
     algorithms=("pe_gp_ucb", "oracle_tv_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "random"),
     anytime_note="Bound_T(t): outer T → t, ξ_T → ξ_t, β_T → β_t (T stays inside β's log), γ_T → γ_t.",
 )
+
+THEOREMS = (THEOREM,)

@@ -18,46 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import BoundcheckError
-from ..store import ResultStore
+from ..study.store import ResultStore
 
-__all__ = ["ReportContext", "load", "parse_rich", "fmt", "algo_label", "write_text", "ALGO_LABELS", "KIND_HELP",
-           "VERDICT_HELP"]
+__all__ = ["ReportContext", "load", "parse_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP", "ci_label"]
 
-# Readable names of the algorithms (abbreviations are spelled out in the reports' glossary).
-ALGO_LABELS = {
-    "pe_gp_ucb": "PE-GP-UCB",
-    "oracle_tv_gp_ucb": "oracle TV-GP-UCB",
-    "mle": "MLE prior selection",
-    "fully_bayesian": "fully Bayesian",
-    "regret_balancing": "regret balancing",
-    "random": "random search",
-    "regret_balancing_literal": "regret balancing (literal reading)",
-    "gp_ucb": "GP-UCB",
-    "igp_ucb": "IGP-UCB",
-    "gp_ts": "GP-TS",
-    "gp_ei": "GP-EI",
-    "gp_pi": "GP-PI",
-    "tv_gp_ucb": "TV-GP-UCB",
-}
-ALGO_HELP = {
-    "pe_gp_ucb": "prior elimination GP-UCB (the algorithm of the theorem)",
-    "oracle_tv_gp_ucb": "time-varying GP-UCB told the true prior (a lower reference, not a competitor)",
-    "mle": "GP-UCB with the prior of maximum marginal likelihood at each step",
-    "fully_bayesian": "GP-UCB under the posterior mixture over the candidate priors",
-    "regret_balancing": "regret balancing over the candidate priors (Alg. 2 of the paper)",
-    "random": "uniformly random queries (an upper reference)",
-    "regret_balancing_literal": "regret balancing with the paper's literal line 11 (reading (i))",
-    "gp_ucb": "GP upper confidence bound",
-    "igp_ucb": "improved GP-UCB",
-    "gp_ts": "GP Thompson sampling",
-    "gp_ei": "GP expected improvement",
-    "gp_pi": "GP probability of improvement",
-    "tv_gp_ucb": "time-varying GP-UCB",
-}
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; failures/runs with a "
-                   "two-sided 95% Clopper-Pearson interval",
+                   "two-sided Clopper-Pearson interval at the confidence the error budget gives the claim",
     "deterministic": "an implication that must hold in every run where its premise holds; any "
                      "counterexample is a violation",
     "expectation": "a bound on an expectation, checked with a one-sided interval on the mean",
@@ -70,8 +37,11 @@ VERDICT_HELP = {
 }
 
 
-def algo_label(name: str) -> str:
-    return ALGO_LABELS.get(name, name)
+def ci_label(test_size) -> str:
+    """'95%' for a test of size 0.05: the confidence of a claim's interval, read from its stored result."""
+    if test_size is None:
+        return ""
+    return f"{100 * (1 - float(test_size)):.4g}%"
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -163,9 +133,28 @@ class ReportContext:
     runs: pd.DataFrame
     steps: pd.DataFrame | None
     gamma: pd.DataFrame | None
-    theorem: object | None  # theory.Theorem
-    scenario: object | None  # boundcheck.scenarios.Scenario
+    theorem: object | None  # theory.Theorem (formulas, corrections: the theory layer is read, never run)
     notes: list[str] = field(default_factory=list)  # problems met while loading (shown in the report)
+
+    # ----------------------------------------------------------------- stored facts about the world
+    @property
+    def scenario_info(self) -> dict:
+        """What the manifest says about the scenario (description, candidates, truth index)."""
+        return dict(self.manifest.get("scenario_info") or {})
+
+    @property
+    def algorithm_info(self) -> dict[str, dict]:
+        return {a["name"]: a for a in self.manifest.get("algorithm_info") or []}
+
+    def label(self, name: str) -> str:
+        """The readable name of an algorithm, as stored with the results."""
+        return str(self.algorithm_info.get(name, {}).get("label") or name)
+
+    def help(self, name: str) -> str:
+        return str(self.algorithm_info.get(name, {}).get("description") or name)
+
+    def role(self, name: str) -> str:
+        return str(self.algorithm_info.get(name, {}).get("role") or "baseline")
 
     # ----------------------------------------------------------------- basic facts
     @property
@@ -194,17 +183,10 @@ class ReportContext:
 
     @property
     def main_algorithm(self) -> str:
-        """The algorithm the theorem is about (its family's MAIN), on whose runs the claims are checked."""
+        """The algorithm whose runs the claims are checked on (stored with the results)."""
         algos = self.algorithms
-        try:
-            from ..families import family
-
-            main = str(family(self.theorem_id).MAIN)
-        except Exception:  # noqa: BLE001 - no family: fall back on the first algorithm
-            main = ""
-        if main in algos:
-            return main
-        return "pe_gp_ucb" if "pe_gp_ucb" in algos else (algos[0] if algos else "?")
+        main = str(self.summary.get("main_algorithm") or self.manifest.get("main_algorithm") or "")
+        return main if main in algos else (algos[0] if algos else "?")
 
     @property
     def algorithms(self) -> list[str]:
@@ -215,10 +197,7 @@ class ReportContext:
 
     @property
     def truth_index(self) -> int | None:
-        sc = self.scenario
-        if sc is None:
-            return None
-        return getattr(sc, "truth_index", None)
+        return self.scenario_info.get("truth_index")
 
     def claim_meta(self, claim_id: str) -> tuple[str, str]:
         """(statement, source) of a claim from the theorem, empty when unknown."""
@@ -265,7 +244,7 @@ class ReportContext:
         if med is None or not np.isfinite(med) or med <= 0:
             return "tightness unavailable"
         return (f"median R_T / Bound(T) = {fmt(med, 3)} (the bound is {fmt(1 / med, 3)}× the median "
-                f"regret of {algo_label(self.main_algorithm)}); worst run {fmt(mx, 3)}")
+                f"regret of {self.label(self.main_algorithm)}); worst run {fmt(mx, 3)}")
 
     def weak_link(self) -> tuple[str | None, str]:
         """(claim id, explanation) of the claim of the proof closest to failing."""
@@ -286,7 +265,8 @@ class ReportContext:
                 sc = (rate / level) if k > 0 else 0.0
                 if v == "violated":
                     sc += 10.0
-                text = (f"{k}/{n} failures (rate {fmt(rate, 3)}, 95% CI [{fmt(c.get('ci_low'), 3)}, "
+                text = (f"{k}/{n} failures (rate {fmt(rate, 3)}, {ci_label(c.get('test_size'))} CI "
+                        f"[{fmt(c.get('ci_low'), 3)}, "
                         f"{fmt(c.get('ci_high'), 3)}]) against level {fmt(level, 3)}")
             if sc > score:
                 best, score, why = c["id"], sc, text
@@ -322,24 +302,7 @@ class ReportContext:
 
     def assumption_rows(self) -> list[tuple[str, bool | None, str]]:
         """(assumption text, satisfied?, how the scenario meets it) for each of the theorem's assumptions."""
-        th = self.theorem
-        if th is None:
-            return []
-        report: dict = {}
-        if self.scenario is not None:
-            try:
-                report = dict(self.scenario.assumption_report())
-            except Exception as exc:  # a user scenario with a broken report must not break the report
-                self.notes.append(f"scenario assumption report failed: {exc}")
-        bs = float(self.summary.get("beta_scale", 1.0))
-        report.setdefault("theoretical_schedules",
-                          (bs == 1.0, "β_t and ξ_t as in the theorem" if bs == 1.0
-                           else f"β_t scaled by {bs:g} (--beta-scale)"))
-        rows = []
-        for a in th.assumptions:
-            ok, how = report.get(a.predicate, (None, "not checked by this scenario"))
-            rows.append((a.text, ok, how))
-        return rows
+        return [(a.get("text", ""), a.get("ok"), a.get("how", "")) for a in self.manifest.get("assumptions") or []]
 
     def provenance(self) -> list[tuple[str, str]]:
         s, m = self.summary, self.manifest
@@ -393,9 +356,7 @@ def load(results_dir: Path) -> ReportContext:
     """Read a completed results directory into a :class:`ReportContext` (reads only)."""
     results_dir = Path(results_dir)
     store = ResultStore(results_dir)
-    manifest = store.read_manifest()
-    if manifest is None:
-        raise BoundcheckError(f"{results_dir} has no manifest.json: not a boundcheck results directory")
+    manifest = store.require_manifest()
     summary = store.read_json("summary")
     notes: list[str] = []
     runs = store.read_table("runs")
@@ -405,21 +366,15 @@ def load(results_dir: Path) -> ReportContext:
         notes.append("no per-step table stored: curves over time are not drawn")
     gpath = results_dir / "gamma.parquet"
     gamma = pd.read_parquet(gpath) if gpath.exists() else None
-    th = sc = None
+    th = None
     try:
         import theory
 
         th = theory.get(str(summary["theorem"]))
     except Exception as exc:  # noqa: BLE001 - an unknown theorem still gets a numeric report
         notes.append(f"theorem {summary.get('theorem')!r} not found in the theory layer: {exc}")
-    try:
-        from ..scenarios import get_scenario
-
-        sc = get_scenario(str(summary["scenario"]))
-    except Exception as exc:  # noqa: BLE001 - user scenarios may not be loadable any more
-        notes.append(f"scenario {summary.get('scenario')!r} could not be loaded: {exc}")
     return ReportContext(results_dir=results_dir, summary=summary, manifest=manifest, runs=runs, steps=steps,
-                         gamma=gamma, theorem=th, scenario=sc, notes=notes)
+                         gamma=gamma, theorem=th, notes=notes)
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:

@@ -21,11 +21,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from .context import ReportContext, algo_label, fmt
+from .context import ReportContext, ci_label, fmt
 
-__all__ = ["FigureInfo", "make_figures", "PRIOR_ALGORITHMS"]
+__all__ = ["FigureInfo", "make_figures"]
 
-PRIOR_ALGORITHMS = ("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing")
 VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
 BOUND_COLOUR = "#222222"
 DPI = 150
@@ -47,15 +46,22 @@ class FigureInfo:
     width_in: float = 0.0  # the figure's width in inches (the HTML shows it at its physical size)
 
 
-# One colour per algorithm, the same in every figure (colour-blind safe); references in grey / green dashed.
-COLOURS = {"pe_gp_ucb": "#0173b2", "oracle_tv_gp_ucb": "#029e73", "mle": "#de8f05", "fully_bayesian": "#cc78bc",
-           "regret_balancing": "#6a3d9a", "random": "#8c8c8c"}
-STYLES = {"oracle_tv_gp_ucb": (0, (5, 2)), "random": (0, (1, 1.5))}  # the two references: dashed, dotted
+# One colour per algorithm, the same in every figure (colour-blind safe), by position in the study's list of
+# algorithms (the theorem's own first); the uninformed reference (random search) grey and dotted, an oracle
+# (told the truth) dashed. Roles come from the stored results.
+COLOURS = ("#0173b2", "#029e73", "#de8f05", "#cc78bc", "#6a3d9a", "#d55e00", "#56b4e9", "#ca9161", "#949494",
+           "#ece133")
+UNINFORMED_COLOUR = "#8c8c8c"
+ROLE_STYLES = {"oracle": (0, (5, 2)), "uninformed": (0, (1, 1.5))}
 
 
-def _palette(algorithms: list[str]) -> dict[str, tuple]:
-    extra = iter(sns.color_palette("dark", 10))
-    return {a: COLOURS.get(a) or next(extra) for a in algorithms}
+def _palette(ctx: ReportContext) -> dict[str, str]:
+    colours = iter(COLOURS * 2)
+    return {a: UNINFORMED_COLOUR if ctx.role(a) == "uninformed" else next(colours) for a in ctx.algorithms}
+
+
+def _style(ctx: ReportContext, a: str):
+    return ROLE_STYLES.get(ctx.role(a), "-")
 
 
 def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, object]:
@@ -87,7 +93,7 @@ def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
     if steps is None or "cum_regret" not in steps:
         return None
     algos = [a for a in ctx.algorithms if a in set(steps["algorithm"])]
-    pal = _palette(ctx.algorithms)
+    pal = _palette(ctx)
     g = steps.groupby(["algorithm", "t"], observed=True)["cum_regret"]
     stats = pd.DataFrame({"mean": g.mean(), "lo": g.quantile(0.05), "hi": g.quantile(0.95)}).reset_index()
     fig, (ax1, ax2) = _new(MAX_WIDTH_IN, 4.4, ncols=2)
@@ -96,7 +102,7 @@ def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
         lw = 2.2 if a == ctx.main_algorithm else 1.4
         for ax in (ax1, ax2):
             ax.fill_between(s["t"], s["lo"], s["hi"], color=pal[a], alpha=0.18, linewidth=0)
-            ax.plot(s["t"], s["mean"], color=pal[a], lw=lw, ls=STYLES.get(a, "-"), label=algo_label(a))
+            ax.plot(s["t"], s["mean"], color=pal[a], lw=lw, ls=_style(ctx, a), label=ctx.label(a))
     gam = ctx.gamma
     bound_T = ctx.summary.get("bound", {}).get("at_horizon")
     if gam is not None and "bound_anytime" in gam:
@@ -160,14 +166,14 @@ def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
         ax.text(0.98, 0.6, f"ratio 1 (bound attained) is off-scale:\nthe bound is {fmt(1 / med, 3)}× the "
                 "median regret" if med > 0 else "", transform=ax.transAxes, ha="right", va="top", fontsize=9,
                 color="#c62828")
-    ax.set_xlabel(f"regret of {algo_label(main)} relative to the explicit bound")
+    ax.set_xlabel(f"regret of {ctx.label(main)} relative to the explicit bound")
     ax.set_ylabel("runs")
     ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_title(f"How tight is the bound? (median ratio {fmt(med, 3)}, dotted)")
     png, pdf = _save(fig, out, "tightness")
     return FigureInfo(
         "tightness", "Distribution of R_T / Bound(T)",
-        f"Per-run ratio of the final regret of {algo_label(main)} to the explicit bound at the horizon, and "
+        f"Per-run ratio of the final regret of {ctx.label(main)} to the explicit bound at the horizon, and "
         "the largest ratio to the anytime bound over all prefixes t ≤ T. A ratio above 1 is a failure of the "
         "regret claim.", png, pdf)
 
@@ -196,7 +202,9 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
     ax.grid(True, axis="x", alpha=0.3)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color="#555", lw=3, marker="o", label="observed rate, 95% Clopper–Pearson interval"),
+    conf = sorted({ci_label(c.get("test_size")) for c in claims})
+    handles = [Line2D([], [], color="#555", lw=3, marker="o",
+                      label=f"observed rate, {'/'.join(conf)} Clopper–Pearson interval"),
                Line2D([], [], color="#000", lw=0, marker="|", ms=14, mew=2.2, label="allowed level")]
     handles += [Line2D([], [], color=v, lw=3, label=k) for k, v in VERDICT_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
@@ -205,7 +213,8 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
     png, pdf = _save(fig, out, "claims")
     return FigureInfo(
         "claims", "Claim failure rates against their levels",
-        "For every probability claim: failures/runs (dot) with its two-sided 95% Clopper–Pearson interval "
+        "For every probability claim: failures/runs (dot) with its two-sided Clopper–Pearson interval at the "
+        f"confidence its share of the error budget gives ({', '.join(conf)}) "
         "(bar) and the level the proof allows (black tick). Holds: the whole interval is below the level; "
         "violated: the whole interval is above it; otherwise inconclusive (more runs needed).", png, pdf)
 
@@ -240,7 +249,7 @@ def _prior_steps(ctx: ReportContext) -> pd.DataFrame | None:
     s = ctx.steps
     if s is None or "prior" not in s:
         return None
-    s = s[s["algorithm"].isin(PRIOR_ALGORITHMS) & s["prior"].notna()]
+    s = s[s["prior"].notna()]  # the algorithms that choose a prior record it
     return s if not s.empty else None
 
 
@@ -248,8 +257,8 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
     s = _prior_steps(ctx)
     if s is None:
         return None
-    algos = [a for a in PRIOR_ALGORITHMS if a in set(s["algorithm"])]
-    n_prior = len(ctx.scenario.candidates) if ctx.scenario is not None else int(s["prior"].max()) + 1
+    algos = [a for a in ctx.algorithms if a in set(s["algorithm"].astype(str))]
+    n_prior = int(ctx.scenario_info.get("n_candidates") or int(s["prior"].max()) + 1)
     freq = (s.assign(prior=s["prior"].astype(int)).groupby("algorithm")["prior"]
             .value_counts(normalize=True).unstack(fill_value=0.0)
             .reindex(index=algos, columns=range(n_prior), fill_value=0.0))
@@ -260,7 +269,7 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
     else:  # misspecified: no true prior to follow over time, the heatmap alone
         fig, ax1 = _new(0.62 * MAX_WIDTH_IN, height)
         ax2 = None
-    labels = [algo_label(a) for a in algos]
+    labels = [ctx.label(a) for a in algos]
     pct = freq.to_numpy() * 100
     annot = np.where((pct > 0) & (pct < 0.5), "<1", np.char.mod("%.0f", pct))
     sns.heatmap(pct, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=annot, fmt="",
@@ -276,7 +285,7 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
         ax1.add_patch(Rectangle((tp, 0), 1, len(algos), fill=False, edgecolor="#c62828", lw=2.2,
                                 clip_on=False))
     ax1.set_title(("(a) " if tp is not None else "") + "how often each prior was chosen (% of all steps)")
-    pal = _palette(ctx.algorithms)
+    pal = _palette(ctx)
     if tp is not None:
         T = int(s["t"].max())
         w = max(1, T // 20)
@@ -284,7 +293,7 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
             sa = s[s["algorithm"] == a]
             frac = (sa["prior"].astype(int) == tp).groupby(sa["t"]).mean()
             sm = frac.rolling(w, min_periods=1, center=True).mean()
-            ax2.plot(sm.index, sm.to_numpy() * 100, color=pal.get(a), lw=1.8, label=algo_label(a))
+            ax2.plot(sm.index, sm.to_numpy() * 100, color=pal.get(a), lw=1.8, label=ctx.label(a))
         ax2.set_ylim(-2, 102)
         ax2.set_xlim(1, T)
         ax2.set_xlabel("step t")
@@ -337,8 +346,8 @@ def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
         tp = ctx.truth_index
         truth = (e["prior"] == tp) if (tp is not None and "prior" in e) else pd.Series(False, index=e.index)
         e = e.assign(algorithm=e["algorithm"].astype(str), truth=truth.to_numpy())
-        e["who"] = e["algorithm"].map(algo_label) + np.where(e["truth"], ": true prior p*", ": other priors")
-        pal = _palette(ctx.algorithms)
+        e["who"] = e["algorithm"].map(ctx.label) + np.where(e["truth"], ": true prior p*", ": other priors")
+        pal = _palette(ctx)
         order = sorted(e["who"].unique(), key=lambda w: ("true prior" in w, w))
         colours = {w: "#c62828" if "true prior" in w else pal.get(a, "#555")
                    for w, a in zip(e["who"], e["algorithm"], strict=True)}

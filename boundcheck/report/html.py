@@ -14,11 +14,10 @@ import sympy as sp
 from sympy.printing.mathml import mathml
 
 from .context import (
-    ALGO_HELP,
     KIND_HELP,
     VERDICT_HELP,
     ReportContext,
-    algo_label,
+    ci_label,
     fmt,
     parse_rich,
     write_text,
@@ -38,7 +37,8 @@ GLOSSARY = (
     ("γ_T", "maximum information gain (MIG); the report brackets it, and the bound uses the certified upper end"),
     ("δ", "confidence parameter: the theorem holds with probability at least 1 − δ"),
     ("p*, U", "the true prior and the set of candidate priors"),
-    ("CI", "confidence interval: two-sided 95% Clopper–Pearson for failure rates"),
+    ("CI", "confidence interval: two-sided Clopper–Pearson for failure rates, at the confidence shown beside it "
+           "(the claim's share of the error budget)"),
     ("KS", "Kolmogorov–Smirnov test"),
     ("in / out of theory", "whether the scenario meets every assumption of the theorem; out-of-theory runs "
                            "are negative controls and never count as theorem failures"),
@@ -202,10 +202,10 @@ def _glance(ctx: ReportContext) -> str:
     reg = ctx.regret_table()
     best = ""
     if not reg.empty:
-        cands = reg[reg["algorithm"] != "oracle_tv_gp_ucb"].sort_values("mean")
+        cands = reg[reg["algorithm"].map(ctx.role) != "oracle"].sort_values("mean")
         if not cands.empty:
             b = cands.iloc[0]
-            best = f"{e(algo_label(b['algorithm']))}"
+            best = f"{e(ctx.label(b['algorithm']))}"
             best_p = f"lowest mean R_T = {fmt(b['mean'])} (oracle excluded)"
     theory_p = ("in theory" if ctx.in_theory else "OUT OF THEORY: not a theorem failure")
     cards = [
@@ -226,7 +226,8 @@ def _verdict_section(ctx: ReportContext) -> str:
     rows = []
     for c in ctx.claims:
         stmt, src = ctx.claim_meta(c["id"])
-        ci = "" if c.get("ci_low") is None else f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}]"
+        ci = "" if c.get("ci_low") is None else (f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}] "
+                                                 f"<span class='small mute'>({ci_label(c.get('test_size'))})</span>")
         det = c.get("details") or {}
         note = ""
         if c.get("verdict") == "inconclusive" and det.get("runs_needed"):
@@ -245,7 +246,7 @@ def _verdict_section(ctx: ReportContext) -> str:
             badge(c.get("verdict", "")) + note,
             "in" if ctx.in_theory else "<b>out</b>",
         ])
-    head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "95% CI", "verdict", "theory"]
+    head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "CI (confidence)", "verdict", "theory"]
     out = [table(head, rows, num={3, 4, 5, 6})]
     und = ctx.undecided()
     if und:
@@ -268,15 +269,15 @@ def _regret_section(ctx: ReportContext) -> str:
     for _, r in reg.iterrows():
         diff = ("—" if r["diff"] is None or r["diff"] != r["diff"]
                 else f"{r['diff']:+.3g} ± {1.96 * r['diff_se']:.2g}")
-        rows.append([f"<b>{e(algo_label(r['algorithm']))}</b><br><span class='small mute'>"
-                     f"{e(ALGO_HELP.get(r['algorithm'], r['algorithm']))}</span>",
+        rows.append([f"<b>{e(ctx.label(r['algorithm']))}</b><br><span class='small mute'>"
+                     f"{e(ctx.help(r['algorithm']))}</span>",
                      fmt(r["mean"]), fmt(r["median"]), fmt(r["max"]), fmt(r["q"]), diff])
     head = ["algorithm", "mean R_T", "median", "max", f"{q:.2g}-quantile",
-            f"paired difference to {e(algo_label(main))} (± 95%)"]
+            f"paired difference to {e(ctx.label(main))} (± 95%)"]
     return (table(head, rows, num={1, 2, 3, 4, 5})
             + "<p class='small mute'>Every algorithm sees the same function draws and noise in run r (common "
               "random numbers), so differences are paired: mean of R_T(algorithm) − R_T("
-            + e(algo_label(main)) + ") over runs, ± 1.96 standard errors. Negative = lower regret.</p>")
+            + e(ctx.label(main)) + ") over runs, ± 1.96 standard errors. Negative = lower regret.</p>")
 
 
 def _theorem_section(ctx: ReportContext) -> str:
@@ -326,10 +327,10 @@ def _theorem_section(ctx: ReportContext) -> str:
 
 def _assumptions_section(ctx: ReportContext) -> str:
     out = []
-    sc = ctx.scenario
-    if sc is not None:
-        out.append(f"<p><b>Scenario <span class='id'>{e(ctx.scenario_name)}</span>:</b> {rich(sc.description)}</p>")
-        for n in getattr(sc, "notes", ()) or ():
+    sc = ctx.scenario_info
+    if sc.get("description"):
+        out.append(f"<p><b>Scenario <span class='id'>{e(ctx.scenario_name)}</span>:</b> {rich(sc['description'])}</p>")
+        for n in sc.get("notes") or ():
             out.append(f"<p class='small mute'>Note: {rich(n)}</p>")
     rows = [[rich(text), yes_no(ok), rich(how)] for text, ok, how in ctx.assumption_rows()]
     if rows:

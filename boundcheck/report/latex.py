@@ -12,7 +12,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .context import ALGO_HELP, KIND_HELP, ReportContext, algo_label, fmt, parse_rich, write_text
+from .context import KIND_HELP, ReportContext, ci_label, fmt, parse_rich, write_text
 from .figures import MAX_WIDTH_IN, FigureInfo
 from .html import GLOSSARY
 
@@ -161,14 +161,16 @@ def claims_table(ctx: ReportContext) -> str:
     """Claims verdict table (booktabs tabular): the fragment ``tables/claims.tex``."""
     rows = []
     for c in ctx.claims:
-        ci = "--" if c.get("ci_low") is None else f"[{tex(fmt(c['ci_low'], 3))}, {tex(fmt(c['ci_high'], 3))}]"
+        ci = "--" if c.get("ci_low") is None else (f"[{tex(fmt(c['ci_low'], 3))}, {tex(fmt(c['ci_high'], 3))}] "
+                                                   f"({tex(ci_label(c.get('test_size')))})")
         rate = tex(fmt(c.get("rate"), 3)) if c.get("kind") != "calibration" else "--"
         verdict = c.get("verdict", "")
         v = r"\textbf{" + tex(verdict) + "}" if verdict != "holds" else tex(verdict)
         rows.append([ident(c["id"]) + (r"$^{\ast}$" if c.get("main") else ""), tex(c.get("kind", "")),
                      tex(fmt(c.get("level"), 3)), f"{c.get('violations')}/{c.get('runs')}", rate, ci, v])
     return (f"% claims of {tex(ctx.theorem_id)} on {tex(ctx.scenario_name)}; * = the theorem's own conclusion\n"
-            + _tabular("llrrrcl", ["claim", "kind", "level", "failures/runs", "rate", r"95\% CI", "verdict"], rows))
+            + _tabular("llrrrcl", ["claim", "kind", "level", "failures/runs", "rate", "CI (confidence)", "verdict"],
+                       rows))
 
 
 def bound_terms_table(ctx: ReportContext) -> str:
@@ -194,10 +196,10 @@ def regret_table(ctx: ReportContext) -> str:
     for _, r in reg.iterrows():
         diff = ("--" if r["diff"] is None or r["diff"] != r["diff"]
                 else f"${r['diff']:+.3g} \\pm {1.96 * r['diff_se']:.2g}$")
-        rows.append([tex(algo_label(r["algorithm"])), tex(fmt(r["mean"])), tex(fmt(r["median"])),
+        rows.append([tex(ctx.label(r["algorithm"])), tex(fmt(r["mean"])), tex(fmt(r["median"])),
                      tex(fmt(r["max"])), tex(fmt(r["q"])), diff])
     head = ["algorithm", "mean $R_T$", "median", "max", f"{q:.2g}-quantile",
-            f"vs {tex(algo_label(ctx.main_algorithm))}"]
+            f"vs {tex(ctx.label(ctx.main_algorithm))}"]
     return "% final regret R_T per algorithm; last column: paired mean difference +- 1.96 s.e.\n" + _tabular(
         "lrrrrr", head, rows)
 
@@ -268,9 +270,9 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     reg = ctx.regret_table()
     best = ""
     if not reg.empty:
-        cands = reg[reg["algorithm"] != "oracle_tv_gp_ucb"].sort_values("mean")
+        cands = reg[reg["algorithm"].map(ctx.role) != "oracle"].sort_values("mean")
         if not cands.empty:
-            best = f"{tex(algo_label(cands.iloc[0]['algorithm']))} (mean $R_T$ = {tex(fmt(cands.iloc[0]['mean']))})"
+            best = f"{tex(ctx.label(cands.iloc[0]['algorithm']))} (mean $R_T$ = {tex(fmt(cands.iloc[0]['mean']))})"
     L.append(r"\section*{At a glance}")
     L.append(r"\begin{itemize}")
     L.append(r"\item \textbf{Does the theorem hold here?} " + tex(ctx.verdict)
@@ -314,13 +316,13 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     L.append(r"\begin{table}[htbp]\centering")
     L.append(f"\\input{{{tab_rel}/regret.tex}}")
     L.append(r"\caption{Final regret $R_T$ over " + tex(s.get("runs")) + r" runs. Last column: mean paired "
-             r"difference $R_T(\text{algorithm}) - R_T(\text{" + tex(algo_label(ctx.main_algorithm))
+             r"difference $R_T(\text{algorithm}) - R_T(\text{" + tex(ctx.label(ctx.main_algorithm))
              + r"})$ $\pm$ 1.96 standard errors (common random numbers: every algorithm sees the same "
                r"functions and noise in run $r$); negative means lower regret.}\label{tab:regret}")
     L.append(r"\end{table}")
     L.append(r"\begin{itemize}")
     for a in ctx.algorithms:
-        L.append(r"\item \textbf{" + tex(algo_label(a)) + "} (" + ident(a) + "): " + tex(ALGO_HELP.get(a, a)))
+        L.append(r"\item \textbf{" + tex(ctx.label(a)) + "} (" + ident(a) + "): " + tex(ctx.help(a)))
     L.append(r"\end{itemize}")
 
     # ---- theorem
@@ -370,10 +372,10 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
 
     # ---- assumptions
     L.append(r"\section{Assumptions}")
-    sc = ctx.scenario
-    if sc is not None:
-        L.append(r"\textbf{Scenario} " + ident(ctx.scenario_name) + ": " + tex(sc.description))
-        for note in getattr(sc, "notes", ()) or ():
+    sc = ctx.scenario_info
+    if sc.get("description"):
+        L.append(r"\textbf{Scenario} " + ident(ctx.scenario_name) + ": " + tex(sc["description"]))
+        for note in sc.get("notes") or ():
             L.append(r"\par\emph{Note:} " + tex(note))
     arows = []
     for text, ok, how in ctx.assumption_rows():

@@ -1,0 +1,48 @@
+"""Error budgets: how large an error each stochastic claim's test may make.
+
+A budget maps the stochastic claims of a verify (probability, expectation, calibration) to test sizes.
+Deterministic implications and sanity identities are outside every budget: one counterexample beyond
+floating-point tolerance is a violation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["ErrorBudget", "PerClaimBudget", "STOCHASTIC"]
+
+STOCHASTIC = ("probability", "expectation", "calibration")
+
+
+class ErrorBudget:
+    """Base class: ``sizes(kinds)`` gives the test size of each claim (None outside the budget)."""
+
+    def sizes(self, kinds: Sequence[str]) -> list[float | None]:  # pragma: no cover
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class PerClaimBudget(ErrorBudget):
+    """Every interval claim at its own size ``interval`` (two-sided 1 − interval intervals), calibration at
+    ``calibration``; no family-wise control."""
+
+    interval: float = 0.05
+    calibration: float = 0.01
+
+    def sizes(self, kinds: Sequence[str]) -> list[float | None]:
+        out: list[float | None] = []
+        for k in kinds:
+            if k == "calibration":
+                out.append(self.calibration)
+            elif k in ("probability", "expectation", "deterministic"):
+                out.append(self.interval)  # deterministic: the descriptive interval on the counterexample rate
+            else:
+                out.append(None)
+        return out
+
+    def describe(self) -> str:
+        return (f"each claim at its own size: intervals at {1 - self.interval:.0%}, calibration at "
+                f"{self.calibration:g} (no family-wise control)")

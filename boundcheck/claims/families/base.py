@@ -1,0 +1,242 @@
+"""The family protocol: how one theorem is instantiated on a scenario and checked on simulated runs.
+
+A :class:`Family` owns, for one theorem (a :class:`theory.Theorem` object):
+
+* its claim table (:class:`~boundcheck.claims.table.ClaimSpec`: one owner per claim) and the per-chunk
+  evaluator class whose methods compute the claims' statistics from the trajectories;
+* :meth:`instantiate`: every number the chunks share (certified γ curves, schedules β_t / ξ_t, the explicit
+  bound and its anytime curve), as a :class:`TheoremInstance` computed once in the parent process;
+* :meth:`evaluate`: one chunk's ``runs`` and ``steps`` tables.
+
+Families are objects, and so is everything they hold: workers receive them pickled, never a name to look up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from theory import Theorem
+
+from ...errors import BoundcheckError
+from ...model.mig import gamma_bracket
+from ...world.scenario import Scenario
+from ...world.trajectory import Trajectories
+from ..table import ClaimSpec, claim_columns
+
+__all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "steps_table", "gamma_curves"]
+
+
+@dataclass
+class TheoremInstance:
+    """A theorem instantiated on one scenario at one horizon and δ: the numbers every chunk shares."""
+
+    horizon: int
+    delta: float
+    values: dict[str, float]  # the theorem's bound symbols
+    beta: np.ndarray  # (T+1,) β_t used by the theorem's algorithm (scaled)
+    xi: np.ndarray  # (T+1,)
+    B: float
+    C: float
+    bound_T: float
+    bound_terms: dict[str, float]
+    anytime: np.ndarray  # (T,) Bound_T(t), t = 1..T
+    gamma_upper: np.ndarray  # (T,) certified upper bound on γ_t
+    gamma_lower: np.ndarray  # (T,) greedy lower end
+    gamma_methods: dict[str, float]  # method -> value at T (max over kernel groups)
+    group_gamma_upper: dict[str, np.ndarray] = field(default_factory=dict)  # kernel_key -> (T,)
+    schedules: dict[str, np.ndarray] = field(default_factory=dict)  # further (T+1,) schedules (baselines' β, …)
+    gamma_used: np.ndarray | None = None  # (T,) the γ_t the schedules and the bound use
+    extra: dict[str, float] = field(default_factory=dict)  # family-specific constants (e.g. a tight bound form)
+
+
+def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
+                 batch: int = 1) -> tuple[np.ndarray, np.ndarray, dict, dict]:
+    """Certified γ_t bracket for t = 1..T, maximised over the distinct (K, ε) of a theorem's models."""
+    uppers, lowers, methods, per_group = [], [], {}, {}
+    for key, (K, eps) in groups.items():
+        br = gamma_bracket(K, horizon, noise_var=noise_var, eps=eps, batch=batch)
+        per_group[key] = br.upper
+        uppers.append(br.upper)
+        lowers.append(br.lower)
+        for name, curve in br.methods.items():
+            v = float(curve[-1])
+            methods[name] = v if name not in methods or not np.isfinite(methods[name]) else max(methods[name], v)
+    return np.max(uppers, axis=0), np.max(lowers, axis=0), methods, per_group
+
+
+def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str]) -> pd.DataFrame:
+    """The tidy ``steps`` table: one row per (run, algorithm, t), with the policy records named in
+    ``columns`` (when the policy has them) and every truth-side monitor (single-arm actions)."""
+    m, T = traj.run_ids.size, traj.horizon
+    frames = []
+    for name, tr in traj.algorithms.items():
+        d = {
+            "run": np.repeat(traj.run_ids, T), "algorithm": name, "t": np.tile(np.arange(1, T + 1), m),
+            "idx": tr.idx.ravel(), "regret": tr.regret.ravel(),
+            "cum_regret": np.cumsum(tr.regret, axis=1).ravel(), "noise": traj.noise.ravel(),
+            "beta": np.tile(beta[1:], m),
+        }
+        for k in columns:
+            if k in tr.steps:
+                d[k] = tr.steps[k].ravel()
+        for k, v in tr.monitors.items():
+            d[k] = np.asarray(v, dtype=float).ravel()
+        frames.append(pd.DataFrame(d))
+    steps = pd.concat(frames, ignore_index=True)
+    steps["algorithm"] = steps["algorithm"].astype("category")
+    return steps
+
+
+class ChunkEvaluator:
+    """Per-chunk computations shared by a family's claim statistics (subclasses add cached quantities)."""
+
+    def __init__(self, traj: Trajectories, scenario: Scenario, inst: TheoremInstance, main: str) -> None:
+        self.traj, self.sc, self.inst, self.main = traj, scenario, inst, main
+        self.m, self.T = traj.run_ids.size, traj.horizon
+        self.t = np.arange(1, self.T + 1, dtype=float)
+
+
+class Family:
+    """Base class of a theorem family (see the module docstring). Subclasses set ``evaluator_class``,
+    ``claim_table`` (called once per theorem), ``step_columns`` and implement the instantiation hooks."""
+
+    evaluator_class: type[ChunkEvaluator] = ChunkEvaluator
+    step_columns: tuple[str, ...] = ()
+
+    def __init__(self, theorem: Theorem) -> None:
+        self.theorem = theorem
+        self.claims: tuple[ClaimSpec, ...] = tuple(self.claim_table())
+        ids = [c.id for c in self.claims]
+        want = [c.id for c in theorem.claims]
+        if ids != want:
+            raise BoundcheckError(f"family of {theorem.id}: claim table {ids} does not match the theorem's {want}")
+
+    # ------------------------------------------------------------------ what the theorem is about
+    @property
+    def main(self) -> str:
+        return self.theorem.algorithm
+
+    @property
+    def algorithms(self) -> tuple[str, ...]:
+        return self.theorem.algorithms
+
+    def claim_table(self) -> Sequence[ClaimSpec]:  # pragma: no cover
+        raise NotImplementedError
+
+    def needs(self) -> frozenset[str]:
+        """Every record of the theorem's algorithm that some claim reads."""
+        return frozenset().union(*(c.needs for c in self.claims))
+
+    def check_main_policy(self, declared: frozenset[str], policy_name: str) -> None:
+        """Refuse, with one clear line, a theorem's algorithm that does not promise what the claims read."""
+        missing = sorted(self.needs() - declared)
+        if missing:
+            raise BoundcheckError(f"policy {policy_name!r} does not record {', '.join(missing)}, which the claims "
+                                  f"of {self.theorem.id} read (declare them in its `records`)")
+
+    # ------------------------------------------------------------------ does the theorem apply?
+    def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
+        """Each assumption of the theorem with the scenario's answer: {text, predicate, ok, how}."""
+        report = dict(scenario.assumption_report())
+        report["theoretical_schedules"] = (beta_scale == 1.0, "β_t and ξ_t as in the theorem" if beta_scale == 1.0
+                                           else f"β_t scaled by {beta_scale:g} (--beta-scale)")
+        rows = []
+        for a in self.theorem.assumptions:
+            ok, how = report.get(a.predicate, (None, "not checked by this scenario"))
+            rows.append({"text": a.text, "predicate": a.predicate, "ok": ok, "how": how})
+        return rows
+
+    def out_of_theory_reasons(self, scenario: Scenario, beta_scale: float = 1.0) -> list[str]:
+        """Why a study is outside the theorem: the scenario's own label, any theorem assumption the scenario
+        fails (a scenario cannot claim to be in theory while breaking an assumption), β scaling."""
+        reasons = []
+        if not scenario.in_theory:
+            reasons.append(scenario.out_of_theory_reason)
+        else:
+            for row in self.assumption_rows(scenario):
+                if row["ok"] is False:
+                    reasons.append(f"assumption not met: {row['text']} ({row['how']})")
+        if beta_scale != 1.0:
+            reasons.append(f"β scaled by {beta_scale:g} (the theorem needs the theoretical β)")
+        return reasons
+
+    # ------------------------------------------------------------------ instantiation hooks
+    def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:  # pragma: no cover
+        raise NotImplementedError
+
+    def gamma_groups(self, scenario: Scenario) -> dict[str, tuple[np.ndarray, float]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def gamma_noise_var(self, scenario: Scenario) -> float:  # pragma: no cover
+        raise NotImplementedError
+
+    def gamma_used(self, scenario: Scenario, gamma_upper: np.ndarray) -> np.ndarray:
+        return gamma_upper
+
+    def schedules(self, scenario: Scenario, values: dict, gamma_used: np.ndarray) -> dict[str, np.ndarray]:
+        """(T+1,) schedules: ``beta`` (the theorem's algorithm's width, before --beta-scale), optionally ``xi``,
+        and further schedules by name passed to every policy (a baseline's own β)."""
+        T = int(values["T"])
+        t = np.arange(T + 1, dtype=float)
+        t[0] = 1.0
+        th = self.theorem
+        return {"beta": np.asarray(th.schedule_values("beta_t", t, values), dtype=float),
+                "xi": np.asarray(th.schedule_values("xi_t", t, values), dtype=float)}
+
+    def extra_constants(self, values: dict) -> dict[str, float]:
+        return {}
+
+    def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
+        """Every number the chunks share: certified γ curves, schedules, the bound and its anytime curve."""
+        th, T = self.theorem, int(horizon)
+        values = self.bound_values(scenario, T, delta)
+        g_up, g_lo, g_methods, per_group = gamma_curves(self.gamma_groups(scenario), T,
+                                                        self.gamma_noise_var(scenario))
+        g_used = np.asarray(self.gamma_used(scenario, g_up), dtype=float)
+        values["gamma_T"] = float(g_used[-1])
+        sched = {k: np.asarray(v, dtype=float) for k, v in self.schedules(scenario, values, g_used).items()}
+        beta, xi = sched.pop("beta"), sched.pop("xi", np.zeros(T + 1))
+        beta = beta * beta_scale
+        bound = th.evaluate(values)
+        if th.anytime_terms is not None:
+            anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)["value"]
+        else:
+            anytime = np.nan
+
+        def constant(name: str) -> float:
+            return float(th.schedule_values(name, 1.0, values)) if name in th.schedules else float("nan")
+
+        return TheoremInstance(
+            horizon=T, delta=float(delta), values=values, beta=beta, xi=xi, B=constant("B"), C=constant("C"),
+            bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
+            anytime=np.broadcast_to(np.asarray(anytime, dtype=float), (T,)).copy(),
+            gamma_upper=g_up, gamma_lower=g_lo, gamma_methods=g_methods, group_gamma_upper=per_group,
+            schedules=sched, gamma_used=g_used, extra=self.extra_constants(values),
+        )
+
+    # ------------------------------------------------------------------ evaluation of one chunk
+    def main_diagnostics(self, ev: ChunkEvaluator) -> dict[str, np.ndarray]:
+        """Per-run columns of the theorem's algorithm that are not claims (regret, tightness, …)."""
+        return {}
+
+    def baseline_columns(self, ev: ChunkEvaluator, name: str) -> dict[str, np.ndarray]:
+        Rr = ev.traj.algorithms[name].regret.sum(axis=1)
+        return {"regret": Rr, "tightness": Rr / ev.inst.bound_T}
+
+    def evaluate(self, traj: Trajectories, scenario: Scenario, inst: TheoremInstance, seed: int,
+                 main: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """One chunk's ``runs`` table (claims of the checked algorithm ``main``, default the theorem's own, and
+        the baselines' statistics) and ``steps``."""
+        main = main or self.main
+        ev = self.evaluator_class(traj, scenario, inst, main)
+        base = {"run": traj.run_ids, "seed": seed}
+        row = {**base, "algorithm": main, **self.main_diagnostics(ev), **claim_columns(self.claims, ev)}
+        frames = [pd.DataFrame(row)]
+        for name in traj.algorithms:
+            if name != main:
+                frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
+        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns)

@@ -1,0 +1,399 @@
+"""Kernelized bandits on a finite domain: GP-UCB (Srinivas et al. 2010, Theorem 1; ``gp_ucb``) and the three
+theorems of Chowdhury & Gopalan (2017) (``igp_ucb_confidence``, ``igp_ucb``, ``gp_ts``).
+
+One family class serves the four theorems; each instance holds its theorem and builds that theorem's claim
+table from the statistics of :class:`KernelEvaluator`:
+
+* probability claims: the confidence events from the engine's truth-side monitor max_x |f − μ_{t−1}|/σ_{t−1},
+  Theorem 1's self-normalised quantity and its Abbasi-Yadkori form from one Cholesky factor of K_T + λI per
+  run (every prefix t is a leading block, so all t cost one factorisation);
+* deterministic implications: a counterexample at some step where the premise held;
+* expectation claims (GP-TS lemmas): a per-run value whose mean must be ≤ 0.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import sympy as sp
+from scipy.linalg import cho_solve, cholesky, solve_triangular
+
+import theory
+from theory import chowdhury_gopalan, srinivas
+
+from ...errors import BoundcheckError
+from ...model.information import gain_increments
+from ...world.scenario import Scenario
+from ..stats import exceeds
+from ..table import ClaimSpec
+from .base import ChunkEvaluator, Family
+
+P_ANTI = float(1.0 / (4.0 * np.e * np.sqrt(np.pi)))  # p of Lemma 8
+_TOL_IMPL = 1e-8  # engine vs batch formulas (design: agree to ~1e-8)
+STEP_COLUMNS = ("mu", "sigma", "ucb", "width", "sample", "ts_dev")
+
+
+def _prev(curve: np.ndarray) -> np.ndarray:
+    """γ_{t−1} aligned with t = 0..T (γ_0 = 0; index 0 unused): [0, 0, γ_1, …, γ_{T−1}]."""
+    out = np.zeros(curve.size + 1)
+    out[2:] = curve[:-1]
+    return out
+
+
+def paper_gamma(scenario: Scenario, horizon: int) -> np.ndarray:
+    """The paper's unit-constant rate γ_t, t = 1..T (spec §6.1, §8 item 3): not a certified bound."""
+    from theory.chowdhury_gopalan import PAPER_GAMMA_RATES, RATE_SYMBOLS
+
+    kind = scenario.gamma_rule.split(":", 1)[1]
+    expr = PAPER_GAMMA_RATES[kind].subs({RATE_SYMBOLS[k]: v for k, v in scenario.gamma_rate_params.items()})
+    fn = sp.lambdify(theory.S.t, expr, "numpy")
+    t = np.arange(1, horizon + 1, dtype=float)
+    return np.broadcast_to(np.asarray(fn(t), dtype=float), t.shape).copy()
+
+
+class KernelEvaluator(ChunkEvaluator):
+    """Per-chunk computations shared by the claims of the four theorems (statistics of the main algorithm)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        sc = self.sc
+        self.lam = sc.model_noise_var
+        self.eta = 2.0 / self.T
+        self.R, self.delta = sc.noise, self.inst.delta
+        self.K = sc.candidates[0].K
+        self.kappa_ok = sc.candidates[0].kappa <= 1.0 + 1e-12
+        self.beta = self.inst.beta[1:]  # the theorem's algorithm's width (scaled)
+        self.gamma_cert = self.inst.gamma_upper  # certified γ_t (whatever the schedules used)
+        self.tr = self.traj.algorithms[self.main]
+        self._cache: dict[str, dict] = {}
+
+    # ---------------------------------------------------------------- data-space factorisations per algorithm
+    def data(self, name: str) -> dict[str, np.ndarray]:
+        """Per run: realised information gain (direct, every prefix), Theorem 1's and AY's quantities."""
+        if name in self._cache:
+            return self._cache[name]
+        tr, T, m, lam, eta, R = self.traj.algorithms[name], self.T, self.m, self.lam, self.eta, self.R
+        eps = self.traj.noise
+        gain_dir = np.zeros((m, T))
+        sn_q, sn_thr = np.zeros((m, T)), np.zeros((m, T))
+        ay_q = np.zeros((m, T))
+        log1d = np.log(1.0 / self.delta)
+        for i in range(m):
+            KX = self.K[np.ix_(tr.idx[i], tr.idx[i])]
+            gain_dir[i] = np.cumsum(gain_increments(KX, lam))  # ½ log det(I + K_t/λ), every prefix
+            L = cholesky(KX + lam * np.eye(T), lower=True)
+            w = solve_triangular(L, eps[i], lower=True)
+            e2 = np.cumsum(eps[i] ** 2)
+            ay_q[i] = e2 - lam * np.cumsum(w**2)  # ε_{1:t}ᵀK_t(K_t+λI)⁻¹ε_{1:t} = ‖ε‖² − λ‖L_t⁻¹ε‖²
+            if abs(lam - (1.0 + eta)) > 1e-15 * lam:
+                L = cholesky(KX + (1.0 + eta) * np.eye(T), lower=True)
+                w = solve_triangular(L, eps[i], lower=True)
+            logd = np.log(np.diag(L))
+            # ‖ε‖²_{((K+ηI)⁻¹+I)⁻¹} = εᵀ(K+ηI)(K+(1+η)I)⁻¹ε = ‖ε‖² − ‖L_η⁻¹ε‖²
+            sn_q[i] = e2 - np.cumsum(w**2)
+            sn_thr[i] = 2 * R**2 * (np.cumsum(logd) + log1d)  # 2R² ln(√det((1+η)I+K_t)/δ)
+        ay_thr = 2 * R**2 * (gain_dir + log1d)
+        out = {"gain_dir": gain_dir, "sn_q": sn_q, "sn_thr": sn_thr, "sn_fail": exceeds(sn_q, sn_thr).any(axis=1),
+               "sn_ratio": (sn_q / sn_thr).max(axis=1), "ay_q": ay_q, "ay_thr": ay_thr,
+               "ay_fail": exceeds(ay_q, ay_thr).any(axis=1)}
+        if "sigma" in tr.steps:
+            gain_on = np.cumsum(0.5 * np.log1p(tr.steps["sigma"] ** 2 / lam), axis=1)
+            out["gain_on"] = gain_on
+            out["chain_err"] = (np.abs(gain_on - gain_dir) / np.maximum(1.0, np.abs(gain_dir))).max(axis=1)
+        self._cache[name] = out
+        return out
+
+    def conf_fail(self, name: str) -> np.ndarray | None:
+        tr = self.traj.algorithms[name]
+        if "z_all" not in tr.monitors:
+            return None
+        return (tr.monitors["z_all"] > self.beta[None]).any(axis=1)
+
+    # ---------------------------------------------------------------- shared pieces of the UCB claims
+    @cached_property
+    def optimism(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ok, E): the confidence event at each step, and at every step."""
+        ok = self.tr.monitors["z_all"] <= self.beta[None]
+        return ok, ok.all(axis=1)
+
+    @cached_property
+    def rt(self) -> np.ndarray:
+        return np.cumsum(self.tr.regret, axis=1)
+
+    # ---------------------------------------------------------------- claim statistics
+    def regret_bound(self) -> dict:
+        return {"fail": self.rt[:, -1] > self.inst.bound_T}
+
+    def regret_bound_anytime(self) -> dict:
+        return {"fail": (self.rt > self.inst.anytime[None]).any(axis=1)}
+
+    def confidence_event(self) -> dict:
+        """|f − μ_{t−1}| ≤ width_t σ_{t−1} everywhere, for every t (Lemma 5.1 / Theorem 2 / Lemma 6)."""
+        return {"fail": self.conf_fail(self.main)}
+
+    def confidence_data_dependent(self) -> dict:
+        """General-λ data-dependent width (spec §4.3) with λ₀ = λ/(1+η), η = 2/T, at t = 1..T (uses K_{t−1})."""
+        d = self.data(self.main)
+        g_prev = np.concatenate([np.zeros((self.m, 1)), d["gain_dir"][:, :-1]], axis=1)  # ½ log det(I+K_{t−1}/λ)
+        w = self.sc.B + self.R / np.sqrt(self.lam) * np.sqrt(
+            2 * g_prev + (self.t[None] - 1) * np.log1p(self.eta) + 2 * np.log(1 / self.delta))
+        return {"fail": (self.tr.monitors["z_all"] > w).any(axis=1)}
+
+    def self_normalized(self) -> dict:
+        return {"fail": self.data(self.main)["sn_fail"]}
+
+    def self_normalized_ay(self) -> dict:
+        return {"fail": self.data(self.main)["ay_fail"]}
+
+    def information(self) -> dict:
+        """Lemma 3 chain rule, 0 ≤ gain ≤ certified γ_t, Lemma 4 chain (σ² ≤ k ≤ 1 needed: the premise)."""
+        d, lam = self.data(self.main), self.lam
+        sig = self.tr.steps["sigma"]
+        S1, S2 = np.cumsum(sig, axis=1), np.cumsum(sig**2, axis=1)
+        g = d["gain_on"]
+        bad = d["chain_err"] > _TOL_IMPL
+        bad |= (g < -1e-12).any(axis=1) | exceeds(g, self.gamma_cert[None]).any(axis=1)
+        bad |= exceeds(S1, np.sqrt(self.t[None] * S2)).any(axis=1)
+        bad |= exceeds(S2, 2 * g / np.log1p(1 / lam)).any(axis=1)
+        if lam >= 1.0:
+            bad |= exceeds(S1, np.sqrt(4 * self.t[None] * lam * self.gamma_cert[None])).any(axis=1)
+        return {"fail": bad & self.kappa_ok, "premise": np.full(self.m, self.kappa_ok)}
+
+    def decomposition(self) -> dict:
+        """At t = T, per run: the engine's μ_T, σ²_T against the batch formulas (2)–(4); bias ≤ ‖f‖σ_T;
+        |noise part| ≤ λ^{−1/2}σ_T √(εᵀK(K+λI)⁻¹ε). Premise: f known per run (static truth)."""
+        tr, lam, T = self.tr, self.lam, self.T
+        f_all = self.traj.truth.get("f")
+        norms = self.traj.truth.get("rkhs_norm", np.full(self.m, np.nan))
+        bad = np.zeros(self.m, bool)
+        premise = np.zeros(self.m, bool)
+        if f_all is None or "mu_final" not in tr.final:
+            return {"fail": bad, "premise": premise}
+        ay_T = self.data(self.main)["ay_q"][:, -1]
+        kdiag = np.diag(self.K)
+        for i in range(self.m):
+            X = tr.idx[i]
+            Kdx = self.K[:, X]
+            c = (cholesky(self.K[np.ix_(X, X)] + lam * np.eye(T), lower=True), True)
+            mu_f = Kdx @ cho_solve(c, f_all[i, X])
+            mu_e = Kdx @ cho_solve(c, self.traj.noise[i])
+            var = np.maximum(kdiag - np.einsum("nt,tn->n", Kdx, cho_solve(c, Kdx.T)), 0.0)
+            sd = np.sqrt(var)
+            scale = max(1.0, float(np.abs(tr.final["mu_final"][i]).max()))
+            b = np.abs(mu_f + mu_e - tr.final["mu_final"][i]).max() > _TOL_IMPL * scale
+            b |= np.abs(var - tr.final["var_final"][i]).max() > _TOL_IMPL
+            b |= bool(exceeds(np.abs(mu_e), sd * np.sqrt(max(ay_T[i], 0.0) / lam)).any())
+            if np.isfinite(norms[i]):
+                b |= bool(exceeds(np.abs(f_all[i] - mu_f), norms[i] * sd).any())
+            bad[i], premise[i] = b, True
+        return {"fail": bad, "premise": premise}
+
+    def ucb_optimism(self) -> dict:
+        """On the confidence event at step t: UCB_{t−1}(x_t) ≥ max f and r_t ≤ 2 width_t σ_{t−1}(x_t)."""
+        tr, w = self.tr, self.beta
+        ok, _ = self.optimism
+        sig, r = tr.steps["sigma"], tr.regret
+        d1 = (ok & (exceeds(self.traj.f_opt, tr.steps["ucb"]) | exceeds(r, 2 * w[None] * sig))).any(axis=1)
+        return {"fail": d1, "premise": ok.any(axis=1)}
+
+    def srinivas_intermediate(self) -> dict:
+        """GP-UCB on the confidence event: R_t ≤ √(tΣr²) ≤ √(C₁tβ_t·gain_t) chain (Lemma 5.4, Cauchy–Schwarz)."""
+        tr, w = self.tr, self.beta
+        _, E = self.optimism
+        sig, r = tr.steps["sigma"], tr.regret
+        g = self.data(self.main)["gain_on"]
+        Rt, r2 = self.rt, np.cumsum(r**2, axis=1)
+        wsig = np.cumsum(w[None] ** 2 * sig**2, axis=1)
+        S2 = np.cumsum(sig**2, axis=1)
+        C1 = 8.0 / np.log1p(1.0 / self.lam)
+        d2 = (exceeds(Rt, np.sqrt(self.t[None] * r2)) | exceeds(r2, 4 * wsig) | exceeds(wsig, w[None] ** 2 * S2)
+              | exceeds(S2, 2 * g / np.log1p(1.0 / self.lam))
+              | exceeds(Rt, np.sqrt(C1 * self.t[None] * w[None] ** 2 * g))).any(axis=1)
+        return {"fail": E & d2 & self.kappa_ok, "premise": E & self.kappa_ok}
+
+    def igp_intermediate(self) -> dict:
+        """IGP-UCB on the confidence event: R_t ≤ 2Σβσ ≤ 2β_tΣσ ≤ 2β_t√(tΣσ²) ≤ 2β_t√(2t·gain_t/ln(1+1/λ))."""
+        tr, w = self.tr, self.beta
+        _, E = self.optimism
+        sig = tr.steps["sigma"]
+        wsum = 2 * np.cumsum(w[None] * sig, axis=1)
+        S1, S2 = np.cumsum(sig, axis=1), np.cumsum(sig**2, axis=1)
+        d2 = (exceeds(self.rt, wsum) | exceeds(wsum, 2 * w[None] * S1)
+              | exceeds(S1, np.sqrt(self.t[None] * S2))
+              | exceeds(S2, 2 * self.data(self.main)["gain_on"] / np.log1p(1.0 / self.lam))).any(axis=1)
+        return {"fail": E & d2 & self.kappa_ok, "premise": E & self.kappa_ok}
+
+    # ---------------------------------------------------------------- GP-TS (Lemmas 5–13)
+    @cached_property
+    def ts(self) -> dict[str, np.ndarray]:
+        v = self.beta
+        ctil = self.inst.schedules["gp_ts_ctilde"][1:]
+        ef = self.tr.monitors["z_all"] <= v[None]  # E^f(t)
+        eft = self.tr.steps["ts_dev"] <= ctil[None]  # E^{f_t}(t)
+        return {"v": v, "ctil": ctil, "c": v * (1.0 + ctil), "ef": ef, "eft": eft, "late": self.t >= 5}
+
+    def ts_confidence_event(self) -> dict:
+        return {"fail": ~self.ts["ef"].all(axis=1)}
+
+    def ts_sample_concentration(self) -> dict:
+        return {"value": (~self.ts["eft"]).sum(axis=1) - np.sum(1.0 / self.t**2)}
+
+    def ts_unsaturated(self) -> dict:
+        ts, t = self.ts, self.t
+        unsat = self.tr.monitors["unsaturated"].astype(bool)
+        lemma9 = (ts["late"][None] & ts["ef"]) * ((P_ANTI - 1.0 / t[None] ** 2) - unsat)
+        return {"value": lemma9.sum(axis=1)}
+
+    def ts_supermartingale(self) -> dict:
+        ts, t, B = self.ts, self.t, float(self.sc.B)
+        r, sig = self.tr.regret, self.tr.steps["sigma"]
+        Y = (ts["late"][None] * (r * ts["ef"] - 11 * ts["c"][None] / P_ANTI * sig - 2 * B / t[None] ** 2)).sum(axis=1)
+        return {"value": Y}
+
+    def ts_anticoncentration(self) -> dict:
+        ef = self.ts["ef"]
+        return {"fail": (ef & exceeds(P_ANTI, self.tr.monitors["lemma8_p"])).any(axis=1), "premise": ef.any(axis=1)}
+
+    def ts_step(self) -> dict:
+        ts, mon, r = self.ts, self.tr.monitors, self.tr.regret
+        both = ts["ef"] & ts["eft"]
+        c = np.broadcast_to(ts["c"][None], both.shape)
+        d2 = both & (exceeds(mon["fdev"], c) | exceeds(r, mon["lemma10_rhs"]))
+        return {"fail": d2.any(axis=1), "premise": both.any(axis=1)}
+
+
+_INFO_NEEDS = frozenset({"sigma"})
+_UCB_NEEDS = frozenset({"z_all", "sigma", "ucb"})
+
+
+class KernelizedFamily(Family):
+    """The family of one of the four kernelized theorems (``theorem.id`` picks its claims and schedules)."""
+
+    evaluator_class = KernelEvaluator
+    step_columns = STEP_COLUMNS
+
+    def claim_table(self) -> list[ClaimSpec]:
+        c, E, tid = self.theorem.claim, KernelEvaluator, self.theorem.id
+        if tid == "igp_ucb_confidence":
+            return [
+                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+                ClaimSpec(c("confidence_data_dependent"), E.confidence_data_dependent, frozenset({"z_all"})),
+                ClaimSpec(c("self_normalized"), E.self_normalized),
+                ClaimSpec(c("self_normalized_ay"), E.self_normalized_ay),
+                ClaimSpec(c("D1_decomposition"), E.decomposition, frozenset({"mu_final", "var_final"})),
+                ClaimSpec(c("D2_information"), E.information, _INFO_NEEDS),
+            ]
+        regret = [ClaimSpec(c("regret_bound"), E.regret_bound),
+                  ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime)]
+        if tid == "gp_ucb":
+            return regret + [
+                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+                ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB_NEEDS),
+                ClaimSpec(c("D2_intermediate"), E.srinivas_intermediate, _UCB_NEEDS),
+                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
+                ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
+            ]
+        if tid == "igp_ucb":
+            return regret + [
+                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+                ClaimSpec(c("self_normalized"), E.self_normalized),
+                ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB_NEEDS),
+                ClaimSpec(c("D2_intermediate"), E.igp_intermediate, _UCB_NEEDS),
+                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
+            ]
+        if tid == "gp_ts":
+            ts = frozenset({"z_all", "ts_dev"})
+            return regret + [
+                ClaimSpec(c("confidence_event"), E.ts_confidence_event, frozenset({"z_all"})),
+                ClaimSpec(c("self_normalized"), E.self_normalized),
+                ClaimSpec(c("ts_sample_concentration"), E.ts_sample_concentration, ts),
+                ClaimSpec(c("ts_unsaturated"), E.ts_unsaturated, ts | {"unsaturated"}),
+                ClaimSpec(c("ts_supermartingale"), E.ts_supermartingale, ts | {"sigma"}),
+                ClaimSpec(c("D1_anticoncentration"), E.ts_anticoncentration, ts | {"lemma8_p"}),
+                ClaimSpec(c("D2_ts_step"), E.ts_step, ts | {"fdev", "lemma10_rhs"}),
+                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
+            ]
+        raise BoundcheckError(f"no kernelized claim table for theorem {tid!r}")
+
+    # ------------------------------------------------------------------------------ instantiation
+    def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
+        values = {"T": float(horizon), "delta": float(delta), "R": scenario.noise, "n_X": float(scenario.domain.n)}
+        if "B" in self.theorem.symbols:
+            if scenario.B is None:
+                raise BoundcheckError(f"scenario {scenario.name!r} gives no RKHS norm bound B: "
+                                      f"{self.theorem.id} needs one (pick an RKHS scenario)")
+            values["B"] = float(scenario.B)
+        return values
+
+    def gamma_groups(self, scenario: Scenario) -> dict[str, tuple[np.ndarray, float]]:
+        model = scenario.candidates[0]
+        return {model.kernel_key: (model.K, model.eps)}
+
+    def gamma_noise_var(self, scenario: Scenario) -> float:
+        """γ uses the same likelihood variance as the posterior: λ (= R² for Srinivas, 1 + 2/T for 004 theory)."""
+        return scenario.model_noise_var
+
+    def gamma_used(self, scenario: Scenario, gamma_upper: np.ndarray) -> np.ndarray:
+        if scenario.gamma_rule == "certified":
+            return gamma_upper
+        return paper_gamma(scenario, gamma_upper.size)
+
+    def schedules(self, scenario: Scenario, values: dict, gamma_used: np.ndarray) -> dict[str, np.ndarray]:
+        T = int(values["T"])
+        t = np.arange(T + 1, dtype=float)
+        t[0] = 1.0
+        gprev = _prev(gamma_used)
+
+        def full(x):
+            return np.broadcast_to(np.asarray(x, dtype=float), t.shape).copy()
+
+        if self.theorem.id == "gp_ucb":
+            return {"beta": full(self.theorem.schedule_values("width_t", t, values))}
+        cg, ts = theory.get("igp_ucb"), theory.get("gp_ts")
+        sched = {
+            "igp_ucb": full(cg.schedule_values("beta_t", t, values, gprev)),
+            "gp_ucb": full(cg.schedule_values("beta_gp_ucb_t", t, values, gprev)),
+            "gp_ts": full(ts.schedule_values("v_t", t, values, gprev)),
+            "gp_ts_ctilde": full(ts.schedule_values("ctilde_t", t, values)),
+        }
+        sched["beta"] = sched.pop(self.main)  # the theorem's algorithm uses the (scaled) study β
+        return sched
+
+    # ------------------------------------------------------------------------------ per-run columns
+    def _common(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
+        tr = ev.traj.truth
+        return {"rkhs_norm": tr.get("rkhs_norm", np.full(ev.m, np.nan)),
+                "B": np.full(ev.m, np.nan if ev.sc.B is None else float(ev.sc.B)),
+                "model_noise_var": np.full(ev.m, ev.lam)}
+
+    def main_diagnostics(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
+        d, z, w = ev.data(ev.main), ev.tr.monitors["z_all"], ev.beta
+        out = self._common(ev)
+        if self.theorem.id == "igp_ucb_confidence":
+            ratio = (z / w[None]).max(axis=1)
+            out.update({"regret": ev.tr.regret.sum(axis=1), "tightness": ratio, "max_z_over_width": ratio,
+                        "max_self_normalized_ratio": d["sn_ratio"]})
+        else:
+            Rt = ev.rt
+            with np.errstate(divide="ignore", invalid="ignore"):  # a paper's rate γ_1 = 0 makes Bound(1) = 0
+                anytime_ratio = (Rt / ev.inst.anytime[None]).max(axis=1)
+            out.update({"regret": Rt[:, -1], "tightness": Rt[:, -1] / ev.inst.bound_T,
+                        "max_anytime_ratio": anytime_ratio, "max_z_over_width": (z / w[None]).max(axis=1)})
+        if self.theorem.id == "gp_ts":
+            out["n_sample_event_failures"] = (~ev.ts["eft"]).sum(axis=1)
+            out["frac_unsaturated"] = ev.tr.monitors["unsaturated"].astype(bool).mean(axis=1)
+        out.update({"realised_gain": d["gain_on"][:, -1], "chain_rule_rel_err": d["chain_err"]})
+        return out
+
+    def baseline_columns(self, ev: KernelEvaluator, name: str) -> dict[str, np.ndarray]:
+        d = {**super().baseline_columns(ev, name), **self._common(ev)}
+        conf = ev.conf_fail(name)
+        if conf is not None:  # the confidence events hold for any predictable query rule: free extra checks
+            d["fail_confidence_event"] = conf
+        if self.theorem.id != "gp_ucb":  # Theorem 1 holds for any predictable x_t (random search too)
+            d["fail_self_normalized"] = ev.data(name)["sn_fail"]
+        return d
+
+
+FAMILIES = tuple(KernelizedFamily(th) for th in (*srinivas.THEOREMS, *chowdhury_gopalan.THEOREMS))

@@ -1,0 +1,102 @@
+"""The claim table: one owner per claim.
+
+Each :class:`ClaimSpec` joins a claim of the theory layer (statement, source, kind, the allowed failure
+probability or expectation bound) with the statistic that measures it on every run (a method of the family's
+chunk evaluator) and the policy records that statistic needs. :func:`judge` turns the stored per-run
+statistics into :class:`~boundcheck.claims.stats.ClaimResult` objects, with each test's size taken from the
+error budget and recorded in the result.
+
+Per-run columns in the ``runs`` table: ``fail_<id>`` (probability / deterministic), ``premise_<id>``
+(deterministic: the runs where the premise held) and ``value_<id>`` (expectation). Calibration claims read
+their sample, one row per run, from a column of the ``steps`` table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from theory import Claim, S
+
+from .budget import ErrorBudget
+from .stats import (
+    ClaimResult,
+    calibration_verdict,
+    deterministic_verdict,
+    expectation_verdict,
+    probability_verdict,
+)
+
+__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of"]
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """One claim: the theory's statement and the statistic that tests it.
+
+    ``statistic(evaluator) -> {"fail": (m,), "premise": (m,)}`` (deterministic), ``{"fail": (m,)}``
+    (probability) or ``{"value": (m,)}`` (expectation). Calibration claims have no per-run statistic: their
+    sample is the steps column ``sample``. ``needs``: the records of the theorem's algorithm (per-step records,
+    final records or truth-side monitors) the statistic reads."""
+
+    claim: Claim
+    statistic: Callable[[object], dict[str, np.ndarray]] | None = None
+    needs: frozenset[str] = frozenset()
+    sample: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.claim.id
+
+    @property
+    def kind(self) -> str:
+        return self.claim.kind
+
+    def columns(self, stats: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The runs-table columns of this claim from its statistic's output."""
+        return {f"{key}_{self.id}": value for key, value in stats.items()}
+
+
+def claim_columns(specs: Sequence[ClaimSpec], evaluator) -> dict[str, np.ndarray]:
+    """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order."""
+    out: dict[str, np.ndarray] = {}
+    for spec in specs:
+        if spec.statistic is not None:
+            out.update(spec.columns(spec.statistic(evaluator)))
+    return out
+
+
+def level_of(expr, delta: float) -> float | None:
+    """A claim's α or expectation bound (a sympy expression in δ) as a number."""
+    if expr is None:
+        return None
+    return float(sp.sympify(expr).subs(S.delta, delta))
+
+
+def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
+          budget: ErrorBudget, delta: float) -> list[ClaimResult]:
+    """Verdicts of every claim from the runs of the theorem's algorithm (``main_runs``, sorted by run) and
+    ``sample(column)`` ((runs × T) array from the steps table, for calibration claims)."""
+    sizes = budget.sizes([s.kind for s in specs])
+    results = []
+    for spec, a in zip(specs, sizes, strict=True):
+        c = spec.claim
+        meta = {"statement": c.statement, "source": c.source, "main": c.main}
+        if c.kind == "probability":
+            results.append(probability_verdict(c.id, c.kind, main_runs[f"fail_{c.id}"].to_numpy(),
+                                               level_of(c.alpha, delta), a, **meta))
+        elif c.kind == "deterministic":
+            results.append(deterministic_verdict(c.id, main_runs[f"fail_{c.id}"].to_numpy(),
+                                                 main_runs[f"premise_{c.id}"].to_numpy(), a, **meta))
+        elif c.kind == "expectation":
+            results.append(expectation_verdict(c.id, main_runs[f"value_{c.id}"].to_numpy(),
+                                               level_of(c.expectation_bound, delta), a, **meta))
+        elif c.kind == "calibration":
+            results.append(calibration_verdict(c.id, sample(spec.sample), a, **meta))
+        else:
+            raise ValueError(f"claim {c.id}: no test for kind {c.kind!r}")
+    return results

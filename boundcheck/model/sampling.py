@@ -1,0 +1,149 @@
+"""Exact samplers on finite domains, streamed over time, and the seeding scheme.
+
+* ``L = chol(K + jitter I)`` once per (kernel, domain); the jitter actually used is recorded.
+* The ε chain is streamed: ``f_1 = μ + L z_1``, ``f_{t+1} - μ = √(1-ε)(f_t - μ) + √ε L z_{t+1}``, whose
+  covariance is exactly ``k_X(x,x') (1-ε)^{|t-t'|/2}``; a (runs × T × n) array is never held.
+* Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
+  ``SeedSequence(s).spawn``), split into named streams, so results do not depend on chunking or workers.
+  Every algorithm of run ``r`` sees the same f path and the same noise (common random numbers).
+* One sampler protocol serves every kind of truth: ``start(rngs) -> (m, n)`` and ``step(rngs) -> (m, n)``
+  (plus ``info``, per-run facts about the truth); :func:`make_sampler` picks :class:`ChainSampler` for a GP
+  prior and :class:`RKHSSampler` for an :class:`~boundcheck.priors.RKHSFamily`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .priors import GPPrior, RKHSFamily
+
+__all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams"]
+
+
+def cholesky_jittered(K: np.ndarray, jitter: float = 1e-10, max_tries: int = 8) -> tuple[np.ndarray, float]:
+    """Lower Cholesky factor of ``K + jitter I``, raising the jitter ×10 until it succeeds."""
+    n = K.shape[0]
+    scale = max(float(np.mean(np.diag(K))), 1e-300)
+    j = jitter * scale
+    for _ in range(max_tries):
+        try:
+            return np.linalg.cholesky(K + j * np.eye(n)), j
+        except np.linalg.LinAlgError:
+            j *= 10.0
+    raise np.linalg.LinAlgError("kernel matrix is not positive definite even with jitter")
+
+
+@dataclass(frozen=True)
+class RunStreams:
+    """Independent random streams of one run."""
+
+    f: np.random.Generator  # the function path
+    noise: np.random.Generator  # observation noise (shared by all algorithms: common random numbers)
+    algorithms: tuple[np.random.Generator, ...]  # one per algorithm, for randomised policies
+    availability: np.random.Generator  # random availability sets (exogenous: independent of f and noise)
+
+
+_AVAILABILITY_CHILD = 1 << 20  # child index of the availability stream, clear of the algorithms' indices
+
+
+def _child(seed: int, run: int, i: int) -> np.random.Generator:
+    # = the i-th child of SeedSequence(seed, spawn_key=(run,)).spawn(...), built directly so that adding a
+    # stream (or an algorithm) never moves another one
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(seed), spawn_key=(int(run), i))))
+
+
+def run_streams(seed: int, run: int, n_algorithms: int) -> RunStreams:
+    return RunStreams(f=_child(seed, run, 0), noise=_child(seed, run, 1),
+                      algorithms=tuple(_child(seed, run, 2 + j) for j in range(n_algorithms)),
+                      availability=_child(seed, run, _AVAILABILITY_CHILD))
+
+
+class ChainSampler:
+    """Streams f_t (one row per run) from a GP prior with drift ε, for a batch of runs."""
+
+    def __init__(self, prior: GPPrior, jitter: float = 1e-10) -> None:
+        self.prior = prior
+        self.info: dict[str, np.ndarray] = {}
+        self.L, self.jitter = cholesky_jittered(prior.K, jitter)
+        self.rho = float(np.sqrt(1.0 - prior.eps))
+        self.sqrt_eps = float(np.sqrt(prior.eps))
+        self._dev: np.ndarray | None = None
+
+    def _draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        n = self.L.shape[0]
+        z = np.stack([g.standard_normal(n) for g in rngs])
+        return z @ self.L.T
+
+    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        """f_1 for every run: shape (m, n)."""
+        self._dev = self._draw(rngs)
+        f = self.prior.mean + self._dev
+        if self.prior.eps == 0.0:  # a static f: expose it (and its unknown, unbounded RKHS norm) like RKHSSampler
+            self.info = {"f": f, "rkhs_norm": np.full(f.shape[0], np.nan)}
+        return f
+
+    def step(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        """f_{t+1} given the current f_t (AR(1) in function space)."""
+        assert self._dev is not None, "call start() first"
+        if self.prior.eps == 0.0:
+            return self.prior.mean + self._dev
+        self._dev = self.rho * self._dev + self.sqrt_eps * self._draw(rngs)
+        return self.prior.mean + self._dev
+
+
+class RKHSSampler:
+    """Draws one fixed member of an :class:`RKHSFamily` per run and keeps it (static f).
+
+    ``info`` holds, per run, the function values ``f`` (m, n), the exact norm ``rkhs_norm`` = √(αᵀKα) (NaN for
+    members given by values only) and the ``member`` index (fixed families)."""
+
+    def __init__(self, family: RKHSFamily) -> None:
+        self.family = family
+        self.info: dict[str, np.ndarray] = {}
+        self._f: np.ndarray | None = None
+        if family.generator == "posterior_mean":
+            lam, U = np.linalg.eigh(family.K)
+            keep = lam > lam.max() * 1e-14
+            self._U, self._lam = U[:, keep], lam[keep]
+
+    def _alpha(self, rngs: list[np.random.Generator]) -> tuple[np.ndarray, np.ndarray]:
+        fam = self.family
+        if fam.generator == "posterior_mean":
+            # y = U Λ^{1/2} z ~ N(0, K) exactly; α = (K + λ_gen I)^{-1} y, in the eigenbasis
+            z = np.stack([g.standard_normal(self._lam.size) for g in rngs])
+            alpha = (z * (np.sqrt(self._lam) / (self._lam + fam.gen_noise_var))[None]) @ self._U.T
+            return alpha, np.full(len(rngs), -1)
+        k = fam.alpha.shape[0]
+        member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
+        return fam.alpha[member], member
+
+    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        fam = self.family
+        if fam.generator == "values":
+            k = fam.values.shape[0]
+            member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
+            f = fam.values[member].copy()
+            norms = np.full(len(rngs), np.nan)
+        else:
+            alpha, member = self._alpha(rngs)
+            norms = fam.norms_of(alpha)
+            if fam.scale_to is not None:
+                alpha = alpha * (fam.scale_to / np.maximum(norms, 1e-300))[:, None]
+                norms = fam.norms_of(alpha)  # exact norm of the member actually used
+            f = alpha @ fam.K
+        self._f = f
+        self.info = {"f": f, "rkhs_norm": norms, "member": member}
+        return f
+
+    def step(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        assert self._f is not None, "call start() first"
+        return self._f
+
+
+def make_sampler(truth: GPPrior | RKHSFamily) -> ChainSampler | RKHSSampler:
+    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family."""
+    if isinstance(truth, RKHSFamily):
+        return RKHSSampler(truth)
+    return ChainSampler(truth)

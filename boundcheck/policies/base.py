@@ -1,0 +1,92 @@
+"""The policy protocol every algorithm implements, and the run context it is given.
+
+A policy acts on a batch of ``m`` independent runs at once (leading axis), so one Python-level step serves all
+runs of a chunk. Per step the engine calls
+
+* ``select(t, available) -> action``: ``available`` is a boolean array broadcastable to (m, n) (the base arms
+  in X_t); the action is an (m, K) integer array of base arms (K = 1: one point per run; an (m,) array is
+  accepted as K = 1);
+* ``update(t, action, y)``: the action taken and the observations, both (m, K).
+
+then ``finish()`` once. Per-step diagnostics go into ``self.record`` (name -> (m, ...) array) and must be
+declared in ``records``: the claims of a theorem that need a record run only on policies that declare it.
+A policy that keeps its model in a :class:`~boundcheck.model.posterior.Posterior` exposes it as ``posterior``
+(with ``truth_prior``, the index of the true prior in it) so that the engine can monitor the true posterior
+(confidence events, innovations) without a second model. Policies may add truth-side monitors with
+``truth_monitors(t, f_t, action) -> {name: (m,) array}`` (declared in ``monitors``), called after the choice
+and before the update; they must never act on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from ..model.posterior import Posterior
+from ..model.priors import GPPrior, RKHSFamily
+from ..world.actions import ActionSet, masked_argmax
+
+__all__ = ["RunContext", "Policy", "masked_argmax"]
+
+
+@dataclass
+class RunContext:
+    """What a policy is given at the start of a batch of runs."""
+
+    runs: int  # m
+    horizon: int  # T
+    candidates: tuple[GPPrior, ...]  # the candidate priors U (the model(s) the theorem gives the algorithm)
+    truth: GPPrior | RKHSFamily  # the prior f is drawn from, or the RKHS family (only the oracle may use it)
+    noise_sd: float  # R, the noise level of the data
+    noise_var: float  # λ, the model's likelihood variance (R² in the Bayesian setting, 1 + 2/T for IGP-UCB)
+    beta: np.ndarray  # (T+1,): beta[t] for t = 1..T (beta[0] unused), scaling already applied
+    xi: np.ndarray  # (T+1,): noise-sum thresholds ξ_t
+    actions: ActionSet  # availability, the oracle and K
+    rngs: list[np.random.Generator] = field(default_factory=list)  # this policy's stream per run
+    truth_index: int | None = None  # index of the truth in ``candidates`` (None: misspecified)
+    reference_index: int | None = None  # prior used for truth-side monitors when misspecified
+    # other (T+1,) schedules by name, e.g. the β of a baseline that is not the theorem's algorithm; a policy
+    # whose name is a key uses that schedule instead of ``beta`` (the theorem's own algorithm uses ``beta``)
+    schedules: dict[str, np.ndarray] = field(default_factory=dict)
+    delta: float = 0.1  # the theorem's δ
+
+    @property
+    def monitor_index(self) -> int | None:
+        """The candidate the truth-side monitors use: the truth, else the designated reference."""
+        return self.truth_index if self.truth_index is not None else self.reference_index
+
+    def schedule(self, name: str) -> np.ndarray:
+        """The width schedule of the policy ``name``: its own when the study gives one, else ``beta``."""
+        return np.asarray(self.schedules.get(name, self.beta), dtype=float)
+
+
+class Policy:
+    """Base class of the batched policy protocol (see the module docstring)."""
+
+    name: str = "policy"
+    label: str = "policy"
+    records: ClassVar[frozenset[str]] = frozenset()  # per-step records the policy promises
+    final_records: ClassVar[frozenset[str]] = frozenset()  # per-run records finish() promises
+    monitors: ClassVar[frozenset[str]] = frozenset()  # truth-side monitors truth_monitors() promises
+    #: True when ``start`` sets ``posterior`` and ``truth_prior`` (the engine then monitors the true posterior)
+    provides_posterior: ClassVar[bool] = False
+    role: ClassVar[str] = "baseline"  # "baseline", "oracle" (told the truth) or "uninformed" (random search)
+    description: ClassVar[str] = ""  # one line for reports' glossaries
+    posterior: Posterior | None = None
+    truth_prior: int | None = None  # index in ``posterior.priors`` of p* (for the truth-side monitors)
+
+    def start(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.record: dict[str, np.ndarray] = {}
+
+    def select(self, t: int, available: np.ndarray) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def finish(self) -> dict[str, np.ndarray]:
+        """Per-run diagnostics at the end of the horizon."""
+        return {}

@@ -1,0 +1,96 @@
+"""The study's summary, from the stored chunks only: claim verdicts (through the claim table and the error
+budget), regret statistics, paired comparisons, the γ curves; written as ``summary.json``, ``claims.parquet``
+and ``gamma.parquet`` (the JSON contract in ``shared/design.md``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..claims.budget import ErrorBudget, PerClaimBudget
+from ..claims.families import TheoremInstance
+from ..claims.stats import theorem_verdict
+from ..claims.table import judge
+from .spec import StudySpec
+from .store import ResultStore
+
+__all__ = ["summarize", "paired_regret"]
+
+
+def _finite_or_none(x: float) -> float | None:
+    return float(x) if x is not None and np.isfinite(x) else None
+
+
+def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_theory: bool, reasons: list[str],
+              budget: ErrorBudget | None = None) -> dict:
+    """Claims table, regret statistics and the JSON summary, from the stored chunks only."""
+    budget = budget or PerClaimBudget()
+    fam = spec.family
+    runs = store.read_table("runs")
+    main = runs[runs["algorithm"] == spec.main].sort_values("run")
+
+    def sample(column: str) -> np.ndarray:
+        steps = store.read_table("steps")
+        s = steps[steps["algorithm"] == spec.main]
+        return s.pivot(index="run", columns="t", values=column).to_numpy()
+
+    results = judge(fam.claims, main, sample, budget, spec.delta)
+    verdict = theorem_verdict(results)
+    claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory} for r in results])
+    claims_df["details"] = claims_df["details"].map(str)
+    store.write_table("claims", claims_df)
+    q = 1.0 - spec.delta
+    regret = {
+        a: {"mean": float(g.mean()), "median": float(g.median()), "max": float(g.max()),
+            "quantile_1_minus_delta": float(g.quantile(q))}
+        for a, g in runs.groupby("algorithm", sort=False, observed=True)["regret"]
+    }
+    store.write_table("gamma", pd.DataFrame({
+        "t": np.arange(1, spec.horizon + 1), "gamma_upper": inst.gamma_upper, "gamma_lower": inst.gamma_lower,
+        "bound_anytime": inst.anytime,
+        "gamma_used": inst.gamma_upper if inst.gamma_used is None else inst.gamma_used}))
+    manifest = store.read_manifest() or {}
+    summary = {
+        "theorem": spec.theorem.id, "scenario": spec.scenario.name, "main_algorithm": spec.main, "verdict": verdict,
+        "in_theory": in_theory,
+        "out_of_theory_reasons": list(reasons),
+        "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "seed": spec.seed,
+        "beta_scale": spec.beta_scale,
+        "error_budget": budget.describe(),
+        "claims": [r.to_json() for r in results],
+        "bound": {"at_horizon": inst.bound_T, "terms": inst.bound_terms, "gamma_upper": float(inst.gamma_upper[-1]),
+                  "gamma_lower": float(inst.gamma_lower[-1]), "gamma_methods": inst.gamma_methods,
+                  "values": inst.values, "B": _finite_or_none(inst.B), "C": _finite_or_none(inst.C),
+                  "gamma_used": None if inst.gamma_used is None else float(inst.gamma_used[-1])},
+        "tightness": {"median": float(main["tightness"].median()), "max": float(main["tightness"].max())},
+        "regret": regret,
+        "paired_regret": paired_regret(runs, spec.main, q=0.05),
+        "elapsed_s": float(manifest.get("elapsed_s", 0.0)),
+        "version": __version__,
+        "report": {"html": None, "tex": None},
+    }
+    store.write_json("summary", summary)
+    return summary
+
+
+def paired_regret(runs: pd.DataFrame, main: str, q: float = 0.05) -> dict:
+    """Paired comparison on common random numbers: R_T(algorithm) − R_T(main) run by run, its mean with a
+    two-sided Student-t interval at 1 − q, and the fraction of runs where the theorem's algorithm did better."""
+    from scipy import stats
+
+    wide = runs.pivot(index="run", columns="algorithm", values="regret")
+    out = {}
+    if main not in wide:
+        return out
+    for alg in wide.columns:
+        if alg == main:
+            continue
+        d = (wide[alg] - wide[main]).dropna().to_numpy()
+        n = d.size
+        if n == 0:
+            continue
+        half = float(stats.t.ppf(1 - q / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+        out[str(alg)] = {"mean_diff": float(d.mean()), "ci_low": float(d.mean() - half),
+                         "ci_high": float(d.mean() + half), "frac_main_better": float((d > 0).mean()), "runs": n}
+    return out

@@ -1,0 +1,112 @@
+"""One validation module for every layer (in the spirit of ``sklearn.utils.validation``).
+
+Each helper returns the value converted to its canonical Python type or raises
+:class:`~boundcheck.errors.BoundcheckError` with a one-line message naming the quantity, what was expected and
+what was given. Values are never coerced silently: ``True`` is not an integer, ``2.9`` is not a count, and a
+string is not a number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..errors import BoundcheckError
+
+__all__ = [
+    "check_int",
+    "check_real",
+    "check_positive",
+    "check_nonnegative",
+    "check_probability",
+    "check_unit_interval",
+    "check_choice",
+    "check_square_matrix",
+]
+
+
+def _is_bool(value) -> bool:
+    return isinstance(value, bool | np.bool_)
+
+
+def check_real(name: str, value, *, finite: bool = True) -> float:
+    """A real number (int or float, not bool, not str); finite unless ``finite=False``."""
+    if _is_bool(value) or not isinstance(value, Real):
+        raise BoundcheckError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    if math.isnan(v) or (finite and math.isinf(v)):
+        raise BoundcheckError(f"{name} must be a finite number, got {value!r}")
+    return v
+
+
+def check_int(name: str, value, minimum: int | None = 1, maximum: int | None = None) -> int:
+    """An integer in [minimum, maximum]; integral floats (3.0) pass, 2.9 and booleans do not."""
+    if _is_bool(value):
+        raise BoundcheckError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, Integral):
+        v = int(value)
+    elif isinstance(value, Real) and math.isfinite(float(value)) and float(value) == int(value):
+        v = int(value)
+    else:
+        raise BoundcheckError(f"{name} must be an integer, got {value!r}")
+    if minimum is not None and v < minimum:
+        raise BoundcheckError(f"{name} must be at least {minimum}, got {v}")
+    if maximum is not None and v > maximum:
+        raise BoundcheckError(f"{name} must be at most {maximum}, got {v}")
+    return v
+
+
+def check_positive(name: str, value) -> float:
+    """A finite number > 0."""
+    v = check_real(name, value)
+    if v <= 0:
+        raise BoundcheckError(f"{name} must be a positive number, got {value!r}")
+    return v
+
+
+def check_nonnegative(name: str, value) -> float:
+    """A finite number ≥ 0."""
+    v = check_real(name, value)
+    if v < 0:
+        raise BoundcheckError(f"{name} must be a non-negative number, got {value!r}")
+    return v
+
+
+def check_probability(name: str, value) -> float:
+    """A number in the open interval (0, 1) (δ, a false-alarm budget)."""
+    v = check_real(name, value)
+    if not 0.0 < v < 1.0:
+        raise BoundcheckError(f"{name} must lie in (0, 1), got {value!r}")
+    return v
+
+
+def check_unit_interval(name: str, value) -> float:
+    """A number in the closed interval [0, 1] (the drift ε)."""
+    v = check_real(name, value)
+    if not 0.0 <= v <= 1.0:
+        raise BoundcheckError(f"{name} must lie in [0, 1], got {value!r}")
+    return v
+
+
+def check_choice(name: str, value, choices: Iterable[str]) -> str:
+    """One of ``choices`` (case-sensitive), named in the error."""
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise BoundcheckError(f"unknown {name} {value!r}; choose one of {', '.join(choices)}")
+    return value
+
+
+def check_square_matrix(name: str, value) -> np.ndarray:
+    """A finite, square, 2-d float64 array."""
+    try:
+        M = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise BoundcheckError(f"{name} must be a numeric matrix") from None
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise BoundcheckError(f"{name} must be square, got shape {M.shape}")
+    if not np.all(np.isfinite(M)):
+        raise BoundcheckError(f"{name} has non-finite entries")
+    return M

@@ -1,0 +1,79 @@
+"""The Scenario type: the truth, the models the algorithms are given, the domain and its action set, the noise.
+
+A scenario states whether it satisfies its theorem's assumptions (``in_theory``); scenarios that do not
+(misspecified truth, real-data-like functions) are negative controls and are labelled out of theory.
+
+The truth is a GP prior (Bayesian theorems: f is drawn from it) or an :class:`~boundcheck.model.priors.RKHSFamily`
+(frequentist theorems: f is a fixed RKHS member with an exact norm). ``candidates`` are the models the
+algorithms use; ``model_noise`` is their likelihood variance λ (R², or 1 + 2/T for IGP-UCB's theory); ``B`` is
+the RKHS norm bound the algorithms are given; ``gamma_rule`` says whether schedules use the certified γ curve
+or a paper's uncertified rate formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..errors import BoundcheckError
+from ..model.domains import FiniteDomain
+from ..model.priors import GPPrior, RKHSFamily
+from ..utils.validation import check_int, check_probability
+from .actions import ActionSet, Availability, SingleArm
+
+__all__ = ["Scenario"]
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    name: str
+    description: str
+    domain: FiniteDomain
+    availability: Availability
+    candidates: tuple[GPPrior, ...]
+    truth: GPPrior | RKHSFamily
+    truth_index: int | None  # index of the truth in candidates; None when misspecified
+    noise: float  # R: noise standard deviation, used by the data and by every model
+    horizon: int
+    delta: float
+    reference_index: int | None = None  # candidate used for truth-side monitors when misspecified
+    in_theory: bool = True
+    out_of_theory_reason: str = ""
+    notes: tuple[str, ...] = field(default=())
+    model_noise: str = "R2"  # the models' likelihood variance λ: "R2" (= R²) or "1+2/T" (IGP-UCB's theory)
+    B: float | None = None  # RKHS norm bound given to the algorithms (frequentist theorems)
+    gamma_rule: str = "certified"  # "certified" or "rate:<se|matern|constant>" (a paper's uncertified γ_t)
+    gamma_rate_params: dict = field(default_factory=dict)  # d, nu for the rate formulas
+    action_set: ActionSet | None = None  # None: one arm per round over ``availability``
+
+    @property
+    def actions(self) -> ActionSet:
+        """The action set: super arms of K base arms, or single arms over ``availability``."""
+        return self.action_set if self.action_set is not None else SingleArm(self.availability)
+
+    @property
+    def monitor_index(self) -> int:
+        return self.truth_index if self.truth_index is not None else int(self.reference_index or 0)
+
+    @property
+    def model_noise_var(self) -> float:
+        """λ used by every model of the scenario (and by the information gain γ of the theorem)."""
+        if self.model_noise == "R2":
+            return self.noise**2
+        if self.model_noise == "1+2/T":
+            return 1.0 + 2.0 / self.horizon
+        raise BoundcheckError(f"scenario {self.name!r}: unknown model_noise {self.model_noise!r}")
+
+    def at(self, horizon: int | None = None, delta: float | None = None) -> Scenario:
+        """The same scenario run with another horizon or δ."""
+        changes = {}
+        if horizon is not None:
+            changes["horizon"] = check_int("horizon", horizon)
+        if delta is not None:
+            changes["delta"] = check_probability("delta", delta)
+        return replace(self, **changes) if changes else self
+
+    def assumption_report(self) -> dict[str, tuple[bool, str]]:
+        """Predicate name -> (satisfied, how), for every registered assumption predicate."""
+        from .assumptions import evaluate_all
+
+        return evaluate_all(self)

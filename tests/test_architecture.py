@@ -1,0 +1,263 @@
+"""Issue 9: the layering, objects across process boundaries, declared protocols, K-arm actions."""
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boundcheck import api
+from boundcheck.errors import BoundcheckError
+from boundcheck.model.kernels import RBF
+from boundcheck.model.posterior import BatchedPosterior
+from boundcheck.model.priors import GPPrior
+from boundcheck.policies import Policy, PolicySpec, policy_names
+from boundcheck.study.store import ResultStore
+from boundcheck.testing import check_policy, run_check
+from boundcheck.world import AlwaysAvailable, SingleArm, TopK, get_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ------------------------------------------------------------------------------------------- layers
+LAYERS = {"errors": 0, "utils": 0, "model": 1, "world": 2, "policies": 3, "claims": 4, "study": 5, "report": 6,
+          "api": 7, "cli": 8, "testing": 8, "__init__": 8}
+
+
+def _layer(path: Path) -> int:
+    rel = path.relative_to(ROOT / "boundcheck").parts
+    return LAYERS[rel[0].removesuffix(".py")]
+
+
+def _imports(path: Path) -> list[str]:
+    """Absolute module names imported by ``path`` (relative imports resolved)."""
+    tree = ast.parse(path.read_text())
+    pkg = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg[: len(pkg) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+                out += [mod] if node.module else [f"{mod}.{a.name}" for a in node.names]
+            else:
+                out.append(node.module)
+    return out
+
+
+def test_lower_layers_never_import_higher_ones():
+    bad = []
+    for path in (ROOT / "boundcheck").rglob("*.py"):
+        me = _layer(path)
+        for mod in _imports(path):
+            parts = mod.split(".")
+            if parts[0] != "boundcheck" or len(parts) < 2:
+                continue
+            if parts[1] == "__version__":  # the package version, defined in the root __init__
+                continue
+            them = LAYERS[parts[1]]
+            if them > me:
+                bad.append(f"{path.relative_to(ROOT)} imports {mod}")
+    assert not bad, "\n".join(bad)
+
+
+def test_theory_imports_nothing_from_boundcheck():
+    for path in (ROOT / "theory").rglob("*.py"):
+        assert not any(m.startswith("boundcheck") for m in _imports(path)), path
+
+
+def test_every_package_is_one_layer():
+    names = {p.name for p in (ROOT / "boundcheck").iterdir() if not p.name.startswith((".", "__pycache__"))}
+    assert {n.removesuffix(".py") for n in names} <= set(LAYERS), names
+
+
+# ------------------------------------------------------------------------------ objects, not names
+class CountingUCB(Policy):
+    """A user policy defined in a test file (not importable by name in a worker process): plain GP-UCB."""
+
+    name = "counting_ucb"
+    label = "user UCB"
+    records = frozenset({"mu", "sigma", "ucb"})
+    provides_posterior = True
+
+    def start(self, ctx):
+        super().start(ctx)
+        self.posterior = BatchedPosterior(ctx.candidates[:1], ctx.noise_var, ctx.runs)
+        self.truth_prior = 0
+        self.rows = np.arange(ctx.runs)
+
+    def select(self, t, available):
+        mu, sd = self.posterior.mean()[:, 0], self.posterior.sd()[:, 0]
+        ucb = mu + self.ctx.beta[t] * sd
+        a = self.ctx.actions.oracle(ucb, available)
+        x = a[:, 0]
+        self.record = {"mu": mu[self.rows, x], "sigma": sd[self.rows, x], "ucb": ucb[self.rows, x]}
+        return a
+
+    def update(self, t, action, y):
+        self.posterior.condition_batch(action, y)
+
+
+def _runs_table(path):
+    df = ResultStore(path / "results").read_table("runs")
+    df["algorithm"] = df["algorithm"].astype(str)
+    return df
+
+
+@pytest.mark.parametrize("backend", ["loky", "dask"])
+def test_user_policy_class_runs_in_worker_processes(tmp_path, backend):
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    kw = dict(runs=8, horizon=12, seed=3, policies=[CountingUCB, "gp_ei", "random"])
+    one = run_check("gp_ucb", jobs=1, out=tmp_path / "one", **kw)
+    two = run_check("gp_ucb", jobs=2, backend=backend, out=tmp_path / "two", **kw)
+    assert one["main_algorithm"] == "counting_ucb"
+    assert one["claims"] == two["claims"] and one["regret"] == two["regret"]
+    pd.testing.assert_frame_equal(_runs_table(tmp_path / "one"), _runs_table(tmp_path / "two"))
+
+
+def test_user_policy_is_the_same_as_the_builtin_it_copies():
+    """The user copy of GP-UCB chooses exactly what the built-in does (common random numbers)."""
+    a = run_check("gp_ucb", runs=4, horizon=10, seed=5, policies=[CountingUCB])
+    b = run_check("gp_ucb", runs=4, horizon=10, seed=5)
+    assert a["regret"]["counting_ucb"] == b["regret"]["gp_ucb"]
+
+
+def test_resume_key_covers_the_scenario_content_not_its_name(tmp_path):
+    sc = get_scenario("gp_sample_se")
+    run_check("gp_ucb", scenario=sc, runs=4, horizon=6, seed=1, out=tmp_path)
+    changed = replace(sc, noise=0.2)  # same name, different noise
+    with pytest.raises(BoundcheckError, match="different configuration"):
+        run_check("gp_ucb", scenario=changed, runs=4, horizon=6, seed=1, out=tmp_path)
+
+
+def test_policy_reference_by_file_and_module(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("from boundcheck.policies.gp_ucb import GPUCB\n"
+                 "class Mine(GPUCB):\n    name = 'mine'\n"
+                 "    def __init__(self):\n        super().__init__('mine', 'Mine')\n")
+    spec = api.resolve_policy(f"{f}:Mine")
+    assert spec.make().name == "mine"
+    assert api.resolve_policy("boundcheck.policies.gp_ts:GPTS").name == "gp_ts"
+    for bad in ("nope.py:X", "boundcheck.policies:Nope", "no_such_module_xyz:X", "noseparator"):
+        with pytest.raises(BoundcheckError):
+            api.resolve_policy(bad)
+
+
+# ------------------------------------------------------------------------------------ declared protocols
+@pytest.mark.parametrize("name", [n for n in policy_names() if n not in ("pe_gp_ucb", "mle", "fully_bayesian",
+                                                                           "regret_balancing",
+                                                                           "regret_balancing_literal",
+                                                                           "oracle_tv_gp_ucb")])
+def test_builtin_single_model_policies_pass_check_policy(name):
+    check_policy(name)
+
+
+@pytest.mark.parametrize("name", ["pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "oracle_tv_gp_ucb"])
+def test_builtin_prior_selection_policies_pass_check_policy(name):
+    check_policy(name, scenario="pe_toy_tv")
+
+
+class Undeclared(CountingUCB):
+    records = frozenset({"mu"})
+
+
+class CrossTalk(CountingUCB):
+    def select(self, t, available):
+        a = super().select(t, available)
+        return np.full_like(a, a[0, 0])  # every run copies run 0's choice
+
+
+class Unavailable(CountingUCB):
+    def select(self, t, available):
+        return np.full((self.ctx.runs, 1), -1)
+
+
+@pytest.mark.parametrize("cls, match", [(Undeclared, "not declared"), (CrossTalk, "batched"),
+                                        (Unavailable, "select\\(\\) must return|outside")])
+def test_check_policy_catches_broken_policies(cls, match):
+    with pytest.raises((AssertionError, BoundcheckError), match=match):
+        check_policy(cls)
+
+
+def test_family_refuses_a_main_policy_without_the_records_its_claims_read():
+    class Bare(Policy):
+        name = "bare"
+
+        def select(self, t, available):
+            return np.zeros((self.ctx.runs, 1), dtype=np.int64)
+
+        def update(self, t, action, y):
+            pass
+
+    with pytest.raises(BoundcheckError, match="does not record .*z_all"):
+        api.build_study("gp_ucb", runs=2, horizon=3, policies=[Bare])
+
+
+# ----------------------------------------------------------------------------------- K base arms
+def test_topk_oracle_and_values():
+    acts = TopK(AlwaysAvailable(5), k=2)
+    f = np.array([[0.0, 3.0, 1.0, 3.0, -1.0], [5.0, 4.0, 0.0, 0.0, 0.0]])
+    avail = np.array([[True, True, True, False, True], [True] * 5])
+    a = acts.oracle(f, avail)
+    np.testing.assert_array_equal(a, [[1, 2], [0, 1]])  # arm 3 unavailable in run 0; ties to the lowest index
+    np.testing.assert_allclose(acts.best_value(f, avail), [4.0, 9.0])
+    np.testing.assert_allclose(acts.value(f, np.array([[0, 4], [2, 3]])), [-1.0, 0.0])
+    with pytest.raises(BoundcheckError, match="fewer than K"):
+        TopK(AlwaysAvailable(5), k=3).oracle(f, np.array([True, True, False, False, False]))
+    single = SingleArm(AlwaysAvailable(5))
+    np.testing.assert_array_equal(single.oracle(f, avail), [[1], [0]])
+
+
+def test_batch_condition_equals_sequential_and_joint_formula():
+    rng = np.random.default_rng(0)
+    x = np.linspace(0, 1, 9)[:, None]
+    K = RBF(0.3)(x, x)
+    prior = GPPrior("p", np.zeros(9), K)
+    idx = np.array([[1, 4, 4], [0, 8, 2]])
+    y = rng.normal(size=(2, 3))
+    a = BatchedPosterior([prior], 0.1, 2)
+    a.condition_batch(idx, y)
+    b = BatchedPosterior([prior], 0.1, 2)
+    for k in range(3):
+        b.condition(idx[:, k], y[:, k])
+    np.testing.assert_array_equal(a.mean(), b.mean())
+    for r in range(2):  # joint Gaussian conditioning on the K values at once
+        X = idx[r]
+        G = K[np.ix_(X, X)] + 0.1 * np.eye(3)
+        mu = K[:, X] @ np.linalg.solve(G, y[r])
+        np.testing.assert_allclose(a.mean()[r, 0], mu, atol=1e-10)
+        np.testing.assert_allclose(a.cov()[r], K - K[:, X] @ np.linalg.solve(G, K[X]), atol=1e-10)
+
+
+class TopKUCB(CountingUCB):
+    """Combinatorial GP-UCB over top-K super arms (for the engine test only)."""
+
+    records = frozenset()
+
+    def select(self, t, available):
+        mu, sd = self.posterior.mean()[:, 0], self.posterior.sd()[:, 0]
+        self.record = {}
+        return self.ctx.actions.oracle(mu + self.ctx.beta[t] * sd, available)
+
+
+def test_engine_runs_super_arms_with_noise_per_base_arm():
+    from boundcheck.study.engine import simulate
+
+    spec = api.build_study("gp_ucb", runs=3, horizon=6, seed=2, policies=["gp_ucb"])
+    sc = replace(spec.scenario, action_set=TopK(spec.scenario.availability, k=3))
+    inst = spec.family.instantiate(sc, 6, spec.delta)
+    traj = simulate(sc, [PolicySpec("topk", TopKUCB), PolicySpec("random", api.resolve_policy("random").factory)],
+                    [0, 1, 2], 2, inst)
+    assert traj.noise_arms.shape == (3, 6, 3)
+    assert np.unique(traj.noise_arms).size == 3 * 6 * 3  # one draw per base arm
+    for tr in traj.algorithms.values():
+        assert tr.actions.shape == (3, 6, 3) and tr.obs.shape == (3, 6, 3)
+        assert all(len(set(a)) == 3 for a in tr.actions.reshape(-1, 3))  # K distinct base arms
+        assert (tr.regret >= -1e-12).all()
+    f = traj.truth["f"]
+    top = np.sort(f, axis=1)[:, -3:].sum(axis=1)
+    np.testing.assert_allclose(traj.f_opt, np.repeat(top[:, None], 6, axis=1))
