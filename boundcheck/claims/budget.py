@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ErrorBudget", "PerClaimBudget", "STOCHASTIC"]
+import numpy as np
+
+__all__ = ["ErrorBudget", "PerClaimBudget", "STOCHASTIC", "holm_adjusted", "holm_reject"]
 
 STOCHASTIC = ("probability", "expectation", "calibration")
 
@@ -46,3 +48,24 @@ class PerClaimBudget(ErrorBudget):
     def describe(self) -> str:
         return (f"each claim at its own size: intervals at {1 - self.interval:.0%}, calibration at "
                 f"{self.calibration:g} (no family-wise control)")
+
+
+def holm_adjusted(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values: claim i is rejected at family-wise level A iff adjusted[i] ≤ A.
+
+    Sorted p_(1) ≤ … ≤ p_(m): adjusted_(j) = max_{i ≤ j} min(1, (m − i + 1) p_(i)). Controls the family-wise
+    error rate at A under any dependence between the tests (Holm 1979)."""
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
+
+
+def holm_reject(pvalues: Sequence[float], total: float) -> np.ndarray:
+    """Which null hypotheses Holm's procedure rejects at family-wise level ``total``."""
+    return holm_adjusted(pvalues) <= total
