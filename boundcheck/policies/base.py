@@ -53,6 +53,11 @@ class RunContext:
     delta: float = 0.1  # the theorem's δ
 
     @property
+    def max_observations(self) -> int:
+        """T·K: the most observations a run's posterior can hold (sizes the data-space representation)."""
+        return int(self.horizon) * int(self.actions.K)
+
+    @property
     def monitor_index(self) -> int | None:
         """The candidate the truth-side monitors use: the truth, else the designated reference."""
         return self.truth_index if self.truth_index is not None else self.reference_index

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
 
 
@@ -25,7 +25,7 @@ class _Improvement(Policy):
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        self.posterior = BatchedPosterior(ctx.candidates[:1], ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = 0
         self.visited = np.zeros((ctx.runs, self.posterior.n), dtype=bool)
         self._rows = np.arange(ctx.runs)
