@@ -96,7 +96,7 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
 
 def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
                 horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
-                policies: Sequence[PolicyLike] | None = None, chunk_size: int = 25) -> StudySpec:
+                policies: Sequence[PolicyLike] | None = None, chunk_size: int | None = None) -> StudySpec:
     """Resolve everything a study needs, once. ``policies``: the algorithms to run, the checked one first
     (default: the theorem's algorithm and its baselines)."""
     th = resolve_theorem(theorem)
@@ -114,7 +114,7 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     fam.check_main_policy(declared, specs[0].name)
     return StudySpec(family=fam, scenario=sc, policies=specs, runs=check_int("runs", runs), seed=check_int(
         "seed", seed, minimum=0), beta_scale=check_positive("beta scale", beta_scale),
-        chunk_size=check_int("chunk size", chunk_size))
+        chunk_size=None if chunk_size is None else check_int("chunk size", chunk_size))
 
 
 def _meta(spec: StudySpec) -> dict:

@@ -408,11 +408,11 @@ class PathwiseSampler:
     Call :meth:`observe` with x_t *before* ``posterior.condition`` (it reads Σ_{t−1}).
     """
 
-    def __init__(self, posterior: Posterior, prior: int = 0, capacity: int = 64) -> None:
+    def __init__(self, posterior: Posterior, prior: int = 0, capacity: int = 64, first_run: int = 0) -> None:
         g = posterior.group_of[prior]
         if posterior.eps[g] != 0.0:
             raise BoundcheckError("pathwise sampling is implemented for static priors (ε = 0) only")
-        self.post, self.prior = posterior, prior
+        self.post, self.prior, self.first_run = posterior, prior, int(first_run)
         self.A = clipped_root(posterior.K[g])  # (n, r), A Aᵀ = K
         m, n = posterior.m, posterior.n
         self.t = 0
@@ -438,7 +438,9 @@ class PathwiseSampler:
         """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run."""
         t, r = self.t, self.A.shape[1]
         z = np.stack([g.standard_normal(r + t) for g in rngs])  # prior draw and pseudo-noise, per run
-        gvals = z[:, :r] @ self.A.T  # (m, n) ~ N(0, K)
+        from .sampling import rows_matmul
+
+        gvals = rows_matmul(z[:, :r], self.A.T, self.first_run)  # (m, n) ~ N(0, K)
         if t == 0:
             return gvals
         rows = np.arange(self.post.m)[:, None]

@@ -51,6 +51,7 @@ class RunContext:
     # whose name is a key uses that schedule instead of ``beta`` (the theorem's own algorithm uses ``beta``)
     schedules: dict[str, np.ndarray] = field(default_factory=dict)
     delta: float = 0.1  # the theorem's δ
+    first_run: int = 0  # id of the batch's first run (runs are consecutive): fixes blocked products' rounding
 
     @property
     def max_observations(self) -> int:

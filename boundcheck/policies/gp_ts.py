@@ -38,7 +38,7 @@ class GPTS(Policy):
         super().start(ctx)
         m, n = ctx.runs, ctx.candidates[0].n
         self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, m, max_data=ctx.max_observations)
-        self.paths = PathwiseSampler(self.posterior, capacity=max(1, ctx.horizon))
+        self.paths = PathwiseSampler(self.posterior, capacity=max(1, ctx.horizon), first_run=ctx.first_run)
         self.truth_prior = 0
         self.v = ctx.schedule(self.name)
         steps = np.maximum(np.arange(ctx.horizon + 1, dtype=float), 1.0)

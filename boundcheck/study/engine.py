@@ -62,7 +62,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             noise_var=scenario.model_noise_var, beta=inst.beta, xi=inst.xi, actions=actions,
             rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
-            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta))
+            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
+            first_run=int(run_ids[0]) if m else 0))
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise
@@ -80,7 +81,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         d[key][:, t - 1] = value
 
     for t in range(1, T + 1):
-        f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)  # (m, n)
+        f_t = sampler.start(f_rngs, int(run_ids[0])) if t == 1 else sampler.step(f_rngs)  # (m, n)
         eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
         avail = actions.available(t, avail_rngs)
         best = actions.best_value(f_t, avail)

@@ -8,8 +8,11 @@ cluster run exactly what ``--jobs 1`` runs."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import platform
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,11 +24,11 @@ from .. import __version__
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
-from .spec import StudySpec
+from .spec import LEGACY_CHUNK_SIZE, StudySpec
 from .store import ResultStore
 from .summary import summarize
 
-__all__ = ["RunOptions", "run_study", "run_chunk", "BACKENDS"]
+__all__ = ["RunOptions", "run_study", "run_chunk", "BACKENDS", "choose_chunk_size", "single_threaded_blas"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -37,13 +40,71 @@ class RunOptions:
     scheduler: str | None = None
 
 
+# --------------------------------------------------------------------------------------------- BLAS threads
+_controller = None
+_controller_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def single_threaded_blas():
+    """BLAS (OpenBLAS, MKL, …) on one thread inside the block.
+
+    Every chunk runs inside it, in whatever process or thread it lands: the parallelism is over chunks, and a
+    multi-threaded BLAS both fights the pool for cores and rounds differently (a threaded Cholesky is not the
+    serial one), which made ``--jobs 1`` (in process, BLAS on all cores) differ from ``--jobs 2`` (loky
+    workers limited to one thread) in the last bits of a diagnostic. :func:`run_study` holds it around the
+    whole study, so nested uses by threads (``--backend threading``) always restore one thread."""
+    global _controller
+    with _controller_lock:
+        if _controller is None:
+            from threadpoolctl import ThreadpoolController
+
+            _controller = ThreadpoolController()
+        ctl = _controller
+    with ctl.limit(limits=1, user_api="blas"):
+        yield
+
+
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
-    """Worker: simulate one chunk of runs and evaluate every claim on it."""
+    """Worker: simulate one chunk of runs and evaluate every claim on it (BLAS on one thread)."""
     start = time.perf_counter()
-    traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
-    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
+    with single_threaded_blas():
+        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
+        runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
-                                                    "seconds": time.perf_counter() - start}
+                                                    "seconds": time.perf_counter() - start, "pid": os.getpid()}
+
+
+# ------------------------------------------------------------------------------------------------ chunking
+CHUNK_MEMORY = 256 * 2**20  # bytes of simulation state per chunk
+MAX_CHUNK = 256  # runs: bounds what an interruption loses and the size of each stored chunk
+
+
+def _bytes_per_run(spec: StudySpec) -> int:
+    """Rough upper bound of one run's memory in a chunk: every policy's posterior in the grid form (n² per
+    kernel group), trajectories and the steps table (≈ 400 bytes per step and algorithm)."""
+    sc = spec.scenario
+    n, T, A = sc.domain.n, spec.horizon, len(spec.policies)
+    groups = len({p.kernel_key for p in sc.candidates}) or 1
+    return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
+
+
+def effective_workers(options: RunOptions) -> int:
+    import joblib
+
+    if options.backend == "dask":
+        return max(1, options.jobs) if options.jobs > 0 else max(1, os.cpu_count() or 1)
+    return max(1, joblib.effective_n_jobs(options.jobs))
+
+
+def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int = CHUNK_MEMORY,
+                      most: int = MAX_CHUNK) -> int:
+    """Most runs per chunk: few, large chunks (per-step overhead is paid once per chunk, so the batched
+    kernels get long vectors), at least two per worker so that workers stay busy to the end, within the
+    memory budget. Results do not depend on it."""
+    cap = max(1, min(most, memory // max(1, bytes_per_run)))
+    n_chunks = max(-(-runs // cap), 2 * workers if workers > 1 else 1)
+    return max(1, -(-runs // n_chunks))
 
 
 def _ship_by_value(spec: StudySpec) -> None:
@@ -111,6 +172,14 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
+    if spec.chunk_size is None:  # a resumed study keeps its chunks; a new one chooses them
+        stored = (store.read_manifest() or {}).get("config", {}).get("chunk_size")
+        if stored is None:
+            from ..model.posterior import arithmetic
+
+            stored = LEGACY_CHUNK_SIZE if arithmetic() == "reference" else choose_chunk_size(
+                spec.runs, effective_workers(options), _bytes_per_run(spec))
+        spec = dataclasses.replace(spec, chunk_size=int(stored))
     manifest = store.open(spec.to_dict(), spec.key, {
         "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
         "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
@@ -122,7 +191,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
         on_chunk(len(done), total)
     if todo:
         _ship_by_value(spec)
-        with _backend(options):
+        with single_threaded_blas(), _backend(options):
             par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
             for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
                 store.write_chunk(chunk, tables, info)

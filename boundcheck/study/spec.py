@@ -29,7 +29,7 @@ class StudySpec:
     runs: int
     seed: int
     beta_scale: float = 1.0
-    chunk_size: int = 25
+    chunk_size: int | None = None  # most runs per chunk; None: chosen from runs, workers and memory when run
 
     @property
     def theorem(self) -> Theorem:
@@ -66,8 +66,25 @@ class StudySpec:
 
     @property
     def key(self) -> str:
-        return fingerprint(self.to_dict())
+        """Resume key: everything that determines the results. Not the chunking: a run's results do not
+        depend on its chunk (``tests/test_parallel.py``), so a resume may use more or fewer workers."""
+        return fingerprint({k: v for k, v in self.to_dict().items() if k != "chunk_size"})
 
     def chunks(self) -> list[tuple[int, list[int]]]:
-        ids = list(range(self.runs))
-        return [(c, ids[i:i + self.chunk_size]) for c, i in enumerate(range(0, self.runs, self.chunk_size))]
+        """(chunk number, run ids): at most ``chunk_size`` consecutive runs each, split as evenly as whole
+        blocks of :data:`~boundcheck.model.sampling.ROW_BLOCK` runs allow (so that workers finish together)."""
+        from ..model.posterior import arithmetic
+        from ..model.sampling import ROW_BLOCK
+
+        size = int(self.chunk_size or LEGACY_CHUNK_SIZE)
+        if arithmetic() == "reference":  # the first engine's uniform chunks: the pinned results depend on them
+            ids = list(range(self.runs))
+            return [(c, ids[i:i + size]) for c, i in enumerate(range(0, self.runs, size))]
+        blocks = -(-self.runs // ROW_BLOCK)
+        n_chunks = min(-(-self.runs // size), blocks)
+        bounds = [min(self.runs, (c * blocks // n_chunks) * ROW_BLOCK) for c in range(n_chunks + 1)]
+        return [(c, list(range(bounds[c], bounds[c + 1]))) for c in range(n_chunks)]
+
+
+#: chunk size of the first engine (and of the reference arithmetic)
+LEGACY_CHUNK_SIZE = 25
