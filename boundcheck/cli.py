@@ -12,8 +12,6 @@ import sys
 import tomllib
 from pathlib import Path
 
-import theory
-
 from .errors import BoundcheckError
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
@@ -45,9 +43,49 @@ def _console():
 
 
 # ------------------------------------------------------------------------------------------- list / show
+def _theorem_rows() -> list[dict]:
+    """id, paper, guarantee and default scenario of every built-in theorem.
+
+    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
+    key made of the theory sources' names, sizes and modification times and the package version, so
+    ``boundcheck list`` answers without importing sympy unless a theory module changed."""
+    import hashlib
+    import importlib.util
+
+    from . import __version__
+
+    rows = None
+    cache = None
+    spec = importlib.util.find_spec("theory")  # locates the package without importing it
+    if spec is not None and spec.origin:
+        root = Path(spec.origin).parent
+        h = hashlib.sha1(__version__.encode())
+        for f in sorted(root.glob("*.py")):
+            st = f.stat()
+            h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
+        try:
+            rows = json.loads(cache.read_text())
+        except (OSError, ValueError):
+            rows = None
+    if rows is None:
+        import theory
+
+        rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
+                 "default_scenario": th.default_scenario} for th in theory.all_theorems()]
+        if cache is not None:
+            try:
+                from .utils.io import atomic_write_json
+
+                cache.parent.mkdir(exist_ok=True)
+                atomic_write_json(cache, rows)
+            except OSError:
+                pass  # a read-only install: no cache, still correct
+    return rows
+
+
 def cmd_list(args) -> int:
-    rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee, "default_scenario": th.default_scenario}
-            for th in theory.all_theorems()]
+    rows = _theorem_rows()
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -70,6 +108,8 @@ def _claim_level(c) -> str | None:
 
 def cmd_show(args) -> int:
     import sympy as sp
+
+    import theory
 
     th = theory.get(args.theorem)
     if args.json:
@@ -132,6 +172,8 @@ def _parse_sets(pairs: list[str]) -> dict[str, float]:
 
 
 def cmd_bound(args) -> int:
+    import theory
+
     th = theory.get(args.theorem)
     values = _parse_sets(args.set)
     unknown = [n for n in values if n not in th.symbols]
@@ -371,7 +413,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))
-    except (BoundcheckError, theory.UnknownTheorem) as exc:
+    except Exception as exc:
+        th = sys.modules.get("theory")  # imported lazily: only commands that use it can raise its errors
+        if not isinstance(exc, BoundcheckError) and not (th is not None and isinstance(exc, th.UnknownTheorem)):
+            raise
         msg = exc.args[0] if exc.args else str(exc)
         print(f"boundcheck: error: {msg}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -17,7 +17,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy import stats
+
+
+class _LazyStats:  # scipy.stats costs ~0.4 s to import; only the parent's verdicts need it, not the workers
+    def __getattr__(self, name: str):
+        from scipy import stats as _stats
+
+        return getattr(_stats, name)
+
+
+stats = _LazyStats()
 
 __all__ = [
     "REL_TOL",

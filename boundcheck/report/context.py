@@ -131,7 +131,7 @@ class ReportContext:
     summary: dict
     manifest: dict
     runs: pd.DataFrame
-    steps: pd.DataFrame | None
+    steps: StepStats | None  # per-step aggregates, computed chunk by chunk (never the runs × T table)
     gamma: pd.DataFrame | None
     theorem: object | None  # theory.Theorem (formulas, corrections: the theory layer is read, never run)
     notes: list[str] = field(default_factory=list)  # problems met while loading (shown in the report)
@@ -329,27 +329,85 @@ class ReportContext:
         return rows
 
 
-def _read_columns(store: ResultStore, table: str, columns: list[str] | None) -> pd.DataFrame | None:
-    """A stored table (only ``columns`` where given, to keep large step tables light); None if absent."""
-    files = sorted((store.root / "chunks").glob(f"{table}-*.parquet"))
-    if not files:
+@dataclass
+class StepStats:
+    """What the figures need from the per-step table, accumulated one stored chunk at a time.
+
+    * ``regret``: per (algorithm, t) the mean and the 5 % / 95 % quantiles of R_t over runs (exact: the
+      R_t matrix of one algorithm is runs × T floats, not the table's runs × T × columns rows);
+    * ``prior_counts`` (algorithm → counts of each chosen prior), ``truth_by_t`` (algorithm → fraction of runs
+      using the true prior at each t) for the algorithms that record a prior;
+    * ``eliminations``: the (run, algorithm, t, prior) rows where a prior was eliminated."""
+
+    algorithms: list[str]
+    horizon: int
+    regret: pd.DataFrame | None
+    prior_counts: dict[str, np.ndarray]
+    truth_by_t: dict[str, pd.Series]
+    eliminations: pd.DataFrame | None
+
+
+def _step_stats(store: ResultStore, runs: int, horizon: int, truth: int | None) -> StepStats | None:
+    cols = ["run", "algorithm", "t", "cum_regret", "prior", "eliminated"]
+    R: dict[str, np.ndarray] = {}
+    counts: dict[str, np.ndarray] = {}
+    truth_hits: dict[str, np.ndarray] = {}
+    truth_n: dict[str, np.ndarray] = {}
+    elim: list[pd.DataFrame] = []
+    has_elim = False
+    seen = False
+    order: list[str] = []
+    for df in store.iter_table("steps", cols):
+        seen = True
+        alg = df["algorithm"].astype(str).to_numpy()
+        for a in pd.unique(alg):
+            if a not in order:
+                order.append(a)
+            sub = df[alg == a]
+            r, t = sub["run"].to_numpy(np.int64), sub["t"].to_numpy(np.int64)
+            if "cum_regret" in sub:
+                if a not in R:
+                    R[a] = np.full((runs, horizon), np.nan)
+                R[a][r, t - 1] = sub["cum_regret"].to_numpy(float)
+            if "prior" in sub:
+                p = sub["prior"].to_numpy(float)
+                ok = ~np.isnan(p)
+                if ok.any():
+                    pi = p[ok].astype(np.int64)
+                    c = np.bincount(pi)
+                    old = counts.get(a, np.zeros(0, np.int64))
+                    size = max(c.size, old.size)
+                    counts[a] = np.pad(old, (0, size - old.size)) + np.pad(c, (0, size - c.size))
+                    if truth is not None:
+                        truth_hits.setdefault(a, np.zeros(horizon))
+                        truth_n.setdefault(a, np.zeros(horizon))
+                        np.add.at(truth_hits[a], t[ok] - 1, (pi == truth).astype(float))
+                        np.add.at(truth_n[a], t[ok] - 1, 1.0)
+        if "eliminated" in df:
+            has_elim = True
+            e = df[df["eliminated"].fillna(False).astype(bool)]
+            if len(e):
+                elim.append(e[[c for c in ("run", "algorithm", "t", "prior") if c in e]].copy())
+    if not seen:
         return None
-    if columns is None:
-        return store.read_table(table)
-    frames = []
-    for f in files:
-        import pyarrow.parquet as pq
-
-        have = set(pq.read_schema(f).names)
-        frames.append(pd.read_parquet(f, columns=[c for c in columns if c in have]))
-    df = pd.concat(frames, ignore_index=True)
-    if "algorithm" in df:  # categorical: a large step table stays light
-        df["algorithm"] = df["algorithm"].astype("category")
-    keys = [k for k in ("run", "algorithm", "t") if k in df]
-    return df.sort_values(keys, kind="stable", ignore_index=True) if keys else df
-
-
-STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior", "eliminated"]
+    regret = None
+    if R:
+        frames = []
+        for a in order:
+            if a in R:
+                Ra = R[a]
+                q = np.nanquantile(Ra, [0.05, 0.95], axis=0)
+                frames.append(pd.DataFrame({"algorithm": a, "t": np.arange(1, horizon + 1),
+                                            "mean": np.nanmean(Ra, axis=0), "lo": q[0], "hi": q[1]}))
+        regret = pd.concat(frames, ignore_index=True)
+    truth_by_t = {a: pd.Series(truth_hits[a] / np.maximum(truth_n[a], 1), index=np.arange(1, horizon + 1))[
+        truth_n[a] > 0] for a in truth_hits}
+    elims = None
+    if has_elim:
+        elims = (pd.concat(elim, ignore_index=True) if elim
+                 else pd.DataFrame(columns=["run", "algorithm", "t", "prior"]))
+        elims["algorithm"] = elims["algorithm"].astype(str)
+    return StepStats(order, horizon, regret, counts, truth_by_t, elims)
 
 
 def load(results_dir: Path) -> ReportContext:
@@ -361,7 +419,9 @@ def load(results_dir: Path) -> ReportContext:
     notes: list[str] = []
     runs = store.read_table("runs")
     runs["algorithm"] = runs["algorithm"].astype(str)
-    steps = _read_columns(store, "steps", STEP_COLUMNS)
+    truth = (manifest.get("scenario_info") or {}).get("truth_index")
+    steps = _step_stats(store, int(summary.get("runs") or runs["run"].max() + 1),
+                        int(summary.get("horizon") or 1), truth)
     if steps is None:
         notes.append("no per-step table stored: curves over time are not drawn")
     gpath = results_dir / "gamma.parquet"

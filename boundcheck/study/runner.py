@@ -71,8 +71,11 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     with single_threaded_blas():
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
-    return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
-                                                    "seconds": time.perf_counter() - start, "pid": os.getpid()}
+    del traj
+    # encoded here, in the worker: the parent receives compressed files and only writes them
+    tables = {"runs": runs.to_parquet(index=False), "steps": steps.to_parquet(index=False)}
+    return chunk, tables, {"runs": [run_ids[0], run_ids[-1]], "seconds": time.perf_counter() - start,
+                           "pid": os.getpid()}
 
 
 # ------------------------------------------------------------------------------------------------ chunking

@@ -71,13 +71,30 @@ class ResultStore:
     def chunk_path(self, table: str, chunk: int) -> Path:
         return self.root / "chunks" / f"{table}-{chunk:05d}.parquet"
 
-    def write_chunk(self, chunk: int, tables: dict[str, pd.DataFrame], info: dict) -> None:
+    def write_chunk(self, chunk: int, tables: dict[str, pd.DataFrame | bytes], info: dict) -> None:
+        """Store one chunk's tables (DataFrames, or parquet files already encoded by a worker) and record it."""
         for name, df in tables.items():
-            _write_parquet(df, self.chunk_path(name, chunk))
+            if isinstance(df, bytes):
+                atomic_write(self.chunk_path(name, chunk), lambda tmp, data=df: Path(tmp).write_bytes(data),
+                             mode=None)
+            else:
+                _write_parquet(df, self.chunk_path(name, chunk))
         manifest = self.read_manifest()
         assert manifest is not None
         manifest["chunks"][str(chunk)] = info
         self.write_manifest(manifest)
+
+    def iter_table(self, table: str, columns: list[str] | None = None):
+        """The stored chunks of ``table`` one at a time (only ``columns`` that a chunk has, where given):
+        streaming summaries and reports hold one chunk, never runs × T rows."""
+        import pyarrow.parquet as pq
+
+        for f in sorted((self.root / "chunks").glob(f"{table}-*.parquet")):
+            if columns is None:
+                yield pd.read_parquet(f)
+            else:
+                have = set(pq.read_schema(f).names)
+                yield pd.read_parquet(f, columns=[c for c in columns if c in have])
 
     def read_table(self, table: str) -> pd.DataFrame:
         files = sorted((self.root / "chunks").glob(f"{table}-*.parquet"))

@@ -31,9 +31,13 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     main = runs[runs["algorithm"] == spec.main].sort_values("run")
 
     def sample(column: str) -> np.ndarray:
-        steps = store.read_table("steps")
-        s = steps[steps["algorithm"] == spec.main]
-        return s.pivot(index="run", columns="t", values=column).to_numpy()
+        """(runs × T) of one steps column of the checked algorithm, read chunk by chunk (one column): memory
+        stays O(runs × T) floats for this column, never the whole steps table."""
+        parts = []
+        for df in store.iter_table("steps", ["run", "algorithm", "t", column]):
+            s = df[df["algorithm"] == spec.main]
+            parts.append(s.pivot(index="run", columns="t", values=column))
+        return pd.concat(parts).sort_index().to_numpy()
 
     results = judge(fam.claims, main, sample, budget, spec.delta)
     verdict = theorem_verdict(results)
