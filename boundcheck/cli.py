@@ -293,8 +293,6 @@ def _render_summary(summary: dict) -> None:
 
 
 def cmd_verify(args) -> int:
-    from . import api
-
     cfg = _load_config(args.config) if args.config else {}
     for k in VERIFY_KEYS:  # command-line flags win over the config file
         v = getattr(args, k, None)
@@ -302,6 +300,11 @@ def cmd_verify(args) -> int:
             cfg[k] = v
     if "theorem" not in cfg:
         raise BoundcheckError("verify needs --theorem (see `boundcheck list`)")
+    if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
+        from .study.pool import prewarm  # workers start importing while this process imports the engine
+
+        prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))
+    from . import api
     th = api.resolve_theorem(str(cfg["theorem"]))
     on_chunk, progress = None, None
     if sys.stderr.isatty():

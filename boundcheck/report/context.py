@@ -359,11 +359,17 @@ def _step_stats(store: ResultStore, runs: int, horizon: int, truth: int | None) 
     order: list[str] = []
     for df in store.iter_table("steps", cols):
         seen = True
-        alg = df["algorithm"].astype(str).to_numpy()
-        for a in pd.unique(alg):
+        alg = df["algorithm"]
+        if not isinstance(alg.dtype, pd.CategoricalDtype):
+            alg = alg.astype("category")
+        codes = alg.cat.codes.to_numpy()
+        for code, a in enumerate(alg.cat.categories.astype(str)):
+            mask = codes == code
+            if not mask.any():
+                continue
             if a not in order:
                 order.append(a)
-            sub = df[alg == a]
+            sub = df[mask]
             r, t = sub["run"].to_numpy(np.int64), sub["t"].to_numpy(np.int64)
             if "cum_regret" in sub:
                 if a not in R:
@@ -385,7 +391,7 @@ def _step_stats(store: ResultStore, runs: int, horizon: int, truth: int | None) 
                         np.add.at(truth_n[a], t[ok] - 1, 1.0)
         if "eliminated" in df:
             has_elim = True
-            e = df[df["eliminated"].fillna(False).astype(bool)]
+            e = df[df["eliminated"].to_numpy() == True]  # noqa: E712 - object column of True/False/None
             if len(e):
                 elim.append(e[[c for c in ("run", "algorithm", "t", "prior") if c in e]].copy())
     if not seen:
@@ -396,9 +402,11 @@ def _step_stats(store: ResultStore, runs: int, horizon: int, truth: int | None) 
         for a in order:
             if a in R:
                 Ra = R[a]
-                q = np.nanquantile(Ra, [0.05, 0.95], axis=0)
+                full = not np.isnan(Ra).any()  # the vectorised quantile unless some run is missing
+                q = (np.quantile if full else np.nanquantile)(Ra, [0.05, 0.95], axis=0)
                 frames.append(pd.DataFrame({"algorithm": a, "t": np.arange(1, horizon + 1),
-                                            "mean": np.nanmean(Ra, axis=0), "lo": q[0], "hi": q[1]}))
+                                            "mean": (np.mean if full else np.nanmean)(Ra, axis=0),
+                                            "lo": q[0], "hi": q[1]}))
         regret = pd.concat(frames, ignore_index=True)
     truth_by_t = {a: pd.Series(truth_hits[a] / np.maximum(truth_n[a], 1), index=np.arange(1, horizon + 1))[
         truth_n[a] > 0] for a in truth_hits}

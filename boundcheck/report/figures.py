@@ -1,4 +1,4 @@
-r"""Report figures (seaborn/matplotlib on the Agg canvas; no pyplot state), each drawn once and saved once, as a
+r"""Report figures (matplotlib on the Agg canvas; no pyplot state), each drawn once and saved once, as a
 PNG at 150 dpi that both reports use (inlined in the HTML, ``\includegraphics`` in LaTeX): one render per figure
 instead of a PNG and a PDF, the report's dominant cost.
 
@@ -18,7 +18,6 @@ import matplotlib
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -149,10 +148,12 @@ def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
     df = pd.concat([pd.DataFrame({"ratio": v, "statistic": k}) for k, v in data.items()], ignore_index=True)
     df = df[np.isfinite(df["ratio"])]
     bins = min(30, max(8, int(np.sqrt(len(r))) * 2))
-    sns.histplot(df, x="ratio", hue="statistic", bins=bins, element="step", stat="count", common_bins=True,
-                 ax=ax, palette=["#1f77b4", "#9467bd"][: len(data)])
-    if ax.get_legend() is not None:
-        ax.get_legend().set_title(None)
+    edges = np.histogram_bin_edges(df["ratio"].to_numpy(), bins=bins)  # common bins for both statistics
+    for (k, _), colour in zip(data.items(), ("#1f77b4", "#9467bd"), strict=False):
+        v = df.loc[df["statistic"] == k, "ratio"].to_numpy()
+        ax.hist(v, bins=edges, histtype="step", color=colour, lw=1.6, label=k)
+        ax.hist(v, bins=edges, histtype="stepfilled", color=colour, alpha=0.15, lw=0)
+    ax.legend(frameon=False)
     med = float(np.median(data["$R_T$ / Bound(T)"]))
     ax.axvline(med, color="#1f77b4", lw=1, ls=":")
     xmax = float(df["ratio"].max())
@@ -263,10 +264,22 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
     labels = [ctx.label(a) for a in algos]
     pct = freq.to_numpy() * 100
     annot = np.where((pct > 0) & (pct < 0.5), "<1", np.char.mod("%.0f", pct))
-    sns.heatmap(pct, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=annot, fmt="",
-                annot_kws={"fontsize": 8}, cbar_kws={"label": "% of (run, t)", "shrink": 0.8},
-                xticklabels=[str(i) for i in range(n_prior)], yticklabels=labels, linewidths=0.5,
-                linecolor="white")
+    # a heatmap: cell (i, j) spans [j, j+1] × [i, i+1], row 0 on top
+    im = ax1.imshow(pct, cmap="Blues", vmin=0, vmax=100, aspect="auto", interpolation="nearest",
+                    extent=(0, n_prior, len(algos), 0))
+    for i in range(len(algos)):
+        for j in range(n_prior):
+            ax1.text(j + 0.5, i + 0.5, annot[i, j], ha="center", va="center", fontsize=8,
+                     color="white" if pct[i, j] > 60 else "#222")
+    ax1.set_xticks(np.arange(n_prior) + 0.5, [str(i) for i in range(n_prior)])
+    ax1.set_yticks(np.arange(len(algos)) + 0.5, labels)
+    ax1.set_xticks(np.arange(n_prior + 1), minor=True)
+    ax1.set_yticks(np.arange(len(algos) + 1), minor=True)
+    ax1.grid(which="minor", color="white", lw=1.0)
+    ax1.tick_params(which="minor", length=0)
+    for sp in ax1.spines.values():
+        sp.set_visible(False)
+    fig.colorbar(im, ax=ax1, shrink=0.8, label="% of (run, t)")
     ax1.set_xlabel("candidate prior" + (f" (true prior p* = {tp}, outlined)" if tp is not None else ""))
     ax1.set_ylabel("")
     ax1.tick_params(axis="y", rotation=0)
@@ -274,7 +287,7 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
         from matplotlib.patches import Rectangle
 
         ax1.add_patch(Rectangle((tp, 0), 1, len(algos), fill=False, edgecolor="#c62828", lw=2.2,
-                                clip_on=False))
+                                clip_on=False, zorder=5))
     ax1.set_title(("(a) " if tp is not None else "") + "how often each prior was chosen (% of all steps)")
     pal = _palette(ctx)
     if tp is not None:
@@ -340,10 +353,9 @@ def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
         colours = {w: "#c62828" if "true prior" in w else pal.get(a, "#555")
                    for w, a in zip(e["who"], e["algorithm"], strict=True)}
         bins = np.linspace(0.5, T + 0.5, min(T, 40) + 1)
-        sns.histplot(e, x="t", hue="who", hue_order=order, bins=bins, multiple="stack", ax=ax, element="bars",
-                     palette=colours)
-        if ax.get_legend() is not None:
-            ax.get_legend().set_title(None)
+        ax.hist([e.loc[e["who"] == w, "t"].to_numpy(float) for w in order], bins=bins, stacked=True,
+                color=[colours[w] for w in order], label=order, edgecolor="white", lw=0.5)
+        ax.legend(frameon=False)
         ax.set_xlim(0.5, T + 0.5)
         ax.set_xlabel("step t at which a prior was eliminated")
         ax.set_ylabel("eliminations (all runs)")
@@ -368,7 +380,6 @@ def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
     figs = []
     with matplotlib.rc_context(RC), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        sns.set_theme(style="ticks", rc=RC)
         for fn in FIGURES:
             try:
                 f = fn(ctx, out)

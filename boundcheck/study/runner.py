@@ -24,6 +24,7 @@ from .. import __version__
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
+from .pool import wait_prewarmed
 from .spec import LEGACY_CHUNK_SIZE, StudySpec
 from .store import ResultStore
 from .summary import summarize
@@ -41,7 +42,6 @@ class RunOptions:
 
 
 # --------------------------------------------------------------------------------------------- BLAS threads
-_controller = None
 _controller_lock = threading.Lock()
 
 
@@ -53,16 +53,20 @@ def single_threaded_blas():
     multi-threaded BLAS both fights the pool for cores and rounds differently (a threaded Cholesky is not the
     serial one), which made ``--jobs 1`` (in process, BLAS on all cores) differ from ``--jobs 2`` (loky
     workers limited to one thread) in the last bits of a diagnostic. :func:`run_study` holds it around the
-    whole study, so nested uses by threads (``--backend threading``) always restore one thread."""
-    global _controller
-    with _controller_lock:
-        if _controller is None:
-            from threadpoolctl import ThreadpoolController
+    whole study, so nested uses by threads (``--backend threading``) always restore one thread.
 
-            _controller = ThreadpoolController()
-        ctl = _controller
-    with ctl.limit(limits=1, user_api="blas"):
+    The libraries are looked up at every entry (≈ 1 ms): a BLAS loaded after a cached lookup (scipy ships its
+    own OpenBLAS, loaded with ``scipy.linalg``) would otherwise keep all its threads."""
+    import scipy.linalg  # noqa: F401 - load scipy's own BLAS before limiting
+    from threadpoolctl import threadpool_limits
+
+    with _controller_lock:
+        limiter = threadpool_limits(limits=1, user_api="blas")
+    try:
         yield
+    finally:
+        with _controller_lock:
+            limiter.restore_original_limits()
 
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
@@ -192,6 +196,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     total = len(spec.chunks())
     if on_chunk:
         on_chunk(len(done), total)
+    wait_prewarmed()  # a pool started early (boundcheck.study.pool) must be up before joblib reuses it
     if todo:
         _ship_by_value(spec)
         with single_threaded_blas(), _backend(options):

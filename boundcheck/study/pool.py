@@ -1,0 +1,50 @@
+"""Starting the worker pool early: workers spawn and import the engine while the parent is still busy.
+
+A loky worker is a fresh interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU)
+before its first chunk. :func:`prewarm` starts the pool and that import in a background thread as soon as a
+command knows it will run in parallel, so it overlaps the parent's own imports and the theorem's instantiation;
+:func:`~boundcheck.study.runner.run_study` waits for it and joblib reuses the same workers for every chunk.
+This module imports nothing heavy itself (the CLI calls it before importing the engine).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+__all__ = ["prewarm", "wait_prewarmed"]
+
+_thread: threading.Thread | None = None
+
+
+def _warm() -> int:
+    import boundcheck.study.runner  # noqa: F401 - the import is the point
+
+    return os.getpid()
+
+
+def prewarm(jobs: int, backend: str = "loky") -> None:
+    """Start ``jobs`` loky workers and import the engine in them, in the background (no-op otherwise)."""
+    global _thread
+    if backend != "loky" or jobs == 1 or _thread is not None:
+        return
+
+    def go() -> None:
+        import joblib
+
+        n = joblib.effective_n_jobs(jobs)
+        if n <= 1:
+            return
+        with joblib.parallel_config(backend="loky"):
+            joblib.Parallel(n_jobs=jobs)(joblib.delayed(_warm)() for _ in range(n))
+
+    _thread = threading.Thread(target=go, name="boundcheck-prewarm", daemon=True)
+    _thread.start()
+
+
+def wait_prewarmed() -> None:
+    """Block until a :func:`prewarm` started in this process has finished (before using the pool)."""
+    global _thread
+    if _thread is not None:
+        _thread.join()
+        _thread = None
