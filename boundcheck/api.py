@@ -161,7 +161,16 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     out = Path(out) if out is not None else Path("reports") / spec.theorem.id
     summary = run_study(spec, inst, out / "results", options, **kwargs)
     if report:
+        import time
+
+        from .study.store import ResultStore
+
+        t0 = time.perf_counter()
         summary["report"] = write_report(out / "results", out)
+        store = ResultStore(out / "results")  # how long the reports took (benchmarks/bench_study.py reads it)
+        manifest = store.require_manifest()
+        manifest.setdefault("timing", {})["report_s"] = time.perf_counter() - t0
+        store.write_manifest(manifest)
     return summary
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 
-__all__ = ["prewarm", "wait_prewarmed"]
+__all__ = ["prewarm", "wait_prewarmed", "import_in_background"]
 
 _thread: threading.Thread | None = None
 
@@ -48,3 +48,20 @@ def wait_prewarmed() -> None:
     if _thread is not None:
         _thread.join()
         _thread = None
+
+
+def import_in_background(*modules: str) -> threading.Thread:
+    """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
+    summary's and the reports' imports are then paid before the study ends, not after)."""
+    import importlib
+
+    def go() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
+                pass
+
+    th = threading.Thread(target=go, name="boundcheck-imports", daemon=True)
+    th.start()
+    return th

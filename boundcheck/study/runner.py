@@ -24,7 +24,7 @@ from .. import __version__
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
-from .pool import wait_prewarmed
+from .pool import import_in_background, wait_prewarmed
 from .spec import LEGACY_CHUNK_SIZE, StudySpec
 from .store import ResultStore
 from .summary import summarize
@@ -199,6 +199,10 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     wait_prewarmed()  # a pool started early (boundcheck.study.pool) must be up before joblib reuses it
     if todo:
         _ship_by_value(spec)
+        if effective_workers(options) > 1 and options.backend != "threading":
+            # the parent only collects results meanwhile: pay the summary's and the reports' imports now
+            import_in_background("scipy.stats", "pyarrow.parquet", "matplotlib.figure",
+                                 "matplotlib.backends.backend_agg", "sympy.printing.mathml")
         with single_threaded_blas(), _backend(options):
             par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
             for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
