@@ -83,7 +83,7 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
 
 
 # ------------------------------------------------------------------------------------------------ chunking
-CHUNK_MEMORY = 256 * 2**20  # bytes of simulation state per chunk
+CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of all chunks in flight (shared by the workers)
 MAX_CHUNK = 256  # runs: bounds what an interruption loses and the size of each stored chunk
 
 
@@ -94,6 +94,18 @@ def _bytes_per_run(spec: StudySpec) -> int:
     n, T, A = sc.domain.n, spec.horizon, len(spec.policies)
     groups = len({p.kernel_key for p in sc.candidates}) or 1
     return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
+
+
+RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
+
+
+def _release_loky_workers() -> None:
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import reusable_executor
+
+        executor = reusable_executor._executor  # the pool joblib reuses, if one is running (never start one)
+        if executor is not None:
+            executor.shutdown(wait=True)
 
 
 def effective_workers(options: RunOptions) -> int:
@@ -107,9 +119,9 @@ def effective_workers(options: RunOptions) -> int:
 def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int = CHUNK_MEMORY,
                       most: int = MAX_CHUNK) -> int:
     """Most runs per chunk: few, large chunks (per-step overhead is paid once per chunk, so the batched
-    kernels get long vectors), at least two per worker so that workers stay busy to the end, within the
-    memory budget. Results do not depend on it."""
-    cap = max(1, min(most, memory // max(1, bytes_per_run)))
+    kernels get long vectors), at least two per worker so that workers stay busy to the end, and the chunks
+    in flight (one per worker) within the memory budget. Results do not depend on it."""
+    cap = max(1, min(most, memory // max(1, workers) // max(1, bytes_per_run)))
     n_chunks = max(-(-runs // cap), 2 * workers if workers > 1 else 1)
     return max(1, -(-runs // n_chunks))
 
@@ -210,6 +222,8 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 done.add(chunk)
                 if on_chunk:
                     on_chunk(len(done), total)
+        if options.backend == "loky" and spec.runs * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE:
+            _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
     manifest = store.read_manifest() or manifest
     manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
     manifest["jobs"], manifest["backend"] = options.jobs, options.backend
