@@ -20,7 +20,30 @@ import numpy as np
 from .priors import GPPrior, RKHSFamily
 
 __all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams",
-           "rows_matmul", "ROW_BLOCK"]
+           "rows_matmul", "ROW_BLOCK", "NormalBlocks"]
+
+
+class NormalBlocks:
+    """Standard normals of shape ``size`` per step from one stream per run, drawn ``steps`` steps at a time.
+
+    A generator's normals come out in the same order whether drawn one step or many steps at a time, so this
+    gives exactly the values of per-step draws while the Python loop over runs runs once per block of steps
+    instead of once per step (memory: runs × steps × size)."""
+
+    def __init__(self, rngs: list[np.random.Generator], size: int, steps: int = 16) -> None:
+        self.rngs, self.size = rngs, int(size)
+        self.steps = max(1, int(steps))
+        self._block: np.ndarray | None = None
+        self._i = self.steps
+
+    def next(self) -> np.ndarray:
+        """The next step's draws: (runs, size)."""
+        if self._i == self.steps:
+            self._block = np.stack([g.standard_normal((self.steps, self.size)) for g in self.rngs])
+            self._i = 0
+        out = self._block[:, self._i]
+        self._i += 1
+        return out
 
 #: runs per matrix-multiply call in :func:`rows_matmul`
 ROW_BLOCK = 8
@@ -98,12 +121,15 @@ class ChainSampler:
         self.rho = float(np.sqrt(1.0 - prior.eps))
         self.sqrt_eps = float(np.sqrt(prior.eps))
         self._dev: np.ndarray | None = None
+        self._normals: NormalBlocks | None = None
         self.first_run = 0
 
     def _draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
-        n = self.L.shape[0]
-        z = np.stack([g.standard_normal(n) for g in rngs])
-        return rows_matmul(z, self.L.T, self.first_run)
+        if self._normals is None or self._normals.rngs is not rngs:
+            # the same values as one draw of n per step, fetched several steps at a time (bounded memory)
+            n = self.L.shape[0]
+            self._normals = NormalBlocks(rngs, n, steps=max(1, min(16, (1 << 21) // max(1, len(rngs) * n))))
+        return rows_matmul(self._normals.next(), self.L.T, self.first_run)
 
     def start(self, rngs: list[np.random.Generator], first_run: int = 0) -> np.ndarray:
         """f_1 for every run: shape (m, n). ``first_run``: the id of the first run of the batch (runs are

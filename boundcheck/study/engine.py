@@ -25,7 +25,7 @@ import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
-from ..model.sampling import make_sampler, run_streams
+from ..model.sampling import NormalBlocks, make_sampler, run_streams
 from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
@@ -80,9 +80,10 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             d[key] = np.zeros((m, T) + value.shape[1:], dtype=value.dtype)
         d[key][:, t - 1] = value
 
+    noise_draws = NormalBlocks(noise_rngs, K, steps=64)  # the per-step draws, fetched 64 steps at a time
     for t in range(1, T + 1):
         f_t = sampler.start(f_rngs, int(run_ids[0])) if t == 1 else sampler.step(f_rngs)  # (m, n)
-        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
+        eps_t = R * noise_draws.next()  # (m, K): one draw per base arm
         avail = actions.available(t, avail_rngs)
         best = actions.best_value(f_t, avail)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
