@@ -79,8 +79,14 @@ def render(post: dict, kern: dict, study: dict) -> str:
                  + ".")
     if "memory" in study:
         mm = study["memory"]
-        L.append(f"* {mm['runs']} runs × T = {mm['horizon']} `pe_gp_ucb`: peak RSS {mm['peak_process_mib']:.0f} MiB "
-                 f"(largest process), {mm['peak_tree_mib']:.0f} MiB (all processes), {mm['wall'] / 60:.0f} min.")
+        if mm["mode"] == "full":
+            L.append(f"* {mm['runs']} runs × T = {mm['horizon']} `pe_gp_ucb`: peak RSS {mm['peak_process_mib']:.0f} "
+                     f"MiB (largest process), {mm['peak_tree_mib']:.0f} MiB (all processes).")
+        else:
+            L.append(f"* {mm['runs']} runs × T = {mm['horizon']} `pe_gp_ucb` (replicated chunks): simulation peak "
+                     f"{mm['study_peak_process_mib']:.0f} MiB per process, {mm['study_peak_tree_mib']:.0f} MiB for "
+                     f"the parent and its two workers (chunks of {mm['chunk_size']} runs); summary and reports of the "
+                     f"{mm['runs']} runs: {mm['post_peak_mib']:.0f} MiB peak.")
     return "\n".join(L)
 
 
@@ -88,6 +94,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-memory", action="store_true", help="skip the 10 000-run memory study")
+    ap.add_argument("--memory", default="replicated", choices=["replicated", "full"])
     ap.add_argument("--readme", default=str(HERE.parent / "README.md"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,7 +102,7 @@ def main() -> None:
         quick = ["--quick"] if args.quick else []
         post = run("bench_posterior.py", tmp / "posterior.json", *quick)
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
-        study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory"])
+        study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory", args.memory])
         study = run("bench_study.py", tmp / "study.json", *study_args)
     section = render(post, kern, study)
     readme = Path(args.readme)

@@ -61,8 +61,8 @@ class DataSpacePosterior(GroupedPosterior):
     runs : int
         Number of runs m in the batch.
     max_data : int, optional
-        Most observations a run may hold (e.g. the reset period, or T·K). Exceeding it is an error. Without it
-        (and without ``window``) the buffers grow geometrically.
+        Most observations a run may hold (e.g. the reset period, or T·K). Exceeding it is an error. The buffers
+        start small and grow geometrically up to it (unbounded without it).
     window : int, optional
         Sliding window w: :meth:`condition` on a run that already holds w observations first drops its oldest
         one (SW-GP-UCB keeps the last w). :meth:`drop_oldest` does it explicitly.
@@ -74,17 +74,18 @@ class DataSpacePosterior(GroupedPosterior):
     representation = "dataspace"
 
     def __init__(self, priors: Sequence[GPPrior], noise_var: float, runs: int, *, max_data: int | None = None,
-                 window: int | None = None) -> None:
+                 window: int | None = None, initial_capacity: int = 32) -> None:
         for name, v in (("window", window), ("max_data", max_data)):
             if v is not None and (int(v) != v or v < 1):
                 raise BoundcheckError(f"{name} must be a positive integer, got {v!r}")
         self._setup(priors, noise_var, runs)
         self.window = None if window is None else int(window)
         self.max_data = None if max_data is None else int(max_data)
-        if self.window is not None:
-            self.capacity = self.window if self.max_data is None else min(self.window, self.max_data)
-        else:
-            self.capacity = self.max_data if self.max_data is not None else 16
+        self.limit = self.window if self.window is not None else self.max_data  # None: unbounded
+        if self.window is not None and self.max_data is not None:
+            self.limit = min(self.window, self.max_data)
+        start = max(1, int(initial_capacity))
+        self.capacity = start if self.limit is None else min(self.limit, start)
         self.tau = 1  # prediction time of the current state (observations are stamped with it)
         self.reset()
 
@@ -135,7 +136,7 @@ class DataSpacePosterior(GroupedPosterior):
     def _grow(self) -> None:
         old = (self.idx, self.times, self.y, self.L, self.A)
         W = self.capacity
-        self._allocate(2 * W)
+        self._allocate(2 * W if self.limit is None else min(2 * W, self.limit))
         self.idx[:, :W], self.times[:, :W], self.y[:, :W] = old[0], old[1], old[2]
         self.L[:, :, :W, :W] = old[3]
         for A, A_old in zip(self.A, old[4], strict=True):
@@ -182,13 +183,13 @@ class DataSpacePosterior(GroupedPosterior):
             return
         full = self.d[sel] >= self.capacity
         if full.any():
-            if self.window is not None and self.capacity == self.window:
+            if self.limit is None or self.capacity < self.limit:
+                self._grow()
+            elif self.window is not None and self.limit == self.window:
                 self.drop_oldest(sel[full])
-            elif self.max_data is not None:
+            else:
                 raise BoundcheckError(f"data-space posterior: more than max_data={self.max_data} observations "
                                       "since a reset")
-            else:
-                self._grow()
         self._cache.clear()
         idx_s, y_s = idx[sel], y[sel]
         d_s = self.d[sel]
@@ -321,27 +322,34 @@ def use_representation(name: str):
             os.environ["BOUNDCHECK_POSTERIOR_REPRESENTATION"] = old_env
 
 
-def choose_representation(n: int, *, max_data: int | None = None, window: int | None = None) -> str:
+def choose_representation(n: int, *, max_data: int | None = None, window: int | None = None,
+                          typical_data: int | None = None) -> str:
     """``"dataspace"`` or ``"grid"``: the cheaper exact form for a domain of n points.
 
     Per observation the data-space form reads its d×n factor V once (Σ[:, x] = K[:, x] − VᵀV[:, x], ~2n·d
     flops at matrix-vector speed); the grid form folds rank-one rows into its n×n state at matrix-multiply
     speed (~2n² flops per observation, several times faster per flop) and reads up to ``block`` pending rows.
     ``benchmarks/bench_kernels.py`` measures both: data space wins while d ≲ n/4 (and always for a window,
-    which the grid form cannot forget stably); its memory is m·d·n instead of m·n²."""
+    which the grid form cannot forget stably); its memory is m·d·n instead of m·n².
+
+    ``typical_data``: how many observations a run usually holds when that is far below ``max_data`` (the data
+    since the last reset of ET-GP-UCB: tens of points, though a run that never resets holds T)."""
     if window is not None:
         return "dataspace"
-    if max_data is not None and 4 * int(max_data) <= n:
+    d = typical_data if typical_data is not None else max_data
+    if d is not None and 4 * int(d) <= n:
         return "dataspace"
     return "grid"
 
 
 def make_posterior(priors: Sequence[GPPrior], noise_var: float, runs: int, *, max_data: int | None = None,
-                   window: int | None = None, representation: str | None = None) -> Posterior:
+                   window: int | None = None, typical_data: int | None = None,
+                   representation: str | None = None) -> Posterior:
     """The exact posterior in the cheaper representation (see :func:`choose_representation`).
 
     ``max_data``: the most observations a run holds at once (T·K without resets, the reset period for
-    R-GP-UCB); ``window``: a sliding window (SW-GP-UCB). ``representation`` forces ``"grid"`` or
+    R-GP-UCB); ``window``: a sliding window (SW-GP-UCB); ``typical_data``: the usual number held when it is far
+    below ``max_data`` (data since a reset). ``representation`` forces ``"grid"`` or
     ``"dataspace"`` (as does :func:`use_representation`). The reference arithmetic
     (:func:`~boundcheck.model.posterior.use_arithmetic`) is the grid form's, so it always gives the grid form
     unless a window needs data space."""
@@ -349,7 +357,7 @@ def make_posterior(priors: Sequence[GPPrior], noise_var: float, runs: int, *, ma
     rep = representation or _REPRESENTATION
     if rep == "auto":
         rep = "grid" if arithmetic() == "reference" and window is None else \
-            choose_representation(n, max_data=max_data, window=window)
+            choose_representation(n, max_data=max_data, window=window, typical_data=typical_data)
     if rep == "dataspace":
         return DataSpacePosterior(priors, noise_var, runs, max_data=max_data, window=window)
     if rep == "grid":

@@ -71,7 +71,7 @@ def single_threaded_blas():
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
     """Worker: simulate one chunk of runs and evaluate every claim on it (BLAS on one thread)."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with single_threaded_blas():
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
@@ -79,7 +79,7 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     # encoded here, in the worker: the parent receives compressed files and only writes them
     tables = {"runs": runs.to_parquet(index=False), "steps": steps.to_parquet(index=False)}
     return chunk, tables, {"runs": [run_ids[0], run_ids[-1]], "seconds": time.perf_counter() - start,
-                           "pid": os.getpid()}
+                           "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
 
 
 # ------------------------------------------------------------------------------------------------ chunking
