@@ -96,7 +96,13 @@ def main() -> None:
     ap.add_argument("--no-memory", action="store_true", help="skip the 10 000-run memory study")
     ap.add_argument("--memory", default="replicated", choices=["replicated", "full"])
     ap.add_argument("--readme", default=str(HERE.parent / "README.md"))
+    ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json from DIR "
+                    "(written by the three benchmarks' --json) instead of running them")
     args = ap.parse_args()
+    if args.from_json:
+        d = Path(args.from_json)
+        post, kern, study = (json.loads((d / f"{k}.json").read_text()) for k in ("posterior", "kernels", "study"))
+        return _write(args.readme, render(post, kern, study))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         quick = ["--quick"] if args.quick else []
@@ -104,8 +110,11 @@ def main() -> None:
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
         study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory", args.memory])
         study = run("bench_study.py", tmp / "study.json", *study_args)
-    section = render(post, kern, study)
-    readme = Path(args.readme)
+    _write(args.readme, render(post, kern, study))
+
+
+def _write(readme_path: str, section: str) -> None:
+    readme = Path(readme_path)
     text = readme.read_text()
     if START in text and END in text:
         head, rest = text.split(START, 1)

@@ -149,7 +149,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies)
     options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
-                         scheduler=scheduler)
+                         scheduler=scheduler, report=report)
     if options.jobs == 0:
         raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)

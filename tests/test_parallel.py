@@ -59,7 +59,8 @@ def test_resume_with_other_workers_reuses_chunks(tmp_path):
 
 def test_chunk_size_choice():
     assert choose_chunk_size(200, 1, 10**5) == 200  # one worker: one chunk (within memory)
-    assert choose_chunk_size(200, 2, 10**5) == 50  # two per worker
+    assert choose_chunk_size(200, 2, 10**5) == 100  # one per worker: halves would be small
+    assert choose_chunk_size(1000, 2, 10**5) == 250  # two per worker
     assert choose_chunk_size(400, 2, 10**7) == 11  # memory-bound: 224 MiB over two workers / 10 MB per run
     assert choose_chunk_size(10_000, 2, 10**5) <= 256
     spec = api.build_study("gp_ucb", runs=50, chunk_size=20)

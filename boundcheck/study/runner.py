@@ -39,6 +39,7 @@ class RunOptions:
     jobs: int = -1
     backend: str = "loky"
     scheduler: str | None = None
+    report: bool = False  # reports follow the study: the parent may import their libraries while workers run
 
 
 # --------------------------------------------------------------------------------------------- BLAS threads
@@ -85,6 +86,7 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
 # ------------------------------------------------------------------------------------------------ chunking
 CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of all chunks in flight (shared by the workers)
 MAX_CHUNK = 256  # runs: bounds what an interruption loses and the size of each stored chunk
+MIN_SPLIT = 128  # runs: chunks are not split below this for balance alone (a chunk's overhead is per step)
 
 
 def _bytes_per_run(spec: StudySpec) -> int:
@@ -122,7 +124,9 @@ def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int =
     kernels get long vectors), at least two per worker so that workers stay busy to the end, and the chunks
     in flight (one per worker) within the memory budget. Results do not depend on it."""
     cap = max(1, min(most, memory // max(1, workers) // max(1, bytes_per_run)))
-    n_chunks = max(-(-runs // cap), 2 * workers if workers > 1 else 1)
+    n_chunks = -(-runs // cap)
+    if workers > 1:  # two chunks per worker keep them busy to the end, unless that makes chunks small
+        n_chunks = max(n_chunks, min(2 * workers, max(workers, runs // MIN_SPLIT)))
     return max(1, -(-runs // n_chunks))
 
 
@@ -211,10 +215,14 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     wait_prewarmed()  # a pool started early (boundcheck.study.pool) must be up before joblib reuses it
     if todo:
         _ship_by_value(spec)
-        if effective_workers(options) > 1 and options.backend != "threading":
-            # the parent only collects results meanwhile: pay the summary's and the reports' imports now
-            import_in_background("scipy.stats", "pyarrow.parquet", "matplotlib.figure",
-                                 "matplotlib.backends.backend_agg", "sympy.printing.mathml")
+        big = spec.runs * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
+        if effective_workers(options) > 1 and options.backend != "threading" and not big:
+            # the parent only collects results meanwhile: pay the summary's and the reports' imports now (not
+            # in a big study: there they are negligible, and the workers' memory is what matters)
+            later = ["scipy.stats", "pyarrow.parquet"]
+            if options.report:
+                later += ["matplotlib.figure", "matplotlib.backends.backend_agg", "sympy.printing.mathml"]
+            import_in_background(*later)
         with single_threaded_blas(), _backend(options):
             par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
             for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
@@ -222,7 +230,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 done.add(chunk)
                 if on_chunk:
                     on_chunk(len(done), total)
-        if options.backend == "loky" and spec.runs * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE:
+        if options.backend == "loky" and big:
             _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
     manifest = store.read_manifest() or manifest
     manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
