@@ -71,16 +71,22 @@ def single_threaded_blas():
 
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
-    """Worker: simulate one chunk of runs and evaluate every claim on it (BLAS on one thread)."""
+    """Simulate one chunk of runs and evaluate every claim on it (BLAS on one thread): (chunk, {"runs": df,
+    "steps": df}, info)."""
     start, cpu = time.perf_counter(), time.process_time()
     with single_threaded_blas():
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
-    del traj
-    # encoded here, in the worker: the parent receives compressed files and only writes them
-    tables = {"runs": runs.to_parquet(index=False), "steps": steps.to_parquet(index=False)}
-    return chunk, tables, {"runs": [run_ids[0], run_ids[-1]], "seconds": time.perf_counter() - start,
-                           "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
+    return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
+                                                    "seconds": time.perf_counter() - start,
+                                                    "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
+
+
+def _run_chunk_encoded(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
+    """Worker task: :func:`run_chunk` with its tables encoded as parquet files here, in the worker (the parent
+    receives compressed bytes and only writes them)."""
+    chunk, tables, info = run_chunk(spec, inst, chunk, run_ids)
+    return chunk, {name: df.to_parquet(index=False) for name, df in tables.items()}, info
 
 
 # ------------------------------------------------------------------------------------------------ chunking
@@ -225,7 +231,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
             import_in_background(*later)
         with single_threaded_blas(), _backend(options):
             par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
-            for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
+            for chunk, tables, info in par(joblib.delayed(_run_chunk_encoded)(spec, inst, c, ids) for c, ids in todo):
                 store.write_chunk(chunk, tables, info)
                 done.add(chunk)
                 if on_chunk:
