@@ -57,6 +57,12 @@ def render(post: dict, kern: dict, study: dict) -> str:
         L.append(f"| {r['n']} | {r['kernel']} | {r['us_per_run_step']:.1f} | {r['gflops']:.2f} | "
                  f"{r['pct_matmul']:.0f} % | {r['x_bw_bound']:.2f}× |")
     yard = kern["yardsticks"]
+    eng = [r for r in kern["condition"] if r["kernel"].startswith("engine")]
+    L.append("")
+    L.append("Folding rank-one rows every `block` observations reads and writes the n×n state once per block, so "
+             "the step is compute-bound and the matmul criterion applies: " + ", ".join(
+                 f"{r['pct_matmul']:.0f} % of one core's matmul at n = {r['n']}" for r in eng)
+             + " (target ≥ 30 %); the first engine's kernel ran at 1–2 %.")
     L.append("")
     L.append("Yardsticks in the same run: " + "; ".join(
         f"n = {n}: matmul {v['matmul_gflops']:.0f} GFLOP/s, stream {v['stream_gbs']:.0f} GB/s"
@@ -70,7 +76,11 @@ def render(post: dict, kern: dict, study: dict) -> str:
         p = study["parallel"]
         L.append(f"* `--jobs 2` vs `--jobs 1`, 400 runs of `pe_gp_ucb`: {p['speedup_min']:.2f}× (min), "
                  f"{p['speedup_median']:.2f}× (median) ({p['jobs1']['min']:.1f} s → {p['jobs2']['min']:.1f} s); "
-                 f"raw tables bit-identical: {p['bit_identical']}.")
+                 f"raw tables bit-identical: {p['bit_identical']}."
+                 + (f" CPU: {p['cpu_jobs1']['min']:.1f} s (`--jobs 1`: {p['parallel_cpu']:.1f} s in chunks, "
+                    f"{p['serial_cpu']:.1f} s serial: imports, scenario, γ, summary) against "
+                    f"{p['cpu_jobs2']['min']:.1f} s (`--jobs 2`: plus two worker start-ups); on two idle cores "
+                    f"Amdahl allows {p['amdahl_2']:.2f}×." if "amdahl_2" in p else ""))
     if "fixed" in study:
         f = study["fixed"]
         L.append(f"* `boundcheck list`: {f['list']['min']:.2f} s; default `verify --theorem pe_gp_ucb` (200 runs, "
