@@ -158,6 +158,8 @@ class GroupedPosterior:
         self._all_members = [bool(np.array_equal(mb, np.arange(self.P))) for mb in self.members]
         self.prior_mean = np.stack([p.mean for p in priors])  # (P, n)
         self._cache: dict[str, np.ndarray] = {}
+        self._rows = np.arange(self.m)  # run indices (reused: called every step)
+        self._identity_groups = self.G == self.P and bool(np.array_equal(self.group_of, np.arange(self.P)))
 
     # --------------------------------------------------------------- queries
     def _group_var(self) -> np.ndarray:  # pragma: no cover
@@ -185,8 +187,8 @@ class GroupedPosterior:
         return out
 
     def _per_prior(self, a: np.ndarray) -> np.ndarray:
-        if self.G == self.P:
-            return a if np.array_equal(self.group_of, np.arange(self.P)) else a[:, self.group_of]
+        if self._identity_groups:
+            return a
         if self.G == 1:  # a broadcast view: no (m, P, n) copy of a per-group quantity
             return np.broadcast_to(a, (self.m, self.P, self.n))
         return a[:, self.group_of]
@@ -202,7 +204,7 @@ class GroupedPosterior:
     # --------------------------------------------------------------- shared update pieces
     def _mean_at(self, sel: np.ndarray, idx_s: np.ndarray, every: bool) -> np.ndarray:
         """μ^p_{t-1}(x_r) for every selected run r and prior p: (k, P)."""
-        rows = np.arange(idx_s.size) if every else sel
+        rows = self._rows if every else sel
         return self.prior_mean[:, idx_s].T + self.dev[rows, :, idx_s]
 
     def _update_priors(self, g: int, sel: np.ndarray, every: bool, gain: np.ndarray, v: np.ndarray,
@@ -276,7 +278,7 @@ class BatchedPosterior(GroupedPosterior):
         if kmax == 0:
             return None
         Ug = self.U[g][:, :kmax] if rows is None else self.U[g][rows, :kmax]
-        ucol = Ug[np.arange(idx.size), :, idx]  # (k, kmax): U[:, x_r]
+        ucol = Ug[self._rows if idx.size == self.m else np.arange(idx.size), :, idx]  # (k, kmax): U[:, x_r]
         return np.matmul(ucol[:, None, :], Ug)[:, 0, :]
 
     def cov(self, prior: int = 0) -> np.ndarray:
@@ -289,7 +291,7 @@ class BatchedPosterior(GroupedPosterior):
         """Σ_{t−1}[:, x] for x = ``idx[r]`` in every run r: (m, n), without materialising Σ."""
         g = self.group_of[prior]
         idx = np.asarray(idx, dtype=np.int64)
-        d = self.D[g][np.arange(self.m), idx]
+        d = self.D[g][self._rows, idx]
         pend = self._pending(g, None, idx)
         return self.K[g][idx] - self.c[g] * (d if pend is None else d + pend)
 
@@ -299,12 +301,12 @@ class BatchedPosterior(GroupedPosterior):
         idx = np.asarray(idx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         every = runs is None
-        sel = np.arange(self.m) if every else rows_of(runs, self.m)
+        sel = self._rows if every else rows_of(runs, self.m)
         if sel.size == 0:
             return
         self._cache.clear()
         idx_s, y_s = (idx, y) if every else (idx[sel], y[sel])
-        k = np.arange(sel.size)
+        k = self._rows if every else np.arange(sel.size)
         mu_at = self._mean_at(sel, idx_s, every)  # posterior mean of every prior at the observed point
         if self.arithmetic == "reference":
             self._condition_reference(sel, every, idx_s, y_s, mu_at)
