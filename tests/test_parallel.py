@@ -38,9 +38,9 @@ def test_results_do_not_depend_on_chunking(tmp_path, theorem):
 def test_jobs_and_backends_bit_identical(tmp_path):
     """--jobs 1 (in process) against --jobs 2 on loky and on threads: every stored column, bit for bit (the
     chain-rule diagnostic used to differ in its last bits: a multi-threaded Cholesky in the parent process)."""
-    one = _run(tmp_path / "one", "pe_gp_ucb", jobs=1, runs=24, horizon=30)
-    _assert_identical(one, _run(tmp_path / "loky", "pe_gp_ucb", jobs=2, runs=24, horizon=30))
-    _assert_identical(one, _run(tmp_path / "thr", "pe_gp_ucb", jobs=2, backend="threading", runs=24, horizon=30))
+    one = _run(tmp_path / "one", "pe_gp_ucb", jobs=1, runs=24, horizon=15)
+    _assert_identical(one, _run(tmp_path / "loky", "pe_gp_ucb", jobs=2, runs=24, horizon=15))
+    _assert_identical(one, _run(tmp_path / "thr", "pe_gp_ucb", jobs=2, backend="threading", runs=24, horizon=15))
 
 
 def test_resume_with_other_workers_reuses_chunks(tmp_path):
