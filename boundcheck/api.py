@@ -20,20 +20,26 @@ from pathlib import Path
 import theory
 from theory import Theorem
 
+from .claims.budget import DEFAULT_FALSE_ALARM, HolmBudget
+from .claims.defects import Defect, defects_for, get_defect
 from .claims.families import Family, family_for
-from .errors import BoundcheckError
+from .errors import BoundcheckError, NotApplicable
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
-from .study.runner import BACKENDS, RunOptions, run_study
+from .study.power import apply_defects, defect_instance, run_power
+from .study.runner import BACKENDS, RunOptions, Sequential, run_study
 from .study.spec import StudySpec
-from .utils.validation import check_choice, check_int, check_positive
+from .utils.io import atomic_write_json
+from .utils.validation import check_choice, check_int, check_positive, check_probability
+from .world.assumptions import Conditions
 from .world.catalogue import get_scenario
 from .world.scenario import Scenario
 
-__all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
-           "DEFAULT_RUNS"]
+__all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_defects", "build_study", "verify",
+           "power", "applicability", "write_report", "DEFAULT_RUNS", "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM"]
 
 DEFAULT_RUNS = 200
+DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
 
 PolicyLike = str | PolicySpec | type | Callable
 
@@ -117,6 +123,38 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
         chunk_size=check_int("chunk size", chunk_size))
 
 
+def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) -> list[Defect]:
+    """Defect names or objects, each checked to apply to the theorem (one-line error otherwise)."""
+    out = []
+    for d in defects or ():
+        d = d if isinstance(d, Defect) else get_defect(str(d))
+        if not d.applies(theorem.id):
+            raise BoundcheckError(f"defect {d.name!r} does not apply to {theorem.id}; its defects: "
+                                  f"{', '.join(x.name for x in defects_for(theorem.id))}")
+        out.append(d)
+    return out
+
+
+def applicability(theorem: str | Theorem, scenario: str | Scenario | None = None, *, horizon: int | None = None,
+                  delta: float | None = None) -> list[str]:
+    """Why ``theorem`` does not apply to ``scenario`` (empty: every assumption holds)."""
+    th = resolve_theorem(theorem)
+    sc = resolve_scenario(scenario, th, horizon, delta)
+    return family_for(th).unmet_assumptions(sc, Conditions())
+
+
+def _check_applicable(spec: StudySpec, cond: Conditions, allow_out_of_theory: bool) -> list[str]:
+    """The study's out-of-theory reasons; raises :class:`NotApplicable` (nothing simulated, nothing written)
+    when an assumption fails and the study is neither run explicitly outside the theorem nor a negative control
+    (β scaled, a planted defect)."""
+    unmet = spec.family.unmet_assumptions(spec.scenario, cond)
+    explicit = cond.beta_scale != 1.0 or bool(cond.defects)
+    if unmet and not (allow_out_of_theory or explicit):
+        raise NotApplicable(f"not applicable: {spec.theorem.id} on {spec.scenario.name}: " + "; ".join(unmet)
+                            + " (run it anyway with --allow-out-of-theory)", unmet)
+    return spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
+
+
 def _meta(spec: StudySpec) -> dict:
     """What the reports need about the scenario and the algorithms, stored in the manifest."""
     sc = spec.scenario
@@ -141,20 +179,45 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
            horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
            policies: Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
            scheduler: str | None = None, out: str | Path | None = None, report: bool = True,
-           on_chunk: Callable[[int, int], None] | None = None) -> dict:
+           on_chunk: Callable[[int, int], None] | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
+           until_conclusive: bool = False, max_runs: int | None = None, allow_out_of_theory: bool = False,
+           defects: Sequence[str | Defect] | None = None) -> dict:
     """Run (or resume) ``boundcheck verify`` and return its JSON summary.
+
+    ``false_alarm``: the probability that a verify of a correct theorem on correct code calls any claim
+    violated is at most this (Holm across the stochastic claims). ``until_conclusive``: add chunks of runs
+    until every claim is settled or ``max_runs`` (anytime-valid tests). A scenario that breaks an assumption of
+    the theorem raises :class:`~boundcheck.errors.NotApplicable` (nothing is simulated) unless
+    ``allow_out_of_theory`` or the study is an explicit negative control (``beta_scale`` ≠ 1, ``defects``).
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
     go to a temporary folder that is removed afterwards."""
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies)
+    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    planted = resolve_defects(spec.theorem, defects)
+    sequential = None
+    if until_conclusive:
+        limit = DEFAULT_MAX_RUNS if max_runs is None else check_int("max runs", max_runs)
+        if limit < spec.chunk_size:
+            raise BoundcheckError(f"--max-runs {limit} is smaller than one chunk ({spec.chunk_size} runs)")
+        sequential = Sequential(max_runs=limit)
+    elif max_runs is not None:
+        raise BoundcheckError("--max-runs needs --until-conclusive")
     options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
                          scheduler=scheduler)
     if options.jobs == 0:
         raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
-    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
-    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
-    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=_meta(spec), on_chunk=on_chunk)
+    cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted))
+    reasons = _check_applicable(spec, cond, allow_out_of_theory)
+    spec = apply_defects(spec, planted)
+    inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
+                           planted)
+    meta = _meta(spec)
+    meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
+    meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]
+    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=meta, on_chunk=on_chunk, budget=budget,
+                  sequential=sequential)
     if out is None and not report:
         with tempfile.TemporaryDirectory(prefix="boundcheck-") as tmp:
             return run_study(spec, inst, Path(tmp) / "results", options, **kwargs)
@@ -163,6 +226,35 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     if report:
         summary["report"] = write_report(out / "results", out)
     return summary
+
+
+def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
+          horizon: int | None = None, delta: float | None = None, seed: int = 0,
+          defects: Sequence[str | Defect] | None = None, jobs: int = -1, backend: str = "loky",
+          scheduler: str | None = None, out: str | Path | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
+          pool: int = 2, subsets: int = 200, allow_out_of_theory: bool = False,
+          on_study: Callable[[str, int, int], None] | None = None) -> dict:
+    """``boundcheck power``: the theorem's claims against planted defects (default: every defect of the library
+    that applies), with the probability that a verify of ``runs`` runs catches each, and each claim's smallest
+    detectable effect. Writes ``out/power.json`` (default ``reports/<theorem>/power``) and returns it."""
+    th = resolve_theorem(theorem)
+    planted = resolve_defects(th, defects) if defects else defects_for(th.id)
+    spec = build_study(th, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed)
+    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    check_int("pool", pool)
+    check_int("subsets", subsets)
+    options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
+                         scheduler=scheduler)
+    if options.jobs == 0:
+        raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
+    _check_applicable(spec, Conditions(), allow_out_of_theory)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    out = Path(out) if out is not None else Path("reports") / th.id / "power"
+    table = run_power(spec, inst, planted, out, options, budget=budget, pool=pool, subsets=subsets, seed=seed,
+                      on_study=on_study)
+    atomic_write_json(out / "power.json", table, default=float)
+    table["path"] = str(out / "power.json")
+    return table
 
 
 def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> dict:

@@ -1,6 +1,8 @@
 """Command-line interface ``boundcheck`` (contract in shared/design.md, documented in the README).
 
-Exit codes: 0 no claim violated, 1 some claim violated, 2 bad input (one line on stderr, no traceback).
+Exit codes: 0 no claim violated (holds or inconclusive), 1 some claim violated, 2 bad input (one line on stderr,
+no traceback), 3 not applicable (an assumption of the theorem fails on the scenario; nothing simulated),
+4 internal error (reserved: an unexpected exception).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from pathlib import Path
 
 import theory
 
-from .errors import BoundcheckError
+from .errors import BoundcheckError, NotApplicable
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,7 +86,7 @@ def cmd_show(args) -> int:
                         "source": c.source} for c in th.claims],
             "corrections": [c.__dict__ for c in th.corrections],
             "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
-            "algorithms": list(th.algorithms),
+            "controls": list(th.controls), "algorithms": list(th.algorithms),
         })
         return EXIT_OK
     con = _console()
@@ -110,7 +112,9 @@ def cmd_show(args) -> int:
     con.print("[bold]Corrections to the paper:[/bold]")
     for c in th.corrections:
         con.print(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})")
-    con.print(f"\nDefault scenario: {th.default_scenario}; scenarios: {', '.join(th.scenarios)}")
+    con.print(f"\nDefault scenario: {th.default_scenario}; scenarios (every assumption holds): "
+              f"{', '.join(th.scenarios)}"
+              + (f"; negative controls (--allow-out-of-theory): {', '.join(th.controls)}" if th.controls else ""))
     return EXIT_OK
 
 
@@ -188,7 +192,8 @@ def cmd_gamma(args) -> int:
 
 # ----------------------------------------------------------------------------------------------- verify
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
-               "beta_scale", "out", "no_report"}
+               "beta_scale", "out", "no_report", "false_alarm", "until_conclusive", "max_runs",
+               "allow_out_of_theory", "defect"}
 
 
 def _load_config(path: str) -> dict:
@@ -207,33 +212,49 @@ def _load_config(path: str) -> dict:
     return data
 
 
+COLOUR = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "blue"}
+
+
+def _fmt(x, spec: str = ".3g") -> str:
+    return "" if x is None else format(x, spec)
+
+
 def _render_summary(summary: dict) -> None:
     from rich.table import Table
 
     con = _console()
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
-                    else "[yellow]OUT OF THEORY[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
-    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow"}
+                    else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
     con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
-              + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else ""))
+              + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else "")
+              + (f"; false-alarm budget {summary['false_alarm']:g} (Holm)" if summary.get("false_alarm") else "")
+              + ("; anytime-valid (--until-conclusive)" if summary.get("sequential") else ""))
     b = summary["bound"]
     con.print(f"explicit bound at T: {b['at_horizon']:.4g} = "
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
-    table = Table(title="claims")
-    for col in ("claim", "kind", "level", "failures/runs", "rate", "CI (confidence)", "verdict"):
-        table.add_column(col, justify="right" if col in ("level", "rate") else "left")
+    table = Table(title="claims (p: the claim's own p-value; share: its part of the false-alarm budget)")
+    for col in ("claim", "kind", "level", "failures/runs", "rate", "p", "share", "interval (confidence)", "verdict"):
+        table.add_column(col, justify="right" if col in ("level", "rate", "p", "share") else "left")
+    identities = []
     for c in summary["claims"]:
-        ci = "" if c["ci_low"] is None else f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
+        if c["kind"] == "identity":
+            identities.append(c)
+            continue
+        ci = "" if c["ci_low"] is None or c["kind"] == "deterministic" else \
+            f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
         if ci and c.get("test_size") is not None:
             ci += f" ({100 * (1 - c['test_size']):.4g}%)"
-        lvl = "" if c["level"] is None else f"{c['level']:.3g}"
-        rate = "" if c["rate"] is None else f"{c['rate']:.3g}"
         v = c["verdict"]
-        table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], lvl,
-                      f"{c['violations']}/{c['runs']}", rate, ci, f"[{colour[v]}]{v}[/{colour[v]}]")
+        rate = "" if c["rate"] is None or c["kind"] == "calibration" else f"{c['rate']:.3g}"
+        table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], _fmt(c["level"]),
+                      f"{c['violations']}/{c['runs']}", rate, _fmt(c.get("p_value"), ".2g"),
+                      _fmt(c.get("budget_share"), ".2g"), ci, f"[{COLOUR[v]}]{v}[/{COLOUR[v]}]")
     con.print(table)
+    if identities:
+        con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
+            f"{c['id']} {'ok' if c['verdict'] == 'holds' else '[red]BROKEN[/red]'}" for c in identities))
     main_alg = summary.get("main_algorithm", "the theorem's algorithm")
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
@@ -243,8 +264,8 @@ def _render_summary(summary: dict) -> None:
         rt.add_row(a, *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
     con.print(rt)
     v = summary["verdict"]
-    con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
-              + ("" if summary["in_theory"] else " (out of theory: not a theorem failure)")
+    con.print(f"theorem verdict: [bold {COLOUR[v]}]{v}[/bold {COLOUR[v]}]"
+              + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
               + f"   [{summary['elapsed_s']:.1f} s]")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
@@ -273,6 +294,8 @@ def cmd_verify(args) -> int:
         def on_chunk(done, total):
             progress.update(task, completed=done, total=total)
 
+    defects = cfg.get("defect") or []
+    defects = [defects] if isinstance(defects, str) else list(defects)
     try:
         if progress is not None:
             progress.start()
@@ -280,7 +303,15 @@ def cmd_verify(args) -> int:
             th, cfg.get("scenario"), runs=cfg.get("runs", api.DEFAULT_RUNS), horizon=cfg.get("horizon"),
             delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
             jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
-            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk)
+            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk,
+            false_alarm=cfg.get("false_alarm", api.DEFAULT_FALSE_ALARM),
+            until_conclusive=bool(cfg.get("until_conclusive")), max_runs=cfg.get("max_runs"),
+            allow_out_of_theory=bool(cfg.get("allow_out_of_theory")), defects=defects)
+    except NotApplicable as exc:
+        if args.json:
+            _print_json({"theorem": th.id, "scenario": cfg.get("scenario") or th.default_scenario,
+                         "verdict": "not applicable", "in_theory": False, "out_of_theory_reasons": exc.reasons})
+        raise
     finally:
         if progress is not None:
             progress.stop()
@@ -289,6 +320,84 @@ def cmd_verify(args) -> int:
     else:
         _render_summary(summary)
     return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK
+
+
+def _render_power(table: dict) -> None:
+    from rich.table import Table
+
+    con = _console()
+    target = table["power_target"]
+    con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
+              f"T = {table['horizon']}, false-alarm budget {table['false_alarm']:g}")
+    base = table["defects"].get("none", {}).get("probability", {})
+    t = Table(title=f"per claim: the defects it catches, with the probability that a verify of N runs calls it "
+              f"violated (≥ {target:g} = catches)")
+    for col in ("claim", "catches", "also flags (p ≥ 0.2)", "false alarms", "smallest detectable effect at N"):
+        t.add_column(col)
+    for cid, info in table["claims"].items():
+        probs = {d: v["probability"][cid] for d, v in table["defects"].items() if d != "none"}
+        strong = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if p >= target)
+        weak = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if 0.2 <= p < target)
+        t.add_row(cid, strong or "[red]nothing[/red]", weak, f"{base.get(cid, 0.0):.2f}",
+                  _describe_detectable(info.get("detectable")))
+    con.print(t)
+    d = Table(title="per defect: the claims that catch it")
+    for col in ("defect", "what it plants", "caught by"):
+        d.add_column(col)
+    for name, info in table["defects"].items():
+        if name == "none":
+            continue
+        d.add_row(name, info["description"], ", ".join(info["caught_by"]) or "[red]no claim[/red]")
+    con.print(d)
+    if table.get("identities"):
+        con.print("sanity identities (outside the verdict, nothing to catch): " + ", ".join(table["identities"]))
+    for cid, why in (table.get("vacuous") or {}).items():
+        con.print(f"{cid}: {why} (outside the verdict)")
+    con.print(f"[dim]{table['method']}[/dim]")
+    if table.get("path"):
+        con.print(f"power table: {table['path']}")
+
+
+def _describe_detectable(det: dict | None) -> str:
+    if not det:
+        return "—"
+    if det.get("failure_rate") is not None:
+        out = f"failure rate ≥ {det['failure_rate']:.3g}"
+        if det.get("bound_factor") is not None:
+            out += f"; a bound ≤ {det['bound_factor']:.3g}× its value"
+        return out
+    if "mean_excess" in det:
+        return f"mean above the bound by ≥ {det['mean_excess']:.3g}"
+    if "mean_shift" in det:
+        return (f"≈ mean shift {det['mean_shift']:.2g} sd, scale ×{det['scale_factor']:.3g}, "
+                f"lag-1 {det['lag1']:.2g}")
+    if "counterexample_rate" in det:
+        return f"counterexamples in ≥ {det['counterexample_rate']:.3g} of runs"
+    return "—"
+
+
+def cmd_power(args) -> int:
+    from . import api
+
+    th = api.resolve_theorem(args.theorem)
+    on_study = None
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        err = Console(stderr=True)
+
+        def on_study(name, i, total):
+            err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
+
+    table = api.power(th, args.scenario, runs=args.runs if args.runs is not None else api.DEFAULT_RUNS,
+                      horizon=args.horizon, delta=args.delta, seed=args.seed, defects=args.defect or None,
+                      jobs=args.jobs, backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                      subsets=args.subsets, allow_out_of_theory=args.allow_out_of_theory, on_study=on_study)
+    if args.json:
+        _print_json(table)
+    else:
+        _render_power(table)
+    return EXIT_OK
 
 
 def cmd_report(args) -> int:
@@ -352,12 +461,41 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=["loky", "threading", "dask"])
     s.add_argument("--scheduler", help="dask.distributed scheduler address (with --backend dask)")
     s.add_argument("--beta-scale", dest="beta_scale", type=float,
-                   help="multiply β_t by C (out of theory: a negative control)")
+                   help="multiply β_t by C (a negative control, outside the theorem)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float,
+                   help="family-wise false-alarm budget A in (0, 1) (default 0.01): a verify of a correct theorem "
+                        "calls any claim violated with probability at most A (Holm across the stochastic claims)")
+    s.add_argument("--until-conclusive", dest="until_conclusive", action="store_true",
+                   help="add chunks of runs until every claim is settled (anytime-valid tests) or --max-runs")
+    s.add_argument("--max-runs", dest="max_runs", type=int,
+                   help=f"with --until-conclusive: stop at this many runs (default {2000})")
+    s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
+                   help="run a scenario that breaks an assumption anyway, labelled 'outside the theorem'")
+    s.add_argument("--defect", action="append", metavar="NAME",
+                   help="plant a defect (a negative control, implies --allow-out-of-theory; see `boundcheck power`)")
     s.add_argument("--config", help="TOML file with the same keys (command-line flags win)")
     s.add_argument("--out", help="report directory (default reports/<theorem>); results in OUT/results")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-report", dest="no_report", action="store_true")
     s.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("power", help="which claims catch which planted defect, with what probability")
+    s.add_argument("--theorem", required=True)
+    s.add_argument("--scenario")
+    s.add_argument("--runs", type=int, help="N: the verify whose power is measured (default 200)")
+    s.add_argument("--horizon", type=int)
+    s.add_argument("--delta", type=float)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--defect", action="append", metavar="NAME", help="only these defects (default: every one that "
+                                                                     "applies to the theorem)")
+    s.add_argument("--jobs", type=int, default=-1)
+    s.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float, default=0.01)
+    s.add_argument("--subsets", type=int, default=200, help="random N-run subsets judged per defect (default 200)")
+    s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true")
+    s.add_argument("--out", help="folder for the defect studies and power.json (default reports/<theorem>/power)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_power)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results")
     s.add_argument("results_dir")
@@ -371,6 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))
+    except NotApplicable as exc:
+        print(f"boundcheck: {exc.args[0]}", file=sys.stderr)
+        return EXIT_NOT_APPLICABLE
     except (BoundcheckError, theory.UnknownTheorem) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"boundcheck: error: {msg}", file=sys.stderr)

@@ -65,7 +65,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta))
 
     sampler = make_sampler(scenario.truth)
-    R = scenario.noise
+    R = scenario.noise  # the models' noise level (innovations are standardised with it)
+    R_data = scenario.data_noise_sd  # the noise the data carry (= R unless a negative control changes it)
     rows = np.arange(m)
     noise = np.empty((m, T, K))
     f_opt = np.empty((m, T))
@@ -81,7 +82,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
 
     for t in range(1, T + 1):
         f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)  # (m, n)
-        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
+        eps_t = R_data * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
         avail = actions.available(t, avail_rngs)
         best = actions.best_value(f_t, avail)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best

@@ -12,20 +12,21 @@ import platform
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
+from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
 from .spec import StudySpec
 from .store import ResultStore
-from .summary import summarize
+from .summary import settled, summarize
 
-__all__ = ["RunOptions", "run_study", "run_chunk", "BACKENDS"]
+__all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "BACKENDS"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -35,6 +36,14 @@ class RunOptions:
     jobs: int = -1
     backend: str = "loky"
     scheduler: str | None = None
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """``verify --until-conclusive``: add chunks of runs until every claim is settled or ``max_runs`` is
+    reached, judging with anytime-valid p-values and confidence sequences after every batch of chunks."""
+
+    max_runs: int
 
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
@@ -98,39 +107,79 @@ def _backend(options: RunOptions):
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
 
 
+def _batch_chunks(options: RunOptions) -> int:
+    """Chunks added per look in sequential mode: one per worker."""
+    if options.jobs and options.jobs > 0:
+        return options.jobs
+    import os
+
+    return max(1, os.cpu_count() or 1)
+
+
 def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options: RunOptions, *,
               in_theory: bool, reasons: list[str], meta: dict | None = None,
-              on_chunk: Callable[[int, int], None] | None = None) -> dict:
+              on_chunk: Callable[[int, int], None] | None = None, budget: ErrorBudget | None = None,
+              sequential: Sequential | None = None) -> dict:
     """Run (or resume) a study, store every chunk as it completes, and return the JSON summary.
 
     ``meta``: what the reports need to know about the scenario and the algorithms (labels, roles, the
-    assumption rows), stored in the manifest so that a report never rebuilds a scenario."""
+    assumption rows), stored in the manifest so that a report never rebuilds a scenario. ``budget``: the
+    false-alarm budget the claims are judged with (default Holm at 0.01). ``sequential``: keep adding chunks
+    until every claim is settled (anytime-valid tests) or ``sequential.max_runs`` runs are stored."""
     import joblib
 
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
+    budget = budget or HolmBudget()
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
-    manifest = store.open(spec.to_dict(), spec.key, {
+    store.open(spec.to_dict(), spec.key, {
         "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
         "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
     })
-    done = store.done_chunks()
-    todo = [(c, ids) for c, ids in spec.chunks() if c not in done]
-    total = len(spec.chunks())
-    if on_chunk:
-        on_chunk(len(done), total)
-    if todo:
-        _ship_by_value(spec)
-        with _backend(options):
-            par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
-            for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
-                store.write_chunk(chunk, tables, info)
-                done.add(chunk)
-                if on_chunk:
-                    on_chunk(len(done), total)
-    manifest = store.read_manifest() or manifest
-    manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
-    manifest["jobs"], manifest["backend"] = options.jobs, options.backend
-    store.write_manifest(manifest)
-    return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
+
+    def run(cur: StudySpec) -> None:
+        manifest = store.read_manifest() or {}
+        stored = manifest.get("chunks", {})
+        plan = cur.chunks()
+        planned = dict(plan)
+        # a stored chunk is reused only if it holds exactly the runs the plan puts in it
+        done = {c for c in store.done_chunks()
+                if c in planned and stored.get(str(c), {}).get("runs") == [planned[c][0], planned[c][-1]]}
+        todo = [(c, ids) for c, ids in plan if c not in done]
+        if on_chunk:
+            on_chunk(len(done), len(plan))
+        if todo:
+            _ship_by_value(cur)
+            with _backend(options):
+                par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
+                for chunk, tables, info in par(joblib.delayed(run_chunk)(cur, inst, c, ids) for c, ids in todo):
+                    store.write_chunk(chunk, tables, info)
+                    done.add(chunk)
+                    if on_chunk:
+                        on_chunk(len(done), len(plan))
+        manifest = store.read_manifest() or {}
+        manifest["config"] = cur.to_dict()  # the runs now covered (the key does not depend on them)
+        store.write_manifest(manifest)
+
+    def finish(cur: StudySpec) -> dict:
+        manifest = store.read_manifest() or {}
+        manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
+        manifest["jobs"], manifest["backend"] = options.jobs, options.backend
+        store.write_manifest(manifest)
+        return summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
+                         sequential=sequential is not None)
+
+    if sequential is None:
+        run(spec)
+        return finish(spec)
+    cur = replace(spec, runs=min(spec.runs, sequential.max_runs))
+    step = cur.chunk_size * _batch_chunks(options)
+    while True:
+        run(cur)
+        summary = summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget, sequential=True)
+        if settled(summary) or cur.runs >= sequential.max_runs:
+            break
+        whole = -(-cur.runs // cur.chunk_size) * cur.chunk_size  # keep chunk boundaries fixed
+        cur = replace(cur, runs=min(sequential.max_runs, whole + step))
+    return finish(cur)

@@ -1,41 +1,87 @@
 """The study's summary, from the stored chunks only: claim verdicts (through the claim table and the error
 budget), regret statistics, paired comparisons, the γ curves; written as ``summary.json``, ``claims.parquet``
-and ``gamma.parquet`` (the JSON contract in ``shared/design.md``)."""
+and ``gamma.parquet`` (the JSON contract in ``shared/design.md``).
+
+Only the study's runs (run < ``spec.runs``) are read: a results folder may hold more runs from an earlier,
+larger study with the same key. Each claim also gets its *smallest detectable effect* at this number of runs
+(``details["detectable"]``): the effect its test flags with probability 0.9 even at the smallest share the
+budget can give it (A/m)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..claims.budget import ErrorBudget, PerClaimBudget
+from ..claims.budget import STOCHASTIC, ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
-from ..claims.stats import theorem_verdict
+from ..claims.stats import POWER_TARGET, ClaimResult, smallest_detectable, theorem_verdict
 from ..claims.table import judge
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["summarize", "paired_regret"]
+__all__ = ["summarize", "paired_regret", "settled", "read_study_tables"]
+
+# probability claims whose failure is "a ratio exceeds 1": the runs-table column holding the ratio
+_RATIO_COLUMNS = {"regret_bound": "tightness", "regret_bound_anytime": "max_anytime_ratio"}
 
 
 def _finite_or_none(x: float) -> float | None:
     return float(x) if x is not None and np.isfinite(x) else None
 
 
-def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_theory: bool, reasons: list[str],
-              budget: ErrorBudget | None = None) -> dict:
-    """Claims table, regret statistics and the JSON summary, from the stored chunks only."""
-    budget = budget or PerClaimBudget()
-    fam = spec.family
+def read_study_tables(store: ResultStore, spec: StudySpec) -> tuple[pd.DataFrame, Callable[[str], np.ndarray]]:
+    """The study's runs table (run < spec.runs) and a ``sample(column)`` reader of the checked algorithm's
+    (runs × T) steps columns (the steps table is read once, and only if a calibration claim asks)."""
     runs = store.read_table("runs")
-    main = runs[runs["algorithm"] == spec.main].sort_values("run")
+    runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
+    cache: dict = {}
 
     def sample(column: str) -> np.ndarray:
-        steps = store.read_table("steps")
-        s = steps[steps["algorithm"] == spec.main]
-        return s.pivot(index="run", columns="t", values=column).to_numpy()
+        if "steps" not in cache:
+            steps = store.read_table("steps")
+            cache["steps"] = steps[(steps["algorithm"] == spec.main) & (steps["run"] < spec.runs)]
+        return cache["steps"].pivot(index="run", columns="t", values=column).to_numpy()
 
-    results = judge(fam.claims, main, sample, budget, spec.delta)
+    return runs, sample
+
+
+def _detectable(results: list[ClaimResult], main: pd.DataFrame, budget: ErrorBudget) -> None:
+    """Attach each claim's smallest detectable effect at this number of runs (see the module docstring)."""
+    m = sum(r.kind in STOCHASTIC for r in results)
+    floor = budget.tuning_share(m)
+    for r in results:
+        det = smallest_detectable(r, floor)
+        if det is None:
+            continue
+        col = _RATIO_COLUMNS.get(r.id)
+        rate = det.get("failure_rate")
+        if col is not None and col in main and rate is not None:
+            ratio = main[col].to_numpy(dtype=float)
+            ratio = ratio[np.isfinite(ratio)]
+            if ratio.size:  # a bound κ× its value fails in ≥ `rate` of runs when κ ≤ this quantile
+                det["bound_factor"] = float(np.quantile(ratio, 1.0 - rate))
+        r.details["detectable"] = det
+
+
+def settled(summary: dict) -> bool:
+    """Every probability and expectation claim is decided (holds or violated)."""
+    return all(c["verdict"] != "inconclusive" for c in summary["claims"]
+               if c["kind"] in ("probability", "expectation"))
+
+
+def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_theory: bool, reasons: list[str],
+              budget: ErrorBudget | None = None, sequential: bool = False) -> dict:
+    """Claims table, regret statistics and the JSON summary, from the stored chunks only."""
+    budget = budget or HolmBudget()
+    fam = spec.family
+    runs, sample = read_study_tables(store, spec)
+    main = runs[runs["algorithm"] == spec.main].sort_values("run")
+    results = judge(fam.claims, main, sample, budget, spec.delta, sequential=sequential, chunk=spec.chunk_size,
+                    vacuous=fam.vacuous_claims(spec.scenario, inst))
+    _detectable(results, main, budget)
     verdict = theorem_verdict(results)
     claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory} for r in results])
     claims_df["details"] = claims_df["details"].map(str)
@@ -55,9 +101,10 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "theorem": spec.theorem.id, "scenario": spec.scenario.name, "main_algorithm": spec.main, "verdict": verdict,
         "in_theory": in_theory,
         "out_of_theory_reasons": list(reasons),
-        "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "seed": spec.seed,
+        "runs": int(main["run"].nunique()), "horizon": spec.horizon, "delta": spec.delta, "seed": spec.seed,
         "beta_scale": spec.beta_scale,
-        "error_budget": budget.describe(),
+        "error_budget": budget.describe(), "false_alarm": float(budget.total), "sequential": bool(sequential),
+        "power_target": POWER_TARGET,
         "claims": [r.to_json() for r in results],
         "bound": {"at_horizon": inst.bound_T, "terms": inst.bound_terms, "gamma_upper": float(inst.gamma_upper[-1]),
                   "gamma_lower": float(inst.gamma_lower[-1]), "gamma_methods": inst.gamma_methods,

@@ -44,6 +44,13 @@ class Scenario:
     gamma_rule: str = "certified"  # "certified" or "rate:<se|matern|constant>" (a paper's uncertified γ_t)
     gamma_rate_params: dict = field(default_factory=dict)  # d, nu for the rate formulas
     action_set: ActionSet | None = None  # None: one arm per round over ``availability``
+    data_noise: float | None = None  # standard deviation of the data's noise when it differs from ``noise``
+    #                                  (a negative control: the models still use R = ``noise``)
+
+    @property
+    def data_noise_sd(self) -> float:
+        """The standard deviation of the observation noise actually drawn (``noise`` unless overridden)."""
+        return float(self.noise if self.data_noise is None else self.data_noise)
 
     @property
     def actions(self) -> ActionSet:
