@@ -44,7 +44,9 @@ def test_bound_json_value_and_terms(capsys):
                                                "mu_max=2.0")]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["value"] == pytest.approx(sum(out["terms"].values()))
+    from test_theory import spec_bound  # the spec's reference implementation, verbatim
+
+    assert out["value"] == pytest.approx(spec_bound(60, 11, 0.1, 0.1, 50, 187, 2.0), rel=1e-12)
     assert out["terms"]["critical_rounds"] == pytest.approx(149.5, abs=0.1)
     assert main(["bound", "pe_gp_ucb", "--set", "delta=2", "--set", "T=1", "--set", "R=1", "--set", "n_X=1",
                  "--set", "n_U=1", "--set", "gamma_T=1", "--set", "mu_max=0"]) == 2
