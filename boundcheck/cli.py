@@ -325,6 +325,8 @@ def cmd_verify(args) -> int:
 def _render_power(table: dict) -> None:
     from rich.table import Table
 
+    from .report.context import describe_detectable as _describe_detectable
+
     con = _console()
     target = table["power_target"]
     con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
@@ -356,24 +358,6 @@ def _render_power(table: dict) -> None:
     con.print(f"[dim]{table['method']}[/dim]")
     if table.get("path"):
         con.print(f"power table: {table['path']}")
-
-
-def _describe_detectable(det: dict | None) -> str:
-    if not det:
-        return "—"
-    if det.get("failure_rate") is not None:
-        out = f"failure rate ≥ {det['failure_rate']:.3g}"
-        if det.get("bound_factor") is not None:
-            out += f"; a bound ≤ {det['bound_factor']:.3g}× its value"
-        return out
-    if "mean_excess" in det:
-        return f"mean above the bound by ≥ {det['mean_excess']:.3g}"
-    if "mean_shift" in det:
-        return (f"≈ mean shift {det['mean_shift']:.2g} sd, scale ×{det['scale_factor']:.3g}, "
-                f"lag-1 {det['lag1']:.2g}")
-    if "counterexample_rate" in det:
-        return f"counterexamples in ≥ {det['counterexample_rate']:.3g} of runs"
-    return "—"
 
 
 def cmd_power(args) -> int:
