@@ -190,10 +190,10 @@ def test_mixture_evalue_pvalue_is_valid_under_peeking():
     assert lo < 0.1 < hi and hi - lo < 0.05
 
 
-def test_sequential_expectation_needs_and_uses_the_range():
+def test_sequential_expectation_uses_the_range_or_looks():
     rng = np.random.default_rng(7)
-    with pytest.raises(ValueError, match="range"):
-        expectation_evidence("e", rng.random(50), 0.5, sequential=True)
+    no_range = expectation_evidence("e", rng.uniform(0.2, 1.0, 400), 0.5, sequential=True, chunk=25)
+    assert no_range.p_value < 1e-4 and "looks_schedule" in no_range.details  # t test at 25, 50, …, 400 runs
     below = expectation_evidence("e", rng.uniform(0, 0.6, 400), 0.5, sequential=True, value_range=(0, 1))
     above = expectation_evidence("e", rng.uniform(0.2, 1.0, 400), 0.5, sequential=True, value_range=(0, 1))
     assert below.p_value > 0.5 and above.p_value < 1e-4

@@ -423,19 +423,48 @@ def probability_evidence(claim_id: str, failures: np.ndarray, alpha: float, *, s
                     runs_needed=lambda a: _runs_needed_rate(k, n, alpha, a), sequential=sequential, settles=False)
 
 
+def _t_pvalue(x: np.ndarray, bound: float) -> float:
+    """One-sided Student-t p-value of "mean ≤ bound" (constant values: 0 or 1)."""
+    n = x.size
+    if n < 2:
+        return 1.0
+    mean, se = float(x.mean()), float(x.std(ddof=1)) / math.sqrt(n)
+    if se > 0:
+        return float(stats.t.sf((mean - bound) / se, n - 1))
+    return 0.0 if mean > bound else 1.0
+
+
 def expectation_evidence(claim_id: str, values: np.ndarray, bound: float, *, sequential: bool = False,
-                         value_range: tuple[float, float] | None = None, tune: float = 0.01) -> Evidence:
+                         value_range: tuple[float, float] | None = None, tune: float = 0.01,
+                         chunk: int = 25) -> Evidence:
     """E[X] ≤ ``bound`` from per-run values. ``violations`` counts runs whose X exceeds the bound (descriptive:
-    single runs may exceed an expectation bound). Sequential mode needs the values' declared range."""
+    single runs may exceed an expectation bound). Sequential mode uses a betting e-process when the values'
+    range is declared, else the t test at looks after 1, 2, 4, … chunks, union-bounded like calibration."""
     x = np.asarray(values, dtype=np.float64)
     x = x[np.isfinite(x)]
     n = int(x.size)
     mean = float(x.mean()) if n else float("nan")
     sd = float(x.std(ddof=1)) if n > 1 else float("nan")
     details = {"mean": mean, "sd": sd if n > 1 else None, "bound": float(bound)}
+    if sequential and value_range is None:
+        p, j = 1.0, 0
+        while (2**j) * chunk <= n:
+            p = min(p, _t_pvalue(x[:(2**j) * chunk], bound) * (j + 1) * (j + 2))
+            j += 1
+        if j == 0:
+            p = min(1.0, 2 * _t_pvalue(x, bound))
+        details["looks_schedule"] = SEQUENTIAL_LOOKS
+        se = sd / math.sqrt(n) if n > 1 else float("inf")
+
+        def interval(a: float) -> tuple[float, float]:  # the fixed-N interval at the share, Bonferroni over looks
+            if n <= 1 or not np.isfinite(se):
+                return -math.inf, math.inf
+            jj = max(j - 1, 0)
+            half = float(stats.t.ppf(1 - a / ((jj + 1) * (jj + 2)), n - 1) * se)
+            return mean - half, mean + half
+        return Evidence(claim_id, "expectation", float(bound), float(min(1.0, p)), int((x > bound).sum()), n, mean,
+                        interval, details=details, sequential=True, settles=False)
     if sequential:
-        if value_range is None:
-            raise ValueError(f"claim {claim_id}: an anytime-valid test of a mean needs the values' range")
         lo_r, hi_r = float(value_range[0]), float(value_range[1])
         span = max(hi_r - lo_r, 1e-300)
         y = np.clip((x - lo_r) / span, 0.0, 1.0)
@@ -448,12 +477,7 @@ def expectation_evidence(claim_id: str, values: np.ndarray, bound: float, *, seq
             return lo_r + lo * span, lo_r + hi * span
     else:
         se = sd / math.sqrt(n) if n > 1 else float("inf")
-        if n > 1 and se > 0:
-            p = float(stats.t.sf((mean - bound) / se, n - 1))
-        elif n > 1:  # constant values
-            p = 0.0 if mean > bound else 1.0
-        else:
-            p = 1.0
+        p = _t_pvalue(x, bound)
 
         def interval(a: float) -> tuple[float, float]:
             if n <= 1:

@@ -131,7 +131,8 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
         elif c.kind == "expectation":
             evidence.append((spec, expectation_evidence(c.id, main_runs[f"value_{c.id}"].to_numpy(),
                                                         level_of(c.expectation_bound, delta), sequential=sequential,
-                                                        value_range=_range(main_runs, c.id), tune=tune)))
+                                                        value_range=_range(main_runs, c.id), tune=tune,
+                                                        chunk=chunk)))
         elif c.kind == "calibration":
             evidence.append((spec, calibration_evidence(c.id, [sample(col) for col in spec.samples],
                                                         sequential=sequential, chunk=chunk)))
