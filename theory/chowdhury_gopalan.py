@@ -189,9 +189,10 @@ TS_CLAIMS = (
           "∀x, measured on the algorithm's draws with the theorem's v_t (P[E^{f_t}(t) | H_{t−1}] ≥ 1 − 1/t²)",
           "Lemmas 5–6", expectation_bound=0),
     Claim("ts_anticoncentration", "expectation",
-          "E[(1/T) Σ_t 1{E^f(t)} (Φ̄(1) − 1{f_t(x*) > f(x*)})] ≤ 0: on E^f(t) the algorithm's draw exceeds f at the "
-          "optimum x* with probability ≥ Φ̄(1) ≈ 0.159 (the corrected step, CG4; Lemma 8's p ≈ 0.052 follows), "
-          "measured on its draws", "Lemma 8 (with Lemma 7 corrected, CG4)", expectation_bound=0),
+          "E[Σ_t (1/t) 1{E^f(t)} (Φ̄(1) − 1{f_t(x*) > f(x*)})] / Σ_t (1/t) ≤ 0: on E^f(t) the algorithm's draw exceeds "
+          "f at the optimum x* with probability ≥ Φ̄(1) ≈ 0.159 (the corrected step, CG4; Lemma 8's p ≈ 0.052 follows), "
+          "measured on its draws; [PROPOSED] weights 1/t, fixed in advance, put the evidence where σ_{t−1}(x*) is "
+          "still large", "Lemma 8 (with Lemma 7 corrected, CG4)", expectation_bound=0),
     Claim("D2_ts_step", "deterministic",
           "on E^f(t) ∩ E^{f_t}(t): r_t ≤ c_t(2σ_{t−1}(x̄_t) + σ_{t−1}(x_t)), x̄_t = argmin_{x ∉ S_t} σ_{t−1}(x) (needs "
           "x_t = argmax_x f_t(x): the algorithm maximises its own draw)", "Lemma 10 proof"),

@@ -289,10 +289,12 @@ class KernelEvaluator(ChunkEvaluator):
                 "hi": np.full(self.m, self.T - basel)}
 
     def ts_anticoncentration(self) -> dict:
-        """(1/T) Σ_t 1{E^f(t)}(Φ̄(1) − 1{f_t(x*) > f(x*)}): mean ≤ 0 when the draws have the right law."""
+        """Σ_t w_t 1{E^f(t)}(Φ̄(1) − 1{f_t(x*) > f(x*)}) / Σ_t w_t, w_t = 1/t: mean ≤ 0 when the draws have the
+        right law (any fixed weights are valid; 1/t weighs the steps where σ_{t−1}(x*) is still large)."""
         ts = self.ts
         hit = self.tr.monitors["anti_hit"].astype(bool)
-        val = (ts["ef"] * (PHI_BAR_1 - hit)).mean(axis=1)
+        w = 1.0 / self.t
+        val = (ts["ef"] * (PHI_BAR_1 - hit) * w[None]).sum(axis=1) / w.sum()
         return {"value": val, "lo": np.full(self.m, -1.0), "hi": np.full(self.m, PHI_BAR_1)}
 
     def ts_supermartingale(self) -> dict:
