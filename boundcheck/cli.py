@@ -105,10 +105,12 @@ def cmd_show(args) -> int:
     con.print("[bold]Assumptions:[/bold]")
     for a in th.assumptions:
         con.print(f"  - {a.text}")
+    from rich.markup import escape
+
     con.print("[bold]Claims checked:[/bold]")
     for c in th.claims:
         lvl = f" (level {_claim_level(c)})" if _claim_level(c) is not None else ""
-        con.print(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}")
+        con.print(escape(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}"))
     con.print("[bold]Corrections to the paper:[/bold]")
     for c in th.corrections:
         con.print(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})")
@@ -220,11 +222,12 @@ def _fmt(x, spec: str = ".3g") -> str:
 
 
 def _render_summary(summary: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
-                    else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
+                    else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + escape("; ".join(summary["out_of_theory_reasons"])))
     con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
               + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else "")
@@ -323,6 +326,7 @@ def cmd_verify(args) -> int:
 
 
 def _render_power(table: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from .report.context import describe_detectable as _describe_detectable
@@ -349,12 +353,12 @@ def _render_power(table: dict) -> None:
     for name, info in table["defects"].items():
         if name == "none":
             continue
-        d.add_row(name, info["description"], ", ".join(info["caught_by"]) or "[red]no claim[/red]")
+        d.add_row(name, escape(info["description"]), ", ".join(info["caught_by"]) or "[red]no claim[/red]")
     con.print(d)
     if table.get("identities"):
         con.print("sanity identities (outside the verdict, nothing to catch): " + ", ".join(table["identities"]))
     for cid, why in (table.get("vacuous") or {}).items():
-        con.print(f"{cid}: {why} (outside the verdict)")
+        con.print(escape(f"{cid}: {why} (outside the verdict)"))
     con.print(f"[dim]{table['method']}[/dim]")
     if table.get("path"):
         con.print(f"power table: {table['path']}")
