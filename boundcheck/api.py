@@ -209,8 +209,10 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     if options.jobs == 0:
         raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
     cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted))
-    reasons = _check_applicable(spec, cond, allow_out_of_theory)
+    _check_applicable(spec, cond, allow_out_of_theory)
     spec = apply_defects(spec, planted)
+    # labels from what is actually run: a defect that changes the world breaks assumptions of its own
+    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
     inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
     meta = _meta(spec)

@@ -93,7 +93,8 @@ def _model_is_truth(sc) -> tuple[bool, str]:
         diff.append("kernel")
     if model.eps != sc.truth.eps:
         diff.append(f"drift ε ({model.eps:g} vs {sc.truth.eps:g})")
-    return False, f"the algorithm's prior ({model.name}) is not the truth ({sc.truth.name}): {', '.join(diff)} differ"
+    verb = "differs" if len(diff) == 1 else "differ"
+    return False, f"the algorithm's prior ({model.name}) is not the truth ({sc.truth.name}): {', '.join(diff)} {verb}"
 
 
 @register_predicate("model_kernel_is_truth")
