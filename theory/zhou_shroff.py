@@ -233,9 +233,11 @@ CORRECTIONS = (
                changes_computation=False),
     Correction("ZS10", "Claim 2 (e)", "Σ_sσ²_{t−1}(x_s)", "Σ_sσ²_{s−1}(x_s)", "typo", changes_computation=False),
     Correction("ZS11", "SW proof", "V⁻¹_{t−1} ⪯ W^{(k)}_{t−1}; t ∈ [kw, (k+1)w]; V⁻¹_{t−1} ⪯ V⁻¹_{s−1} for windows",
-               "V⁻¹_{t−1} ⪯ (W^{(k)}_{t−1})⁻¹; t ∈ [kw+1, (k+1)w]; Claim 2 for windows via W_{s−1} (window start to s−1)",
+               "V⁻¹_{t−1} ⪯ (W^{(k)}_{t−1})⁻¹; t ∈ [kw+1, (k+1)w]; Claim 2 for windows via W_{s−1} (from the window "
+               "start to s−1)",
                "typos; the last step is false for sliding windows"),
-    Correction("ZS12", "Algorithms 1–2, line 1", "σ₀(x) = 0", "σ₀(x) = √k(x,x), μ₀ = 0 (the prior), also after restarts",
+    Correction("ZS12", "Algorithms 1–2, line 1", "σ₀(x) = 0",
+               "σ₀(x) = √k(x,x), μ₀ = 0 (the prior), also after restarts",
                "with σ₀ ≡ 0 the first pick of every block is an arbitrary argmax of 0"),
     Correction("ZS13", "Algorithm 1, line 3", "reset if t mod H = 1", "reset if (t − 1) mod H = 0",
                "t mod H = 1 never fires for H = 1"),

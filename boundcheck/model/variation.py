@@ -5,7 +5,8 @@ Construction. Anchors z_1..z_a are points of the finite domain D; every member i
 With K_Z = U diag(s) Uᵀ (eigendecomposition, eigenvalues below ``rank_tol``·max dropped, no jitter) and
 α_t = U_r diag(s_r)^{−1/2} θ_t, the RKHS inner product is exactly Euclidean in θ:
 
-    ‖f_t‖²_k = α_tᵀ K_Z α_t = ‖θ_t‖²,    ‖f_{t+1} − f_t‖_k = ‖θ_{t+1} − θ_t‖,    f_t|_D = Φ θ_t,  Φ = K_{D,Z} U_r s_r^{−1/2}.
+    ‖f_t‖²_k = α_tᵀ K_Z α_t = ‖θ_t‖²,   ‖f_{t+1} − f_t‖_k = ‖θ_{t+1} − θ_t‖,   f_t|_D = Φ θ_t,
+    Φ = K_{D,Z} U_r s_r^{−1/2}.
 
 These are norms in the RKHS of k on the whole input space (the restriction to D has the same norm: f lies in the
 span of {k(z, ·) : z ∈ D}). Sequences are designed in θ (spec §6.3):

@@ -132,4 +132,5 @@ def check_symbol_values(theorem, values: dict) -> None:
         if not rel.free_symbols <= set(subs):
             continue
         if not bool(rel.subs(subs)):
-            raise BoundcheckError(f"the values violate {rel} ({', '.join(f'{s}={subs[s]:g}' for s in rel.free_symbols)})")
+            given = ", ".join(f"{s}={subs[s]:g}" for s in rel.free_symbols)
+            raise BoundcheckError(f"the values violate {rel} ({given})")

@@ -162,8 +162,8 @@ class VBEvaluator(ChunkEvaluator):
                                          np.abs(s2_s - s2[sub]).max(axis=1))
                         _, logdet = np.linalg.slogdet(np.eye(p) + K[Xw[:, :, None], Xw[:, None, :]] / lam)
                         out["scratch"][sub, i] = err
-                        out["gain_err"][sub, i] = np.maximum(out["gain_err"][sub, i],
-                                                             np.abs(0.5 * logdet - gain[sub]) / np.maximum(1.0, gain[sub]))
+                        rel = np.abs(0.5 * logdet - gain[sub]) / np.maximum(1.0, gain[sub])
+                        out["gain_err"][sub, i] = np.maximum(out["gain_err"][sub, i], rel)
             z = np.concatenate([N[:, i, None], g[:, i, None], Phi[x_t]], axis=1)
             wp.condition(x_t, y[:, i], targets=z)
             if self.kind == "window" and wp.n_obs[0] > self.window:
@@ -414,6 +414,9 @@ class VariationBudgetFamily(Family):
              zhou_shroff.gamma_H: float(ev.gamma[ev.window - 1])}))
         out["fail_paper_literal_confidence"] = ~(rp["exc"][:, :, 1] <= xi_lit * rp["D"]).all(axis=1)
         out["fail_no_drift_radius"] = ~(rp["exc"][:, :, 0] <= 0.0).all(axis=1)  # |μ − f| ≤ β^conf σ alone
+        with np.errstate(divide="ignore", invalid="ignore"):  # how close the drift term comes to D_t (ξ = 1)
+            ratio = np.where(rp["D"] > 0, rp["drift_max"] / rp["D"], 0.0)
+        out["max_drift_over_D"] = ratio.max(axis=1)
         out["scratch_checked_steps"] = np.full(ev.m, float(rp["scratch_steps"].sum()))
         out["max_self_normalized_ratio"] = (rp["q"] / (2 * ev.sc.noise**2 * (rp["gain"] + ev.inst.extra["sn_log"]))
                                             ).max(axis=1)
