@@ -87,6 +87,25 @@ def test_window_posterior_per_run_lengths_targets_and_reset():
     assert np.allclose(wp.mu[2], 0.0) and np.allclose(wp.s2[2], np.diag(K))
 
 
+def test_append_only_window_keeps_only_the_diagonal_and_agrees():
+    rng = np.random.default_rng(3)
+    K = _kernel(15)
+    prior = GPPrior("p", np.zeros(15), K)
+    full, diag = (WindowPosterior(prior, 1.0, 2, capacity=2, droppable=d) for d in (True, False))
+    for i in range(9):
+        x, y = rng.integers(0, 15, 2), rng.normal(size=2)
+        for wp in (full, diag):
+            wp.condition(x, y)
+            if i == 4:
+                wp.reset(runs=np.array([True, False]))
+    for f in ("mu", "s2"):
+        np.testing.assert_allclose(getattr(full, f), getattr(diag, f), atol=1e-14)
+    np.testing.assert_allclose(full.log_det(), diag.log_det(), atol=1e-14)
+    np.testing.assert_allclose(full.chain_var(), diag.chain_var(), atol=1e-14)
+    with pytest.raises(BoundcheckError):
+        diag.drop_oldest()
+
+
 def test_claim1_in_an_explicit_feature_model():
     """Spec §6.1 item 3: with explicit features φ (K = ΦΦᵀ on D): λφᵀV⁻¹φ = σ², ln det Ṽ = ln det(I + K/λ), and
     Claim 2's step ‖V⁻¹Σ_{s≤p}φ_sφ_sᵀ‖ ≤ λ⁻¹Σ_{s≤p}σ̃_{s−1}(x_s) (operator norm)."""
@@ -176,6 +195,17 @@ def test_bounds_match_hand_computation_and_literal_is_smaller():
     bsw = 1.0 + 0.1 * np.sqrt(2 * g + 2 * np.log(1000 / 0.1))
     assert float(sw["value"]) == pytest.approx(2 * np.sqrt(2 * c * H * g) * H * 5 + 2 * bsw * np.sqrt(2 * c * g) * S)
     assert float(theory.get("sw_gp_ucb_literal").evaluate({**v, "w": H, "gamma_w": g})["value"]) < float(sw["value"])
+
+
+def test_report_compares_paper_literal_and_restored_constants():
+    from boundcheck.report.literal import literal_comparison
+
+    v = {"T": 1000, "delta": 0.1, "R": 0.1, "B": 1.0, "P_T": 5.0, "lam": 1.0, "w": 28, "gamma_w": 6.0}
+    for tid in ("sw_gp_ucb", "sw_gp_ucb_literal"):
+        cmp = literal_comparison(theory.get(tid), v)
+        assert cmp["restored"] == "sw_gp_ucb" and cmp["literal"] == "sw_gp_ucb_literal"
+        assert all(lit < rest for _, rest, lit in cmp["rows"]) and cmp["total"][1] < cmp["total"][0]
+    assert literal_comparison(theory.get("igp_ucb"), {"T": 10}) is None
 
 
 @pytest.mark.parametrize("bad, msg", [("H=0", "positive"), ("H=2000", "H <= T"), ("lam=0", "positive"),

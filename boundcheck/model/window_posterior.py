@@ -47,7 +47,8 @@ def checksum_weights(n: int) -> np.ndarray:
 class WindowPosterior:
     """Exact data-space posterior of one static GP prior given each run's retained observations."""
 
-    def __init__(self, prior: GPPrior, noise_var: float, runs: int, capacity: int = 16, targets: int = 0) -> None:
+    def __init__(self, prior: GPPrior, noise_var: float, runs: int, capacity: int = 16, targets: int = 0,
+                 droppable: bool = True) -> None:
         if not noise_var > 0:
             raise BoundcheckError(f"noise variance λ must be positive, got {noise_var!r}")
         if prior.eps != 0.0:
@@ -61,6 +62,8 @@ class WindowPosterior:
         self.kdiag = np.diag(self.K).copy()
         self.prior_mean = prior.mean
         self.k = int(targets)
+        # the full factor L is needed only to drop observations; append-only use (restarts) keeps its diagonal
+        self.droppable = bool(droppable)
         self._cap = max(1, int(capacity))
         self.reset()
 
@@ -69,14 +72,19 @@ class WindowPosterior:
         m, d = self.m, self.n + 1 + self.k
         # one array per run and retained observation i: [U_i· | V_i· | a_i | A_i·] with U = Lᵀ (so that column i of
         # L is a contiguous row): a Givens rotation of the factor and of every right-hand side is one operation
-        self.M = np.zeros((m, cap, cap + d))
-        self.M[:, np.arange(cap), np.arange(cap)] = 1.0
+        self._u = cap if self.droppable else 0  # column where the rows part starts
+        self.M = np.zeros((m, cap, self._u + d))
+        if self.droppable:
+            self.M[:, np.arange(cap), np.arange(cap)] = 1.0
+        self.dL = np.ones((m, cap))  # diagonal of L (the only part of L an append-only window keeps)
         self.X = np.zeros((m, cap), dtype=np.int64)
         self._cap = cap
 
     @property
     def U(self) -> np.ndarray:
-        """Lᵀ (m, cap, cap), upper triangular (the identity on unused rows)."""
+        """Lᵀ (m, cap, cap), upper triangular (the identity on unused rows); only a droppable window keeps it."""
+        if not self.droppable:
+            raise BoundcheckError("this window posterior keeps only the diagonal of its factor (droppable=False)")
         return self.M[..., : self._cap]
 
     @property
@@ -85,19 +93,22 @@ class WindowPosterior:
 
     @property
     def rows(self) -> np.ndarray:
-        return self.M[..., self._cap:]
+        return self.M[..., self._u:]
 
     @property
     def V(self) -> np.ndarray:
-        return self.M[..., self._cap: self._cap + self.n]
+        return self.M[..., self._u: self._u + self.n]
 
     @property
     def a(self) -> np.ndarray:
-        return self.M[..., self._cap + self.n]
+        return self.M[..., self._u + self.n]
 
     @property
     def A(self) -> np.ndarray:
-        return self.M[..., self._cap + self.n + 1:]
+        return self.M[..., self._u + self.n + 1:]
+
+    def _diag(self) -> np.ndarray:
+        return np.diagonal(self.U, axis1=1, axis2=2) if self.droppable else self.dL
 
     def reset(self, runs: np.ndarray | None = None) -> None:
         """Forget all data (every run, or the runs selected by a boolean/int index)."""
@@ -110,8 +121,9 @@ class WindowPosterior:
             return
         sel = self._select(runs)
         fresh = np.zeros(self.M.shape[1:])
-        fresh[np.arange(self._cap), np.arange(self._cap)] = 1.0
-        self.M[sel], self.X[sel] = fresh, 0
+        if self.droppable:
+            fresh[np.arange(self._cap), np.arange(self._cap)] = 1.0
+        self.M[sel], self.X[sel], self.dL[sel] = fresh, 0, 1.0
         self.mu[sel], self.s2[sel] = self.prior_mean, self.kdiag
         self.loglik[sel], self.n_obs[sel] = 0.0, 0
 
@@ -121,11 +133,13 @@ class WindowPosterior:
 
     def _grow(self) -> None:
         old, cap = self._cap, 2 * self._cap
-        U, rows, X = self.U.copy(), self.rows.copy(), self.X
+        U = self.U.copy() if self.droppable else None
+        rows, X, dL = self.rows.copy(), self.X, self.dL
         self._alloc(cap)
-        self.M[:, :old, :old] = U
-        self.M[:, :old, cap:] = rows
-        self.X[:, :old] = X
+        if U is not None:
+            self.M[:, :old, :old] = U
+        self.M[:, :old, self._u:] = rows
+        self.X[:, :old], self.dL[:, :old] = X, dL
 
     # --------------------------------------------------------------- queries
     def mean(self) -> np.ndarray:
@@ -153,13 +167,13 @@ class WindowPosterior:
     def chain_var(self) -> np.ndarray:
         """σ̃²_{s−1}(x_s) = L_ss² − λ for the retained s (in window order; 0 on unused rows): (m, cap). The
         variance of x_s given the retained observations before it (the chain rule of the window's log det)."""
-        d = np.diagonal(self.U, axis1=1, axis2=2)
+        d = self._diag()
         used = np.arange(self._cap)[None] < self.n_obs[:, None]
         return np.where(used, np.maximum(d * d - self.noise_var, 0.0), 0.0)
 
     def log_det(self) -> np.ndarray:
         """½ log det(I + K_XX/λ) of each run's retained data: (m,)."""
-        d = np.diagonal(self.U, axis1=1, axis2=2)
+        d = self._diag()
         used = np.arange(self._cap)[None] < self.n_obs[:, None]
         return np.where(used, np.log(d) - 0.5 * np.log(self.noise_var), 0.0).sum(axis=1)
 
@@ -188,10 +202,11 @@ class WindowPosterior:
         new = (b - np.matmul(l[:, None, :], rows)[:, 0]) / lpp[:, None]
         row, anew = new[:, :n], new[:, n]
         resid = anew * lpp  # y − μ_{t−1}(x)
-        cap = self._cap
-        self.M[sel, :, p] = l  # column p of U = row p of L (zero below: l vanishes beyond p)
-        self.M[sel, p, p] = lpp
-        self.M[sel, p, cap:] = new
+        if self.droppable:
+            self.M[sel, :, p] = l  # column p of U = row p of L (zero below: l vanishes beyond p)
+            self.M[sel, p, p] = lpp
+        self.dL[sel, p] = lpp
+        self.M[sel, p, self._u:] = new
         self.X[sel, p] = x
         self.mu[sel] += anew[:, None] * row
         self.s2[sel] -= row * row
@@ -216,6 +231,8 @@ class WindowPosterior:
         sel = sel[self.n_obs[sel] >= 1]
         if sel.size == 0:
             return
+        if not self.droppable:
+            raise BoundcheckError("drop_oldest needs a window posterior built with droppable=True")
         pmax = int(self.n_obs[sel].max()) - 1
         cap = self._cap
         every = sel.size == self.m
@@ -239,6 +256,7 @@ class WindowPosterior:
         M[:, np.arange(pmax, cap), np.arange(pmax, cap)] = 1.0
         if not every:
             self.M[sel] = M
+        self.dL[sel] = np.diagonal(M[:, :, :cap], axis1=1, axis2=2)
         X = self.X[sel]
         X[:, :-1] = X[:, 1:]
         X[:, -1] = 0

@@ -35,6 +35,7 @@ class ForgettingGPUCB(Policy):
     provides_posterior = True
     records = frozenset({"mu", "sigma", "ucb", "width", "n_ret", "mu_dot", "var_dot"})
     window_name = "H"
+    drops = False  # whether the oldest sample is ever removed (a sliding window) or only everything (restarts)
 
     def __init__(self, name: str, label: str, H: int | None = None) -> None:
         self.name, self.label = name, label
@@ -46,7 +47,8 @@ class ForgettingGPUCB(Policy):
         if not 1 <= window <= ctx.horizon:
             raise BoundcheckError(f"{self.label}: {self.window_name} = {window} must lie in 1..T = {ctx.horizon}")
         self.window = int(window)
-        self.posterior = WindowPosterior(ctx.candidates[0], ctx.noise_var, ctx.runs, capacity=self.window + 1)
+        self.posterior = WindowPosterior(ctx.candidates[0], ctx.noise_var, ctx.runs, capacity=self.window + 1,
+                                         droppable=self.drops and self.window < ctx.horizon)
         self.truth_prior = 0
         self.beta = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)
@@ -63,6 +65,7 @@ class ForgettingGPUCB(Policy):
 
 
 class RestartGPUCB(ForgettingGPUCB):
+    label = "R-GP-UCB"
     description = "R-GP-UCB (Zhou & Shroff 2021): GP-UCB on the samples since the last restart, every H rounds"
 
     def __init__(self, name: str = "r_gp_ucb_zs", label: str = "R-GP-UCB", H: int | None = None) -> None:

@@ -22,8 +22,10 @@ __all__ = ["SlidingWindowGPUCB"]
 
 
 class SlidingWindowGPUCB(ForgettingGPUCB):
+    label = "SW-GP-UCB"
     description = "SW-GP-UCB (Zhou & Shroff 2021): GP-UCB on the last w samples (sliding window)"
     window_name = "w"
+    drops = True
 
     def __init__(self, name: str = "sw_gp_ucb", label: str = "SW-GP-UCB", w: int | None = None) -> None:
         super().__init__(name, label, w)

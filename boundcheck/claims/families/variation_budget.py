@@ -11,7 +11,7 @@ sample times f_s(x_s), and the truth's features Φ(x_s) — so that at every ste
 (f_t(X) = Φ_X θ_t: the truth's exact θ_t, with ‖f_t‖_k = ‖θ_t‖). Everything is reduced over x at once (never a
 runs × T × |D| array). The replay is checked against the algorithm's own records at every step and against a
 from-scratch Cholesky recomputation (every step while at most ``SCRATCH_FULL`` samples are retained, else at ~100
-evenly spread steps and after every restart).
+evenly spread steps and after every restart; beyond ``SCRATCH_BIG`` samples at ~10 steps, on one run per chunk).
 
 Claims (spec §6): probability — the regret bound and its anytime form, Lemma 1's event horizon-wide (δ/N_B) or
 Lemma 2's corrected event (ξ_w), the self-normalised noise bound (δ/N_B per block, or δ/T per t); expectation —
@@ -40,7 +40,7 @@ __all__ = ["VariationBudgetFamily", "VBEvaluator", "SCRATCH_FULL"]
 
 _TOL = 1e-8  # replay vs records vs from-scratch (design: agree to ~1e-8)
 SCRATCH_FULL = 64  # from-scratch recomputation at every step while at most this many samples are retained
-SCRATCH_BIG = 256  # above this many retained samples, sampled from-scratch checks cover one run per chunk
+SCRATCH_BIG = 256  # above this many retained samples: ~10 sampled from-scratch checks, one run per chunk
 STEP_COLUMNS = ("mu", "sigma", "ucb", "width", "n_ret")
 
 
@@ -99,7 +99,8 @@ class VBEvaluator(ChunkEvaluator):
         delta_step = np.zeros((m, T))
         delta_step[:, :-1] = np.linalg.norm(np.diff(theta, axis=1), axis=2)  # Δ_s = ‖f_{s+1} − f_s‖_k
         norms = np.linalg.norm(theta, axis=2)  # ‖f_t‖_k
-        wp = WindowPosterior(prior, lam, m, capacity=self.window + 1, targets=2 + r)
+        wp = WindowPosterior(prior, lam, m, capacity=self.window + 1, targets=2 + r,
+                             droppable=self.kind == "window" and self.window < T)
         c = checksum_weights(n)
         rows = np.arange(m)
         widths = np.stack([self.conf, self.block], axis=1)
@@ -149,7 +150,8 @@ class VBEvaluator(ChunkEvaluator):
                 if self.kind == "restart" and sig_rec is not None:  # chain rule against the algorithm's own σ
                     chain = 0.5 * np.log1p(sig_rec[:, s0:i] ** 2 / lam).sum(axis=1)
                     out["gain_err"][:, i] = np.abs(chain - gain) / np.maximum(1.0, gain)
-                if p <= SCRATCH_FULL or t % stride == 0 or (self.kind == "restart" and p == 1):
+                sampled = t % (stride if p <= SCRATCH_BIG else 10 * stride) == 0
+                if p <= SCRATCH_FULL or sampled or (self.kind == "restart" and p == 1):
                     scratch_steps[i] = True
                     # beyond SCRATCH_BIG retained samples only the chunk's first run (O(p³) each)
                     sub = rows if p <= SCRATCH_BIG else rows[:1]

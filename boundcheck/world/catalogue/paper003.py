@@ -47,9 +47,13 @@ def _gram(kernel: str, which: str) -> np.ndarray:
     return K
 
 
-def _vb(name: str, kind: str, P_T: float, *, kernel: str = "se", where: str = "line100", B: float = 1.0,
-        R: float = 0.1, noise_law: str = "gaussian", lam: str = "1", given_P_T: float | None = None,
-        horizon: int = HORIZON, note: str = "", in_theory: bool = True, reason: str = "") -> Scenario:
+def vb_scenario(name: str, kind: str, P_T: float, *, kernel: str = "se", where: str = "line100", B: float = 1.0,
+                R: float = 0.1, noise_law: str = "gaussian", lam: str = "1", given_P_T: float | None = None,
+                horizon: int = HORIZON, note: str = "", in_theory: bool = True, reason: str = "") -> Scenario:
+    """A variation-budget scenario: ``kind`` ∈ {rotation, switch, random_walk}, budget ``P_T`` over ``horizon``,
+    ``kernel`` ∈ {se, matern}, ``where`` ∈ {line100, grid20x20}, ‖f_t‖_k = ``B``, noise ``R`` with ``noise_law``,
+    λ rule ``lam`` ∈ {"1", "1+2/H"}, ``given_P_T``: the budget the theorem is told (default the true one).
+    Parameter sweeps (P_T, T, B, R, …) build their scenarios with this function."""
     dom, anchors = _domain(where)
     K = _gram(kernel, where)
     seq = VariationBudgetSequence(f"{kind} (P_T = {P_T:g})", K, kind, B, P_T, horizon, anchors=anchors)
@@ -73,25 +77,25 @@ def _vb(name: str, kind: str, P_T: float, *, kernel: str = "se", where: str = "l
 
 
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
-    "vb_rotation": lambda: _vb("vb_rotation", "rotation", 5.0),
-    "vb_rotation_p0": lambda: _vb("vb_rotation_p0", "rotation", 0.0, note="P_T = 0: a static f, H = w = T."),
-    "vb_rotation_p1": lambda: _vb("vb_rotation_p1", "rotation", 1.0),
-    "vb_rotation_p25": lambda: _vb("vb_rotation_p25", "rotation", 25.0),
-    "vb_switch_p5": lambda: _vb("vb_switch_p5", "switch", 5.0, B=3.0),
-    "vb_switch_p25": lambda: _vb("vb_switch_p25", "switch", 25.0, B=3.0),
-    "vb_walk": lambda: _vb("vb_walk", "random_walk", 5.0,
+    "vb_rotation": lambda: vb_scenario("vb_rotation", "rotation", 5.0),
+    "vb_rotation_p0": lambda: vb_scenario("vb_rotation_p0", "rotation", 0.0, note="P_T = 0: a static f, H = w = T."),
+    "vb_rotation_p1": lambda: vb_scenario("vb_rotation_p1", "rotation", 1.0),
+    "vb_rotation_p25": lambda: vb_scenario("vb_rotation_p25", "rotation", 25.0),
+    "vb_switch_p5": lambda: vb_scenario("vb_switch_p5", "switch", 5.0, B=3.0),
+    "vb_switch_p25": lambda: vb_scenario("vb_switch_p25", "switch", 25.0, B=3.0),
+    "vb_walk": lambda: vb_scenario("vb_walk", "random_walk", 5.0,
                            note="The realised budget of each run (at most P_T) is in the runs table."),
-    "vb_matern": lambda: _vb("vb_matern", "rotation", 5.0, kernel="matern"),
-    "vb_grid": lambda: _vb("vb_grid", "rotation", 5.0, where="grid20x20"),
-    "vb_rademacher": lambda: _vb("vb_rademacher", "rotation", 5.0, noise_law="rademacher"),
-    "vb_small_noise": lambda: _vb("vb_small_noise", "rotation", 5.0, B=3.0, R=0.01),
-    "vb_lambda_h": lambda: _vb("vb_lambda_h", "rotation", 5.0, lam="1+2/H"),
+    "vb_matern": lambda: vb_scenario("vb_matern", "rotation", 5.0, kernel="matern"),
+    "vb_grid": lambda: vb_scenario("vb_grid", "rotation", 5.0, where="grid20x20"),
+    "vb_rademacher": lambda: vb_scenario("vb_rademacher", "rotation", 5.0, noise_law="rademacher"),
+    "vb_small_noise": lambda: vb_scenario("vb_small_noise", "rotation", 5.0, B=3.0, R=0.01),
+    "vb_lambda_h": lambda: vb_scenario("vb_lambda_h", "rotation", 5.0, lam="1+2/H"),
     # negative controls: the theorems' assumptions fail (the predicates say so even if a scenario claims otherwise)
-    "vb_budget_exceeds": lambda: _vb(
+    "vb_budget_exceeds": lambda: vb_scenario(
         "vb_budget_exceeds", "rotation", 25.0, given_P_T=5.0, in_theory=False,
         reason="the realised variation budget (25) exceeds the P_T = 5 given to the theorem",
         note="Negative control: the theorem is told P_T = 5."),
-    "vb_noise_exceeds": lambda: _vb(
+    "vb_noise_exceeds": lambda: vb_scenario(
         "vb_noise_exceeds", "rotation", 5.0, noise_law="gaussian:3", in_theory=False,
         reason="the data noise has standard deviation 3R: not R-sub-Gaussian with the R the algorithms use",
         note="Negative control (wrong noise)."),
