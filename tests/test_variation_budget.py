@@ -15,6 +15,7 @@ from boundcheck.claims.budget import PerClaimBudget
 from boundcheck.claims.table import judge
 from boundcheck.cli import main
 from boundcheck.errors import BoundcheckError
+from boundcheck.model.dataspace import make_posterior
 from boundcheck.model.kernels import RBF
 from boundcheck.model.noise import draw_noise, parse_noise_law
 from boundcheck.model.priors import GPPrior, clipped_root
@@ -274,6 +275,8 @@ def test_abrupt_switch_planted_defects_and_the_paper_literal_lemma2():
     # the finding: the printed Lemma 2 event held on these runs (drift term ≤ D_t), its printed bound too
     assert literal["confidence_event"].violations == 0 and not main["fail_paper_literal_confidence"].any()
     assert (main["max_drift_over_D"] < 1).all()
+    literal_small, _ = _chunk("sw_gp_ucb_literal", "vb_switch_p25", 12, 200, 4, beta_scale=0.1)
+    assert literal_small["confidence_event"].verdict == "violated"  # the literal event's check is live too
     rb, _ = _chunk("r_gp_ucb", "vb_switch_p25", 12, 200, 4, beta_scale=0.1)
     assert rb["confidence_event"].verdict == "violated" and rb["confidence_event_block"].verdict == "violated"
 
@@ -307,10 +310,9 @@ def test_budget_exceeding_P_T_is_out_of_theory_even_when_the_scenario_claims_oth
 class NoDrop(SlidingWindowGPUCB):
     """Planted bug: keeps w + 1 samples (the pseudocode's 1∨(t−w)..t read literally, ZS14)."""
 
-    def update(self, t, action, y):
-        self.posterior.condition_batch(action, y)
-        if self.posterior.n_obs.max() > self.window + 1:
-            self.posterior.drop_oldest()
+    def start(self, ctx):
+        super().start(ctx)
+        self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, window=self.window + 1)
 
 
 class LateRestart(RestartGPUCB):
@@ -327,10 +329,10 @@ class MinimisesTheUCB(RestartGPUCB):
 
     def select(self, t, available):
         x = super().select(t, available)
-        post, r = self.posterior, np.arange(self.ctx.runs)
-        ucb = post.mu + self.beta[t] * np.sqrt(np.maximum(post.s2, 0.0))
+        mu, sd, r = self.posterior.mean()[:, 0], self.posterior.sd()[:, 0], np.arange(self.ctx.runs)
+        ucb = mu + self.beta[t] * sd
         x = np.argmin(ucb, axis=1)
-        self.record.update(mu=post.mu[r, x], sigma=np.sqrt(np.maximum(post.s2[r, x], 0.0)), ucb=ucb[r, x])
+        self.record.update(mu=mu[r, x], sigma=sd[r, x], ucb=ucb[r, x])
         return x[:, None]
 
 

@@ -12,7 +12,8 @@ given; λ is the study's model noise variance (1 or 1 + 2/H); β_t is the study'
 (the theorem's, or the pseudocode's B + R√(2(γ̄ + 1 + ln(1/δ))) for ``r_gp_ucb_zs_pseudocode``). Registered as
 ``r_gp_ucb_zs`` (seed 001's Bayesian R-GP-UCB is a different algorithm).
 
-The posterior is the exact data-space :class:`~boundcheck.model.window_posterior.WindowPosterior` (O(H n) per step).
+The posterior is exact: :func:`~boundcheck.model.dataspace.make_posterior` picks the data-space form (O(H n) per step)
+while 2H ≤ |D|, else the grid state (O(|D|²)); both reset.
 The restart is applied at the end of round t when round t + 1 opens a block, so that the state before every
 selection (what the engine's truth-side monitors read) is the posterior the algorithm uses.
 """
@@ -22,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import BoundcheckError
-from ..model.window_posterior import WindowPosterior, checksum_weights
+from ..model.dataspace import make_posterior
+from ..model.window_posterior import checksum_weights
 from ..utils.validation import check_int
 from .base import Policy, RunContext
 
@@ -47,16 +49,20 @@ class ForgettingGPUCB(Policy):
         if not 1 <= window <= ctx.horizon:
             raise BoundcheckError(f"{self.label}: {self.window_name} = {window} must lie in 1..T = {ctx.horizon}")
         self.window = int(window)
-        self.posterior = WindowPosterior(ctx.candidates[0], ctx.noise_var, ctx.runs, capacity=self.window + 1,
-                                         droppable=self.drops and self.window < ctx.horizon)
+        # the cheaper exact form: data space while the retained data are short, else the grid state (restarts);
+        # a sliding window always in data space (the oldest sample leaves by Givens rotations)
+        if self.drops:
+            self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, window=self.window)
+        else:
+            self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, max_data=self.window)
         self.truth_prior = 0
         self.beta = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)
-        self._c = checksum_weights(self.posterior.n)
+        self._c = checksum_weights(ctx.candidates[0].n)
 
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
         post, r, beta_t = self.posterior, self._rows, float(self.beta[t])
-        mu, sd = post.mu, np.sqrt(np.maximum(post.s2, 0.0))
+        mu, sd = post.mean()[:, 0], post.sd()[:, 0]
         ucb = mu + beta_t * sd
         x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
         self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, beta_t),

@@ -7,7 +7,7 @@
 
 Correction ZS14: the posterior after round t uses max(1, t−w+1)..t (w samples), as Lemma 2 does; the pseudocode's
 1∨(t−w)..t keeps w + 1. Dropping the oldest sample is an exact, stable rank-1 *update* of the data-space Cholesky
-factor by Givens rotations (:meth:`~boundcheck.model.window_posterior.WindowPosterior.drop_oldest`, O(w(w + n))).
+factor by Givens rotations (:meth:`~boundcheck.model.dataspace.DataSpacePosterior.drop_oldest`, O(w(w + n))).
 w comes from the scenario (Remark (2)) unless given; β_t is the study's schedule for this policy's name (the
 theorem's, or the pseudocode's for ``sw_gp_ucb_pseudocode``).
 """
@@ -31,6 +31,4 @@ class SlidingWindowGPUCB(ForgettingGPUCB):
         super().__init__(name, label, w)
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
-        self.posterior.condition_batch(action, y)
-        if self.posterior.n_obs.max() > self.window:
-            self.posterior.drop_oldest(self.posterior.n_obs > self.window)
+        self.posterior.condition_batch(action, y)  # a full window drops its oldest sample first
