@@ -72,6 +72,14 @@ def slopes(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _ticks(ax, horizons) -> None:
+    from matplotlib.ticker import NullLocator
+
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticks(sorted(horizons))
+    ax.set_xticklabels([str(int(t)) for t in sorted(horizons)])
+
+
 def figure(df: pd.DataFrame, path: Path) -> None:
     import matplotlib
 
@@ -90,6 +98,7 @@ def figure(df: pd.DataFrame, path: Path) -> None:
         ax.loglog(g["T"], g["trivial_2BT"], ":", color="k", label="2BT (trivial)")
         ax.set_title(f"P_T = {P:g}")
         ax.set_xlabel("T")
+        _ticks(ax, g["T"])
     axes[0].set_ylabel("mean regret R(T)")
     axes[0].legend(fontsize=6)
     ax = axes[-1]
@@ -99,6 +108,7 @@ def figure(df: pd.DataFrame, path: Path) -> None:
         ax.loglog(g["T"], g["ratio_sw"], "s--", label=f"SW-GP-UCB, P_T = {P:g}", ms=3)
     ax.set_title("regret / restored bound")
     ax.set_xlabel("T")
+    _ticks(ax, df["T"].unique())
     ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=130)
@@ -114,9 +124,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="reports/variation_budget_sweep")
+    ap.add_argument("--plot-only", action="store_true", help="redraw OUT/sweep.png from OUT/sweep.csv")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.plot_only:
+        figure(pd.read_csv(out / "sweep.csv"), out / "sweep.png")
+        return
     rows = []
     t0 = time.perf_counter()
     for P in [float(p) for p in args.budgets.split(",")]:

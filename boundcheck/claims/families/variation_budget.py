@@ -380,12 +380,13 @@ class VariationBudgetFamily(Family):
             "xi": float(xi_t[1]), "xi_restored": float(restored.schedule_values("xi", 1.0, values)),
             "n_blocks": nb, "c_lambda": c_lam, "has_anytime": has_anytime,
             "beta_conf_max": float(own.max()) * beta_scale,
-            "info_factor": float(np.sqrt(2 * c_lam * g_w) * sqrt_blocks(T)),
-            "info_factor_t": np.sqrt(2 * c_lam * g_w) * sqrt_blocks(steps),
             "drift_sum_cap": ((window - 1) if self.kind == "restart" else window) * P,
             "sn_log": float(np.log((nb if self.kind == "restart" else T) / delta)),
             wname: window,
         }
+        if not th.id.endswith("_literal"):  # (β̄_max + β^conf_max)·factor: the information term of §3.7
+            extra["info_factor"] = float(np.sqrt(2 * c_lam * g_w) * sqrt_blocks(T))
+            extra["info_factor_t"] = np.sqrt(2 * c_lam * g_w) * sqrt_blocks(steps)
         return TheoremInstance(
             horizon=T, delta=float(delta), values=values, beta=beta, xi=xi_t, B=float(sc.B), C=float("nan"),
             bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
