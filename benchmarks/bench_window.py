@@ -20,6 +20,7 @@ import argparse
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from boundcheck.model.dataspace import DataSpacePosterior
 from boundcheck.model.kernels import RBF
@@ -74,7 +75,8 @@ def main() -> None:
           f"{'speed-up':>9} {'max |diff|':>11}")
     base = None
     for n, w in cases:
-        t_ds, t_wp, t_sc, err = bench(n, w, args.runs, args.steps)
+        with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: comparable on a shared machine
+            t_ds, t_wp, t_sc, err = bench(n, w, args.runs, args.steps)
         base = base or (t_ds, t_wp, t_sc)
         print(f"{n:5d} {w:5d} {1e3 * t_ds:12.3f} ({t_ds / base[0]:4.2f}) {1e3 * t_wp:10.3f} ({t_wp / base[1]:4.2f}) "
               f"{1e3 * t_sc:10.3f} ({t_sc / base[2]:4.2f}) {t_sc / t_ds:8.1f}x {err:11.2e}")
