@@ -29,18 +29,19 @@ __all__ = ["StepReporter", "ProgressMonitor", "watch_parent", "ParentInfo"]
 class StepReporter:
     """Called by the engine as ``reporter(t)`` after step ``t`` of a chunk of ``runs`` runs (picklable)."""
 
-    def __init__(self, directory: str | Path, chunk: int, runs: int, interval: float = 0.5) -> None:
+    def __init__(self, directory: str | Path, chunk: int, runs: int, horizon: int, interval: float = 0.5) -> None:
         self.path = str(Path(directory) / f"{chunk}")
-        self.runs = int(runs)
+        self.runs, self.horizon = int(runs), int(horizon)
         self.interval = float(interval)
         self._last = 0.0
 
     def __getstate__(self) -> dict:
-        return {"path": self.path, "runs": self.runs, "interval": self.interval, "_last": 0.0}
+        return {"path": self.path, "runs": self.runs, "horizon": self.horizon, "interval": self.interval,
+                "_last": 0.0}
 
     def __call__(self, t: int) -> None:
         now = time.monotonic()
-        if now - self._last < self.interval:
+        if now - self._last < self.interval and t < self.horizon:
             return
         self._last = now
         tmp = f"{self.path}.{os.getpid()}.tmp"

@@ -101,7 +101,11 @@ def _backend(options: RunOptions):
             client.close()
             if cluster is not None:
                 cluster.close()
-    elif options.backend in ("loky", "threading"):
+    elif options.backend == "loky":
+        # every worker starts a watchdog first thing, so that it dies with this process even while importing
+        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(ParentInfo.here(),)):
+            yield
+    elif options.backend == "threading":
         with joblib.parallel_config(backend=options.backend):
             yield
     else:
@@ -167,7 +171,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                else contextlib.nullcontext())
     with monitor:
         tasks = (joblib.delayed(run_chunk)(spec, inst, c, ids,
-                                           StepReporter(pdir, c, len(ids), options.progress_interval)
+                                           StepReporter(pdir, c, len(ids), T, options.progress_interval)
                                            if on_progress else None, parent)
                  for c, ids in spec.chunks() if c not in done)
         par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
