@@ -135,6 +135,7 @@ def cmd_show(args) -> int:
         _print_json({
             "id": th.id, "title": th.title, "source": th.source, "paper": th.paper, "guarantee": th.guarantee,
             "symbols": {k: meaning for k, (_, meaning) in th.symbols.items()},
+            "domains": {k: th.domain(k).describe() for k in th.symbols},
             "bound": str(th.bound), "bound_terms": {k: str(v) for k, v in th.bound_terms.items()},
             "bound_latex": sp.latex(th.bound), "printed": th.printed,
             "schedules": {k: str(v) for k, v in th.schedules.items()},
@@ -158,7 +159,7 @@ def cmd_show(args) -> int:
         con.print(f"  {name:>16} = {sp.sstr(expr)}")
     con.print("[bold]Symbols[/bold] (for `boundcheck bound --set NAME=VALUE`):")
     for name, (_, meaning) in th.symbols.items():
-        con.print(f"  {name:>16}: {meaning}")
+        con.print(f"  {name:>16}: {meaning}; {th.domain(name).describe()}")
     con.print("[bold]Assumptions:[/bold]")
     for a in th.assumptions:
         con.print(f"  - {a.text}")
@@ -265,8 +266,14 @@ def cmd_gamma(args) -> int:
     check_memory(MemoryEstimate(f"the γ bracket (|X| = {grid}^{dim}, T·K = {horizon * batch})",
                                 gamma_memory(n, horizon * batch)), limit,
                  hint="lower --horizon, --grid or --dim, or set --max-memory if you know better")
-    br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
-                        eps=args.eps, batch=args.batch)
+    status = contextlib.nullcontext()
+    if sys.stderr.isatty():  # a spinner with the elapsed time: large brackets take minutes
+        from rich.console import Console
+
+        status = Console(stderr=True).status(f"certified γ_T bracket: |X| = {grid}^{dim}, T = {horizon}, K = {batch}")
+    with status:
+        br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
+                            eps=args.eps, batch=args.batch)
     out = br.to_dict()
     if args.json:
         _print_json(out)
