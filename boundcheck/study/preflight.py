@@ -23,7 +23,8 @@ __all__ = ["check_run_settings", "estimate_study_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
-_WORKER = 200 * _MB  # a loky / dask worker process before any data
+_WORKER = 200 * _MB  # a loky / dask worker process with boundcheck imported, before any data
+_IDLE_WORKER = 50 * _MB  # a worker that never gets a chunk (python + loky only)
 _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records, β, regret, ...)
 
 
@@ -65,7 +66,8 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     workers = _workers(options)
     # joblib runs --jobs 1 in this process; loky and a LocalCluster start worker processes
     local_workers = workers > 1 and (options.backend == "loky" or (options.backend == "dask" and not options.scheduler))
-    in_flight = min(workers, spec.n_chunks) * chunk + (workers * _WORKER if local_workers else 0)
+    busy = min(workers, spec.n_chunks)
+    in_flight = busy * chunk + ((busy * _WORKER + (workers - busy) * _IDLE_WORKER) if local_workers else 0)
     if options.backend == "dask" and options.scheduler:
         in_flight = 0  # on the cluster's machines, not this one
     gamma = gamma_memory(n, T * K) + 16 * T * 8

@@ -66,6 +66,9 @@ class ProgressMonitor:
 
     def __enter__(self) -> ProgressMonitor:
         self.dir.mkdir(parents=True, exist_ok=True)
+        for f in self.dir.iterdir():  # left by a killed run: those chunks are not running now
+            with contextlib.suppress(OSError):
+                f.unlink()
         self._report()
         self._thread.start()
         return self
