@@ -234,14 +234,14 @@ def _running(pid: int) -> bool:
 def test_sigkill_at_a_random_moment_then_resume(seed, tmp_path):
     """Kill `verify --jobs 2` at a random moment after it opened its store; its loky workers must be gone
     within a few seconds, and a resume must give the uninterrupted run's summary."""
-    args = ["verify", "--theorem", "gp_ucb", "--runs", "150", "--horizon", "20", "--seed", "5", "--jobs", "2",
+    args = ["verify", "--theorem", "gp_ucb", "--runs", "100", "--horizon", "15", "--seed", "5", "--jobs", "2",
             "--no-report", "--json"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-m", "boundcheck", *args, "--out", str(out)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     rng = random.Random(seed)
-    target = (seed * 2) % 6  # chunks stored before the kill: 2, 4, 0 (then a random moment within the next ones)
+    target = {1: 1, 2: 3, 3: 0}[seed]  # chunks stored before the kill (then a random moment within the next)
     manifest = out / "results" / "manifest.json"
     t0 = time.monotonic()
     while proc.poll() is None and time.monotonic() - t0 < 120:
@@ -251,12 +251,12 @@ def test_sigkill_at_a_random_moment_then_resume(seed, tmp_path):
         except (OSError, ValueError):
             pass
         time.sleep(0.02)
-    time.sleep(rng.uniform(0.0, 0.5))
+    time.sleep(rng.uniform(0.0, 0.4))
     workers = _process_tree(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     stored = len(json.loads((out / "results" / "manifest.json").read_text())["chunks"])
-    print(f"seed {seed}: killed with {stored} of 6 chunks stored, {len(workers)} child processes")
+    print(f"seed {seed}: killed with {stored} of 4 chunks stored, {len(workers)} child processes")
     t1 = time.monotonic()
     while any(_running(w) for w in workers) and time.monotonic() - t1 < 10:
         time.sleep(0.05)
@@ -265,7 +265,7 @@ def test_sigkill_at_a_random_moment_then_resume(seed, tmp_path):
         os.kill(w, signal.SIGKILL)
     assert not alive, f"workers {alive} outlived their parent by more than 5 s"
     assert time.monotonic() - t1 < 5.0
-    resumed = api.verify("gp_ucb", runs=150, horizon=20, seed=5, jobs=2, out=out, report=False)
+    resumed = api.verify("gp_ucb", runs=100, horizon=15, seed=5, jobs=2, out=out, report=False)
     reference = _reference()
     assert _same(resumed, reference)
 
@@ -278,5 +278,5 @@ def _reference() -> dict:
         import tempfile
 
         with tempfile.TemporaryDirectory() as tmp:
-            _REF["s"] = api.verify("gp_ucb", runs=150, horizon=20, seed=5, jobs=2, out=Path(tmp), report=False)
+            _REF["s"] = api.verify("gp_ucb", runs=100, horizon=15, seed=5, jobs=2, out=Path(tmp), report=False)
     return _REF["s"]

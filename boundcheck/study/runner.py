@@ -131,9 +131,14 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
     created = not store.root.exists()
-    try:
-        # the backend first: an unreachable scheduler fails before anything is written
-        with _backend(options), store.lock():
+    with contextlib.ExitStack() as stack:
+        if not _looks_complete(store, spec.n_chunks):  # the backend first: an unreachable scheduler (or a dask
+            stack.enter_context(_backend(options))  # cluster that cannot start) fails before anything is written
+            backend_ready = True
+        else:
+            backend_ready = False
+        stack.enter_context(store.lock())
+        try:
             manifest = store.open(spec.to_dict(), spec.key, {
                 "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
                 "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
@@ -145,6 +150,8 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 on_chunk(len(done), total)
             if len(done) < total:
                 _ship_by_value(spec)
+                if not backend_ready:
+                    stack.enter_context(_backend(options))
                 _run_chunks(spec, inst, store, options, done, on_chunk, on_progress)
             manifest = store.require_manifest()
             elapsed = time.perf_counter() - t0
@@ -153,10 +160,11 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
             manifest["jobs"], manifest["backend"] = options.jobs, options.backend
             store.write_manifest(manifest)
             return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
-    except BaseException:
-        if created and store.root.is_dir() and not _any_chunk_stored(store):
-            shutil.rmtree(store.root, ignore_errors=True)
-        raise
+        except BaseException:
+            # still holding the lock: a folder this run created and stored nothing in goes away again
+            if created and not _any_chunk_stored(store):
+                shutil.rmtree(store.root, ignore_errors=True)
+            raise
 
 
 def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, options: RunOptions, done: set[int],
@@ -182,6 +190,15 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 monitor.chunk_done(chunk, info["runs"][1] - info["runs"][0] + 1)
             if on_chunk:
                 on_chunk(len(done), total)
+
+
+def _looks_complete(store: ResultStore, n_chunks: int) -> bool:
+    """Whether the folder's manifest already records every chunk (read-only; verification comes later)."""
+    try:
+        manifest = store.read_manifest()
+    except BoundcheckError:
+        return False
+    return bool(manifest) and len(manifest.get("chunks", {})) >= n_chunks
 
 
 def _any_chunk_stored(store: ResultStore) -> bool:
