@@ -19,7 +19,7 @@ RKHS functions; per-run facts about it (e.g. the exact RKHS norm) land in ``Traj
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -48,8 +48,9 @@ def _as_action(action, m: int, K: int, name: str) -> np.ndarray:
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
-             inst: TheoremInstance) -> Trajectories:
-    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch)."""
+             inst: TheoremInstance, progress: Callable[[int], None] | None = None) -> Trajectories:
+    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch).
+    ``progress(t)`` is called after each step (see :mod:`boundcheck.study.progress`)."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(inst.horizon)
     actions = scenario.actions
@@ -111,6 +112,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             tr.regret[:, t - 1] = best - actions.value(f_t, action)
             for k, v in pol.record.items():
                 store(tr.steps, k, t, v)
+        if progress is not None:
+            progress(t)
     for pol in pols:
         out[pol.name].final = pol.finish()
     return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info))
