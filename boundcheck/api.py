@@ -15,12 +15,14 @@ import importlib.util
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import theory
 from theory import Theorem
 
 from .claims.families import Family, family_for
+from .claims.table import not_applicable as not_applicable_claims
 from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
@@ -94,40 +96,83 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
     return policy_spec(policy)
 
 
-def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
+def recorded_by(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
+    """What a study will hold about a policy: its declared per-step and final records, its own truth-side
+    monitors, and the engine's monitors (through its posterior, or the engine's reference posterior when it
+    exposes none; not for uninformed references, nor when the scenario names no reference prior)."""
+    d = spec.declared
+    have = frozenset(d.records) | frozenset(d.final_records) | frozenset(d.monitors)
+    monitored = getattr(d, "provides_posterior", False) or getattr(d, "role", "baseline") != "uninformed"
+    if monitored and (scenario.truth_index is not None or scenario.reference_index is not None):
+        have |= ENGINE_MONITORS if scenario.actions.K == 1 else frozenset({"z_all"})
+    return have
+
+
+def _as_sequence(x) -> list:
+    if x is None:
+        return []
+    return list(x) if isinstance(x, list | tuple) else [x]
+
+
+def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int | None = None,
                 horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
-                policies: Sequence[PolicyLike] | None = None, chunk_size: int = 25) -> StudySpec:
-    """Resolve everything a study needs, once. ``policies``: the algorithms to run, the checked one first
-    (default: the theorem's algorithm and its baselines)."""
+                policies: Sequence[PolicyLike] | None = None, chunk_size: int = 25,
+                algorithm: PolicyLike | Sequence[PolicyLike] | None = None) -> StudySpec:
+    """Resolve everything a study needs, once.
+
+    ``policies``: the algorithms to run, the checked one first (default: the theorem's algorithm and its
+    baselines). ``algorithm``: one or several user algorithms (classes, ``FILE.py:CLASS`` references, specs) that
+    take the role of the theorem's algorithm: their claims are checked, and ``policies`` run alongside as paired
+    baselines on the same functions and noise, each keeping the random stream it has without them.
+    ``runs``: default the scenario's ``runs`` (scenario files), else :data:`DEFAULT_RUNS`."""
     th = resolve_theorem(theorem)
     fam: Family = family_for(th)
     sc = resolve_scenario(scenario, th, horizon, delta)
     specs = tuple(resolve_policy(p) for p in (policies if policies is not None else th.algorithms))
+    users = tuple(resolve_policy(a) for a in _as_sequence(algorithm))
+    checked: tuple[str, ...] = ()
+    if users:  # baselines keep the streams of a study without the user's algorithms; users get the next ones
+        specs = tuple(replace(s, stream=j) for j, s in enumerate(specs))
+        users = tuple(replace(u, stream=len(specs) + k) for k, u in enumerate(users))
+        specs = users + specs
+        checked = tuple(u.name for u in users)
     if not specs:
         raise BoundcheckError("a study needs at least one policy")
     names = [s.name for s in specs]
-    if len(set(names)) != len(names):
-        raise BoundcheckError(f"policy names must be distinct, got {', '.join(names)}")
-    main = specs[0].declared
-    declared = (frozenset(main.records) | frozenset(main.final_records) | frozenset(main.monitors)
-                | (ENGINE_MONITORS if getattr(main, "provides_posterior", False) else frozenset()))
-    fam.check_main_policy(declared, specs[0].name)
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise BoundcheckError(f"policy names must be distinct, got {', '.join(names)} ({', '.join(dup)} twice; give "
+                              "a user policy class a `name` attribute)")
+    not_applicable = {}
+    for s in (users or specs[:1]):
+        have = recorded_by(s, sc)
+        missing = sorted(fam.requires - have)
+        if missing:
+            raise BoundcheckError(f"the checks of {th.id} read {', '.join(missing)} for every claim, which policy "
+                                  f"{s.name!r} does not record: implement the batched Policy protocol with these "
+                                  "records (see docs/architecture.md)")
+        not_applicable[s.name] = not_applicable_claims(fam.claims, have)
+    runs = runs if runs is not None else (sc.default_runs or DEFAULT_RUNS)
     return StudySpec(family=fam, scenario=sc, policies=specs, runs=check_int("runs", runs), seed=check_int(
         "seed", seed, minimum=0), beta_scale=check_positive("beta scale", beta_scale),
-        chunk_size=check_int("chunk size", chunk_size))
+        chunk_size=check_int("chunk size", chunk_size), checked=checked,
+        not_applicable={k: v for k, v in not_applicable.items() if v})
 
 
 def _meta(spec: StudySpec) -> dict:
     """What the reports need about the scenario and the algorithms, stored in the manifest."""
     sc = spec.scenario
     algos = []
+    checked = set(spec.checked_algorithms)
     for i, p in enumerate(spec.policies):
         cls = p.declared
-        algos.append({"name": p.name, "label": p.label or getattr(cls, "label", p.name),
-                      "role": "theorem" if i == 0 else getattr(cls, "role", "baseline"),
+        role = "theorem" if i == 0 else ("checked" if p.name in checked else getattr(cls, "role", "baseline"))
+        algos.append({"name": p.name, "label": p.label or getattr(cls, "label", p.name), "role": role,
                       "description": getattr(cls, "description", "")})
     return {
         "main_algorithm": spec.main,
+        "checked_algorithms": list(spec.checked_algorithms),
+        "not_applicable": {k: dict(v) for k, v in spec.not_applicable.items()},
         "algorithm_info": algos,
         "scenario_info": {"name": sc.name, "description": sc.description, "n_candidates": len(sc.candidates),
                           "candidate_names": [c.name for c in sc.candidates], "truth_index": sc.truth_index,
@@ -137,17 +182,20 @@ def _meta(spec: StudySpec) -> dict:
     }
 
 
-def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
+def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int | None = None,
            horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
            policies: Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
            scheduler: str | None = None, out: str | Path | None = None, report: bool = True,
-           on_chunk: Callable[[int, int], None] | None = None) -> dict:
+           on_chunk: Callable[[int, int], None] | None = None,
+           algorithm: PolicyLike | Sequence[PolicyLike] | None = None) -> dict:
     """Run (or resume) ``boundcheck verify`` and return its JSON summary.
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
-    go to a temporary folder that is removed afterwards."""
+    go to a temporary folder that is removed afterwards. ``algorithm``: the user's implementation(s) checked in
+    the role of the theorem's algorithm (see :func:`build_study`); ``scenario``: a name, a
+    :class:`~boundcheck.world.scenario.Scenario` or a scenario file (``.toml``)."""
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
-                       beta_scale=beta_scale, policies=policies)
+                       beta_scale=beta_scale, policies=policies, algorithm=algorithm)
     options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
                          scheduler=scheduler)
     if options.jobs == 0:

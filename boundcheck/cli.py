@@ -188,7 +188,7 @@ def cmd_gamma(args) -> int:
 
 # ----------------------------------------------------------------------------------------------- verify
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
-               "beta_scale", "out", "no_report"}
+               "beta_scale", "out", "no_report", "algorithm"}
 
 
 def _load_config(path: str) -> dict:
@@ -213,7 +213,8 @@ def _render_summary(summary: dict) -> None:
     con = _console()
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
                     else "[yellow]OUT OF THEORY[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
-    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow"}
+    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim",
+              "identity": "dim"}
     con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
               + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else ""))
@@ -234,6 +235,7 @@ def _render_summary(summary: dict) -> None:
         table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], lvl,
                       f"{c['violations']}/{c['runs']}", rate, ci, f"[{colour[v]}]{v}[/{colour[v]}]")
     con.print(table)
+    _render_applicability(con, summary, colour)
     main_alg = summary.get("main_algorithm", "the theorem's algorithm")
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
@@ -248,6 +250,23 @@ def _render_summary(summary: dict) -> None:
               + f"   [{summary['elapsed_s']:.1f} s]")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+
+
+def _render_applicability(con, summary: dict, colour: dict) -> None:
+    """Which claims applied to the checked policy, why the others did not; verdicts of further checked ones."""
+    na = summary.get("not_applicable") or {}
+    if na:
+        con.print(f"[dim]not applicable to {summary.get('main_algorithm')}: "
+                  + "; ".join(f"{k} ({v})" for k, v in na.items())
+                  + " — report these extras (ask/tell `records`) to check them[/dim]")
+    for name, info in (summary.get("checked") or {}).items():
+        if name == summary.get("main_algorithm"):
+            continue
+        v = info["verdict"]
+        bad = [c["id"] for c in info["claims"] if c["verdict"] == "violated"]
+        con.print(f"also checked: [bold]{name}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
+                  + (f" (violated: {', '.join(bad)})" if bad else "")
+                  + (f"; not applicable: {', '.join(info['not_applicable'])}" if info.get("not_applicable") else ""))
 
 
 def cmd_verify(args) -> int:
@@ -277,10 +296,11 @@ def cmd_verify(args) -> int:
         if progress is not None:
             progress.start()
         summary = api.verify(
-            th, cfg.get("scenario"), runs=cfg.get("runs", api.DEFAULT_RUNS), horizon=cfg.get("horizon"),
+            th, cfg.get("scenario"), runs=cfg.get("runs"), horizon=cfg.get("horizon"),
             delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
             jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
-            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk)
+            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk,
+            algorithm=cfg.get("algorithm") or None)
     finally:
         if progress is not None:
             progress.stop()
@@ -357,6 +377,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="report directory (default reports/<theorem>); results in OUT/results")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-report", dest="no_report", action="store_true")
+    s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
+                   help="your implementation (FILE.py:CLASS or package.module:CLASS, ask/tell or batched Policy) "
+                        "checked in the role of the theorem's algorithm, the built-in ones as paired baselines; "
+                        "repeat to compare several")
     s.set_defaults(func=cmd_verify)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results")

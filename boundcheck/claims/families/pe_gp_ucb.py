@@ -167,6 +167,9 @@ class PEGPUCBFamily(Family):
     evaluator_class = PEEvaluator
     step_columns = STEP_COLUMNS
 
+    # PEEvaluator reads the prior choices, critical steps and eliminations for every claim
+    requires = frozenset({"prior", "critical", "eliminated_at", "count", "all_gone_blocked", "var_groups"})
+
     def claim_table(self) -> list[ClaimSpec]:
         c = self.theorem.claim
         E = PEEvaluator
