@@ -30,6 +30,7 @@ from .study.runner import BACKENDS, RunOptions, run_study
 from .study.spec import StudySpec
 from .utils.validation import check_choice, check_int, check_positive
 from .world.catalogue import get_scenario
+from .world.scenario_files import load_scenario
 from .world.scenario import Scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
@@ -48,16 +49,24 @@ def resolve_theorem(theorem: str | Theorem) -> Theorem:
         raise BoundcheckError(exc.args[0]) from None
 
 
-def resolve_scenario(scenario: str | Scenario | None, theorem: Theorem, horizon: int | None = None,
+def resolve_scenario(scenario: str | Path | Scenario | None, theorem: Theorem, horizon: int | None = None,
                      delta: float | None = None) -> Scenario:
-    """A scenario object or a built-in name (default: the theorem's default scenario), at ``horizon``/``delta``."""
+    """A scenario object, a built-in name or a scenario file (``FILE.toml``; default: the theorem's default
+    scenario), at ``horizon``/``delta``."""
     if scenario is None:
         scenario = theorem.default_scenario
     if isinstance(scenario, Scenario):
         return scenario.at(horizon, delta)
+    if isinstance(scenario, Path) or (isinstance(scenario, str) and _is_scenario_file(scenario)):
+        return load_scenario(scenario).at(horizon, delta)
     if isinstance(scenario, str):
         return get_scenario(scenario, horizon, delta)
-    raise BoundcheckError(f"cannot use {scenario!r} as a scenario: give a name or a Scenario")
+    raise BoundcheckError(f"cannot use {scenario!r} as a scenario: give a name, a scenario file or a Scenario")
+
+
+def _is_scenario_file(ref: str) -> bool:
+    """A scenario reference that names a file (``.toml``, or a path that exists) rather than a built-in."""
+    return ref.endswith(".toml") or "/" in ref or "\\" in ref or Path(ref).is_file()
 
 
 def _load_object(ref: str):
