@@ -329,6 +329,64 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------------------------- scenario
+def _scenario_arg(ref: str):
+    """A scenario file or a built-in name."""
+    from .world.catalogue import get_scenario
+    from .world.scenario_files import load_scenario
+
+    if ref.endswith(".toml") or "/" in ref or Path(ref).is_file():
+        return load_scenario(ref)
+    return get_scenario(ref)
+
+
+def cmd_scenario(args) -> int:
+    from .world.catalogue import scenario_files, scenario_names
+    from .world.scenario_files import scenario_summary
+
+    if args.action == "list":
+        files = scenario_files()
+        rows = [{"name": n, "file": str(files[n]) if n in files else None} for n in scenario_names()]
+        if args.json:
+            _print_json(rows)
+        else:
+            for r in rows:
+                print(f"{r['name']:<32} {r['file'] or '(Python builder)'}")
+        return EXIT_OK
+    if not args.file:
+        raise BoundcheckError(f"scenario {args.action} needs a FILE (or a built-in name)")
+    sc = _scenario_arg(args.file)
+    info = scenario_summary(sc)
+    if args.action == "validate":
+        if args.json:
+            _print_json({"file": args.file, "valid": True, "scenario": info["name"]})
+        else:
+            print(f"{args.file}: valid scenario {info['name']!r} ({info['domain']['points']} points, "
+                  f"{len(info['priors'])} prior(s), truth: {info['truth']['kind']}, T = {info['horizon']}, "
+                  f"δ = {info['delta']})")
+        return EXIT_OK
+    if args.json:
+        _print_json(info)
+        return EXIT_OK
+    con = _console()
+    con.print(f"[bold]{info['name']}[/bold]" + (f"  ({info['source']})" if info["source"] else ""))
+    con.print(info["description"])
+    con.print("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {info['out_of_theory_reason']}")
+    d = info["domain"]
+    con.print(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
+    con.print(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
+              + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
+    t = info["truth"]
+    con.print(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
+              + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
+    con.print(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
+              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, γ: {info['gamma_rule']}")
+    con.print(f"actions: {info['actions']}")
+    for n in info["notes"]:
+        con.print(f"note: {n}")
+    return EXIT_OK
+
+
 # ------------------------------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.")
@@ -363,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("verify", help="Monte Carlo check of a theorem and every claim of its proof")
     s.add_argument("--theorem")
-    s.add_argument("--scenario")
+    s.add_argument("--scenario", help="a built-in scenario name or a scenario file (FILE.toml)")
     s.add_argument("--runs", type=int)
     s.add_argument("--horizon", type=int)
     s.add_argument("--delta", type=float)
@@ -382,6 +440,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "checked in the role of the theorem's algorithm, the built-in ones as paired baselines; "
                         "repeat to compare several")
     s.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them")
+    s.add_argument("action", choices=["show", "validate", "list"])
+    s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_scenario)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results")
     s.add_argument("results_dir")

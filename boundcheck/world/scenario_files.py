@@ -67,7 +67,7 @@ from .actions import AlternatingAvailability, AlwaysAvailable, TopK
 from .scenario import Scenario
 
 __all__ = ["ScenarioFileError", "load_scenario", "parse_scenario", "register_generator", "generator_names",
-           "apply_overrides", "read_toml", "FORMAT"]
+           "apply_overrides", "read_toml", "scenario_summary", "FORMAT"]
 
 FORMAT = 1
 _MISSING = object()
@@ -617,5 +617,35 @@ def parse_scenario(data: dict, source: str = "<scenario>", base_dir: str | Path 
             gamma_rule=gamma_rule, gamma_rate_params=dict(rate_params), action_set=action_set,
             default_runs=runs, source=source,
         )
+    except ScenarioFileError:
+        raise
     except BoundcheckError as exc:
         raise ScenarioFileError(f"{source}: {exc}") from None
+
+
+def scenario_summary(sc: Scenario) -> dict:
+    """What ``boundcheck scenario show`` prints: every part of a scenario, as JSON-ready values."""
+    truth = sc.truth
+    if isinstance(truth, RKHSFamily):
+        t = {"kind": "rkhs", "name": truth.name, "generator": truth.generator, "norm": truth.describe_norm(),
+             "reference": sc.candidates[sc.monitor_index].name}
+    elif sc.truth_index is not None:
+        t = {"kind": "candidate", "name": truth.name}
+    else:
+        t = {"kind": "gp", "name": truth.name, "eps": truth.eps,
+             "reference": None if sc.reference_index is None else sc.candidates[sc.reference_index].name}
+    kernels = {}
+    for p in sc.candidates:
+        kernels.setdefault(p.kernel_key, []).append(p.name)
+    return {
+        "name": sc.name, "description": sc.description, "source": sc.source, "in_theory": sc.in_theory,
+        "out_of_theory_reason": sc.out_of_theory_reason or None,
+        "domain": {"name": sc.domain.name, "points": sc.domain.n, "dim": sc.domain.dim,
+                   "low": sc.domain.points.min(axis=0).tolist(), "high": sc.domain.points.max(axis=0).tolist()},
+        "priors": [{"name": p.name, "eps": p.eps, "mean_range": [float(p.mean.min()), float(p.mean.max())],
+                    "kappa": p.kappa} for p in sc.candidates],
+        "kernel_groups": len(kernels), "truth": t, "noise": sc.noise, "model_noise": sc.model_noise,
+        "B": sc.B, "horizon": sc.horizon, "delta": sc.delta, "runs": sc.default_runs,
+        "availability": sc.availability.describe(), "actions": sc.actions.describe(), "K": sc.actions.K,
+        "gamma_rule": sc.gamma_rule, "notes": list(sc.notes),
+    }
