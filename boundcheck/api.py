@@ -28,13 +28,14 @@ from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
 from .study.runner import BACKENDS, RunOptions, run_study
 from .study.spec import StudySpec
+from .study.sweep import Axis, parse_vary
 from .utils.validation import check_choice, check_int, check_positive
 from .world.catalogue import get_scenario
 from .world.scenario_files import load_scenario
 from .world.scenario import Scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
-           "DEFAULT_RUNS"]
+           "sweep", "DEFAULT_RUNS"]
 
 DEFAULT_RUNS = 200
 
@@ -230,3 +231,69 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
     out_dir = results_dir.parent if out_dir is None else Path(out_dir)
     paths = write_reports(results_dir, out_dir)
     return {"html": str(paths["html"]), "tex": str(paths["tex"])}
+
+
+def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Path | Scenario | None = None, *,
+          runs: int | None = None, horizon: int | None = None, delta: float | None = None, seed: int = 0,
+          beta_scale: float = 1.0, policies: Sequence[PolicyLike] | None = None,
+          algorithm: PolicyLike | Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
+          scheduler: str | None = None, out: str | Path | None = None, page: bool = True,
+          on_cell: Callable[[int, int, str, dict | None], None] | None = None) -> dict:
+    """Run (or resume) a sweep: one study per cell of the grid of ``vary`` (``"NAME=V1,V2"`` or :class:`Axis`).
+
+    Each cell is stored in ``out/cells/<cell>/results`` (resumable, chunk by chunk); the tidy table goes to
+    ``out/sweep.parquet`` (one row per cell × claim, columns in :data:`boundcheck.study.sweep.COLUMNS`), the
+    configuration and the cells' verdicts to ``out/sweep.json``, the page to ``out/index.html``. Returns the
+    content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is called before each cell
+    (summary None) and after it."""
+    from .study.sweep import cell_id, cells, sweep_table, vary_scenario
+    from .utils.io import atomic_write_json
+
+    th = resolve_theorem(theorem)
+    axes = [a if isinstance(a, Axis) else parse_vary(a) for a in vary]
+    if not axes:
+        raise BoundcheckError("a sweep needs at least one --vary NAME=V1,V2,...")
+    base = resolve_scenario(scenario, th)
+    grid = cells(axes)
+    # user files are imported once, not once per cell
+    algorithm = [resolve_policy(a) for a in _as_sequence(algorithm)] or None
+    policies = None if policies is None else [resolve_policy(p) for p in policies]
+    out = Path(out) if out is not None else Path("reports") / f"{th.id}-sweep"
+    fixed = {"runs": runs, "horizon": horizon, "delta": delta, "seed": seed, "beta_scale": beta_scale}
+    # resolve every cell before running any: a bad value fails at once, with nothing written
+    plan = []
+    for params in grid:
+        sc = vary_scenario(base, params)
+        kw = {**fixed, **{k: v for k, v in params.items() if k in fixed}}
+        spec = build_study(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
+                           beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm)
+        plan.append((cell_id(params), params, sc, kw, spec))
+    uninformed = next((p.name for p in plan[0][4].policies if getattr(p.declared, "role", "") == "uninformed"), None)
+    rows, info = [], []
+    for i, (cid, params, sc, kw, _) in enumerate(plan):
+        if on_cell:
+            on_cell(i, len(plan), cid, None)
+        summary = verify(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
+                         beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm, jobs=jobs,
+                         backend=backend, scheduler=scheduler, out=out / "cells" / cid, report=False)
+        rows.append((cid, params, summary))
+        info.append({"cell": cid, "params": params, "verdict": summary["verdict"], "in_theory": summary["in_theory"],
+                     "results": str(out / "cells" / cid / "results")})
+        if on_cell:
+            on_cell(i + 1, len(plan), cid, summary)
+    table = sweep_table(rows, uninformed)
+    out.mkdir(parents=True, exist_ok=True)
+    from .utils.io import atomic_write
+
+    atomic_write(out / "sweep.parquet", lambda tmp: table.to_parquet(tmp, index=False), mode=None)
+    result = {"theorem": th.id, "scenario": rows[0][2]["scenario"], "vary": [{"name": a.name, "values": list(a.values)}
+                                                                           for a in axes],
+              "fixed": fixed, "cells": info, "table": str(out / "sweep.parquet"), "page": None,
+              "verdict": ("violated" if any(c["verdict"] == "violated" for c in info) else
+                          "holds" if all(c["verdict"] == "holds" for c in info) else "inconclusive")}
+    if page:
+        from .report.sweep import write_sweep_page
+
+        result["page"] = str(write_sweep_page(table, result, out))
+    atomic_write_json(out / "sweep.json", result, default=str)
+    return result

@@ -329,6 +329,32 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------------------------------------ sweep
+def cmd_sweep(args) -> int:
+    from . import api
+
+    th = api.resolve_theorem(args.theorem)
+    con = _console() if not args.json else None
+
+    def on_cell(done, total, cell, summary):
+        if con is not None and summary is not None:
+            con.print(f"[{done}/{total}] {cell}: {summary['verdict']}"
+                      + ("" if summary["in_theory"] else " (out of theory)"))
+
+    result = api.sweep(th, args.vary, args.scenario, runs=args.runs, horizon=args.horizon, delta=args.delta,
+                       seed=args.seed if args.seed is not None else 0,
+                       beta_scale=args.beta_scale if args.beta_scale is not None else 1.0,
+                       algorithm=args.algorithm or None, jobs=args.jobs if args.jobs is not None else -1,
+                       backend=args.backend or "loky", scheduler=args.scheduler,
+                       out=args.out or Path("reports") / f"{th.id}-sweep", page=not args.no_report, on_cell=on_cell)
+    if args.json:
+        _print_json(result)
+    else:
+        con.print(f"sweep {th.id}: {len(result['cells'])} cells, overall {result['verdict']}")
+        con.print(f"table: {result['table']}" + (f"  page: {result['page']}" if result["page"] else ""))
+    return EXIT_VIOLATED if result["verdict"] == "violated" else EXIT_OK
+
+
 # --------------------------------------------------------------------------------------------- scenario
 def _scenario_arg(ref: str):
     """A scenario file or a built-in name."""
@@ -440,6 +466,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "checked in the role of the theorem's algorithm, the built-in ones as paired baselines; "
                         "repeat to compare several")
     s.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("sweep", help="a grid of verifies over parameter values: tidy table and page")
+    s.add_argument("--theorem", required=True)
+    s.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="horizon, delta, runs, seed, beta_scale, epsilon, noise, or a dotted key of the scenario "
+                        "file (kernel.lengthscale); repeat for a grid")
+    s.add_argument("--scenario", help="a built-in scenario name or a scenario file (FILE.toml)")
+    s.add_argument("--runs", type=int)
+    s.add_argument("--horizon", type=int)
+    s.add_argument("--delta", type=float)
+    s.add_argument("--seed", type=int)
+    s.add_argument("--beta-scale", dest="beta_scale", type=float)
+    s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS")
+    s.add_argument("--jobs", type=int)
+    s.add_argument("--backend", choices=["loky", "threading", "dask"])
+    s.add_argument("--scheduler")
+    s.add_argument("--out", help="sweep directory (default reports/<theorem>-sweep)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-report", dest="no_report", action="store_true", help="no HTML page")
+    s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them")
     s.add_argument("action", choices=["show", "validate", "list"])
