@@ -31,8 +31,8 @@ from .study.spec import StudySpec
 from .study.sweep import Axis, parse_vary
 from .utils.validation import check_choice, check_int, check_positive
 from .world.catalogue import get_scenario
-from .world.scenario_files import load_scenario
 from .world.scenario import Scenario
+from .world.scenario_files import load_scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
            "sweep", "DEFAULT_RUNS"]
@@ -83,11 +83,20 @@ def _load_object(ref: str):
         spec = importlib.util.spec_from_file_location(modname, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
+        folder = str(path.resolve().parent)
+        before = set(sys.modules)
+        sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
             spec.loader.exec_module(module)
         except Exception as exc:  # user code: one line naming the file
             sys.modules.pop(modname, None)
             raise BoundcheckError(f"policy file {target} failed to import: {type(exc).__name__}: {exc}") from None
+        finally:
+            sys.path.remove(folder)
+        # siblings it imported travel to worker processes by value with it (they are not importable there)
+        module.__boundcheck_siblings__ = [
+            m for m in set(sys.modules) - before
+            if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
     else:
         try:
             module = importlib.import_module(target)

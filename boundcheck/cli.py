@@ -406,7 +406,8 @@ def cmd_scenario(args) -> int:
     con.print(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
               + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
     con.print(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
-              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, γ: {info['gamma_rule']}")
+              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
+              f"γ: {info['gamma_rule']}")
     con.print(f"actions: {info['actions']}")
     for n in info["notes"]:
         con.print(f"note: {n}")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import inspect
 import traceback
+from contextlib import nullcontext
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -51,6 +52,14 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "ucb": ("ucb", "UCB_{t−1}(x_t): the index it maximised, at its choice"),
     "sample": ("sample", "f̃_t(x_t): its Thompson draw at its choice"),
 }
+
+
+def _blas_controller():
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    return ThreadpoolController()
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -231,6 +240,7 @@ class AskTellAdapter(Policy):
                       xi=_read_only(np.array(ctx.xi, dtype=float)), B=None if ctx.B is None else float(ctx.B),
                       batch=int(ctx.actions.K))
         self._n, self._K = n, int(ctx.actions.K)
+        self._blas = _blas_controller()
         self._objs = []
         for i, rng in enumerate(ctx.rngs):
             run_ctx = AskTellContext(run=self._run(i), rng=rng, **shared)
@@ -284,19 +294,26 @@ class AskTellAdapter(Policy):
         avail = np.broadcast_to(np.asarray(available, dtype=bool), (m, n))
         out = np.empty((m, self._K), dtype=np.int64)
         rec = {name: np.full(m, np.nan) for name in self.records}
-        for i, obj in enumerate(self._objs):
-            row = _read_only(avail[i])
-            out[i] = self._index(i, t, self._call(i, t, "ask()", obj.ask, t, row), row)
-            if self.extras:
-                self._extras(i, t, obj, rec)
+        with self._single_thread():
+            for i, obj in enumerate(self._objs):
+                row = _read_only(avail[i])
+                out[i] = self._index(i, t, self._call(i, t, "ask()", obj.ask, t, row), row)
+                if self.extras:
+                    self._extras(i, t, obj, rec)
         if self._derive_ucb:
             rec["ucb"] = rec["mu"] + rec["width"] * rec["sigma"]
         self.record = rec
         return out
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
-        for i, obj in enumerate(self._objs):
-            if self._K == 1:
-                self._call(i, t, "tell()", obj.tell, int(action[i, 0]), float(y[i, 0]))
-            else:
-                self._call(i, t, "tell()", obj.tell, [int(v) for v in action[i]], np.array(y[i], dtype=float))
+        with self._single_thread():
+            for i, obj in enumerate(self._objs):
+                if self._K == 1:
+                    self._call(i, t, "tell()", obj.tell, int(action[i, 0]), float(y[i, 0]))
+                else:
+                    self._call(i, t, "tell()", obj.tell, [int(v) for v in action[i]], np.array(y[i], dtype=float))
+
+    def _single_thread(self):
+        """One BLAS thread while user code runs: per-run code works on small matrices, where BLAS threads only
+        contend (10× slower on a busy machine); the batched engine keeps its own setting."""
+        return self._blas.limit(limits=1, user_api="blas") if self._blas is not None else nullcontext()

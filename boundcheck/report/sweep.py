@@ -99,11 +99,11 @@ def write_sweep_page(table: pd.DataFrame, meta: dict, out_dir: str | Path) -> Pa
                     f"<td>{'yes' if r['vacuous'] else 'no'}</td><td>{e(', '.join(bad))}</td></tr>")
     fig = sweep_figure(table, varied)
     title = f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}"
+    axes = ", ".join(f'<b>{e(a["name"])}</b> ∈ {{{e(", ".join(map(str, a["values"])))}}}' for a in meta["vary"])
     page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>{_CSS}</style></head><body><main>
 <h1>{e(title)}</h1>
-<p>{len(cells)} cells over {', '.join(f'<b>{e(a["name"])}</b> ∈ {{{e(", ".join(map(str, a["values"])))}}}'
-                                     for a in meta["vary"])}; checked algorithm <b>{e(str(cells['algorithm'].iloc[0]))}</b>;
+<p>{len(cells)} cells over {axes}; checked algorithm <b>{e(str(cells['algorithm'].iloc[0]))}</b>;
 overall: <span class="{e(meta['verdict'])}">{e(meta['verdict'])}</span>.</p>
 <h2>Where the bound becomes vacuous</h2>
 <p class="mute">Top: the explicit bound at T (dashed) and the (1 − δ)-quantile of the checked algorithm's regret

@@ -52,6 +52,8 @@ def _ship_by_value(spec: StudySpec) -> None:
     worker process does not need to import the user's file or test module by name."""
     modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
                for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
+    for name in list(modules):  # modules a user's policy file imported from its own folder
+        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
     picklers = []
     with contextlib.suppress(ImportError):
         from joblib.externals import cloudpickle as jcp

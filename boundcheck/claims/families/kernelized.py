@@ -234,7 +234,8 @@ class KernelEvaluator(ChunkEvaluator):
         return {"v": v, "ctil": ctil, "c": v * (1.0 + ctil), "ef": ef, "eft": eft, "late": self.t >= 5}
 
     def ts_confidence_event(self) -> dict:
-        return {"fail": ~self.ts["ef"].all(axis=1)}
+        # E^f(t) for every t, from z_all alone (the same test as ts["ef"], which also needs the TS records)
+        return {"fail": ~(self.tr.monitors["z_all"] <= self.beta[None]).all(axis=1)}
 
     def ts_sample_concentration(self) -> dict:
         return {"value": (~self.ts["eft"]).sum(axis=1) - np.sum(1.0 / self.t**2)}
