@@ -39,6 +39,15 @@ class PolicySpec:
     label: str | None = None
     stream: int | None = field(default=None, compare=False)
 
+    def __reduce__(self):
+        """A policy defined outside boundcheck (a user's file or test module) travels by value on every backend:
+        its spec is pickled as cloudpickle bytes, so that a serializer that tries plain pickle first (dask)
+        never pickles the user's class by a module name the workers cannot import."""
+        state = (self.name, self.factory, self.kwargs, self.label, self.stream)
+        if all(_is_ours(obj) for obj in (self.factory, *self.kwargs.values())):
+            return (_spec_from_state, (state,))
+        return (_spec_from_bytes, (_cloudpickle().dumps(state),))
+
     def make(self) -> Policy:
         policy = self.factory(**self.kwargs)
         policy.name = self.name
@@ -55,6 +64,32 @@ class PolicySpec:
         if isinstance(f, type):
             return self.make() if getattr(f, "declared_by_instance", False) else f
         return type(self.make())
+
+
+def _is_ours(obj) -> bool:
+    """Plain data, or code from boundcheck or theory (importable by name in every worker)."""
+    if not callable(obj):
+        return True
+    return str(getattr(obj, "__module__", "")).split(".")[0] in ("boundcheck", "theory", "builtins", "functools")
+
+
+def _cloudpickle():
+    try:
+        from joblib.externals import cloudpickle
+    except ImportError:  # pragma: no cover - joblib is a dependency
+        import cloudpickle
+    return cloudpickle
+
+
+def _spec_from_state(state: tuple) -> PolicySpec:
+    name, factory, kwargs, label, stream = state
+    return PolicySpec(name, factory, kwargs, label, stream)
+
+
+def _spec_from_bytes(data: bytes) -> PolicySpec:
+    import pickle
+
+    return _spec_from_state(pickle.loads(data))
 
 
 _REGISTRY: dict[str, PolicySpec] = {}
