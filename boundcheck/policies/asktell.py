@@ -51,6 +51,8 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "beta": ("width", "β_t: the confidence width it used at step t"),
     "ucb": ("ucb", "UCB_{t−1}(x_t): the index it maximised, at its choice"),
     "sample": ("sample", "f̃_t(x_t): its Thompson draw at its choice"),
+    "ts_dev": ("ts_dev", "max_x |f̃_t(x) − μ_{t−1}(x)| / (β_t σ_{t−1}(x)): how far its whole Thompson draw strays "
+                         "(GP-TS, Lemma 5's event E^{f_t}(t))"),
 }
 
 
