@@ -164,3 +164,11 @@ def test_a_non_psd_matrix_and_a_missing_file(tmp_path):
         load_scenario(path)
     with pytest.raises(ScenarioFileError, match="scenario file .*absent.toml not found"):
         load_scenario(tmp_path / "absent.toml")
+
+
+def test_the_example_scenario_file_is_valid():
+    root = Path(__file__).resolve().parents[1] / "examples"
+    for path in root.glob("*.toml"):
+        assert main(["scenario", "validate", str(path)]) == 0
+    sc = load_scenario(root / "my_problem.toml")
+    assert sc.domain.n == 60 and sc.default_runs == 100 and sc.truth_index == 0
