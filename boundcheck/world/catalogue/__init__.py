@@ -52,6 +52,9 @@ def load_builtins() -> None:
         register_scenario(path.stem, partial(load_scenario, path))
 
 
+_load = load_builtins  # the name catalogue modules of other papers may know
+
+
 def scenario_files() -> dict[str, Path]:
     """Built-in scenario name -> its TOML file."""
     load_builtins()
