@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import BoundcheckError
-from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, user_policy_name
+from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
@@ -136,6 +136,7 @@ def policy_spec(policy: str | PolicySpec | type | Callable[..., Policy]) -> Poli
         except KeyError:
             raise BoundcheckError(f"unknown algorithm {policy!r}; known: {', '.join(_REGISTRY)}") from None
     if is_ask_tell(policy):  # the per-run form: run through the adapter
+        remember_origin(policy)
         return PolicySpec(user_policy_name(policy), AskTellAdapter, {"user": policy},
                           getattr(policy, "label", None))
     if callable(policy):

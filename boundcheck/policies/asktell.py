@@ -165,12 +165,24 @@ def user_policy_name(user: type) -> str:
 
 
 def _origin(user: type) -> str:
-    """``file.py:Class`` of a user class, for messages."""
+    """``file.py:Class`` of a user class, for messages (remembered in the parent process: a class shipped to a
+    worker by value has no file there)."""
+    known = user.__dict__.get("__boundcheck_origin__")
+    if known:
+        return known
     try:
         path = inspect.getsourcefile(user) or user.__module__
     except TypeError:
         path = user.__module__
     return f"{path}:{user.__qualname__}"
+
+
+def remember_origin(user: type) -> None:
+    """Store :func:`_origin` on the class, so that it travels with it."""
+    try:
+        user.__boundcheck_origin__ = _origin(user)
+    except (AttributeError, TypeError):  # pragma: no cover - a class that refuses attributes
+        pass
 
 
 def _user_frame(exc: BaseException) -> str:
