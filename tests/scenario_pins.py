@@ -5,7 +5,9 @@
 fingerprints mean identical simulations at any seed), a fingerprint of its numbers and arrays alone, and, for
 the scenarios that ``tests/regression_pins.py`` does not cover, the fingerprints of a small verify (every
 stored column, claims, regret, bound) into ``tests/data/scenario_pins.json``.
-``tests/test_scenario_files.py`` recomputes them from the TOML files.
+``tests/test_scenario_files.py`` recomputes them from the TOML files. (The scenario fingerprints were recorded
+with the code of commit 530cfc0, before any change of issue 12: ``PYTHONPATH=<that tree> python
+tests/scenario_pins.py --write``.)
 """
 
 from __future__ import annotations
@@ -33,12 +35,33 @@ RESULT_CASES = [
 ]
 
 
+# the Scenario fields when the pins were recorded; fields added later must keep their defaults on these
+# scenarios (``added_fields_at_defaults``), so that a new feature cannot silently change a pinned scenario
+PINNED_FIELDS = ("name", "description", "domain", "availability", "candidates", "truth", "truth_index", "noise",
+                 "horizon", "delta", "reference_index", "in_theory", "out_of_theory_reason", "notes", "model_noise",
+                 "B", "gamma_rule", "gamma_rate_params", "action_set")
+
+
 def scenario_fingerprints(sc) -> dict[str, str]:
+    """``full``: every pinned field (arrays, numbers, texts); ``numbers``: the same without the texts."""
     from boundcheck.utils.hashing import fingerprint
 
-    numbers = {f.name: getattr(sc, f.name) for f in dataclasses.fields(sc)
-               if f.compare and f.name not in TEXT_FIELDS}
-    return {"full": fingerprint(sc), "numbers": fingerprint(numbers)}
+    fields = {name: getattr(sc, name) for name in PINNED_FIELDS}
+    numbers = {k: v for k, v in fields.items() if k not in TEXT_FIELDS}
+    return {"full": fingerprint(fields), "numbers": fingerprint(numbers)}
+
+
+def added_fields_at_defaults(sc) -> list[str]:
+    """Scenario fields added after the pins whose value on ``sc`` is not their default."""
+    out = []
+    for f in dataclasses.fields(sc):
+        if f.name in PINNED_FIELDS or not f.compare:
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else (
+            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
+        if default is dataclasses.MISSING or getattr(sc, f.name) != default:
+            out.append(f.name)
+    return out
 
 
 def result_fingerprint(theorem: str, scenario: str, runs: int, horizon: int, seed: int) -> dict:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scenario_pins import PINS, RESULT_CASES, case_key, result_fingerprint, scenario_fingerprints
+from scenario_pins import (
+    PINS,
+    RESULT_CASES,
+    added_fields_at_defaults,
+    case_key,
+    result_fingerprint,
+    scenario_fingerprints,
+)
 
 from boundcheck import api
 from boundcheck.cli import main
@@ -26,6 +33,7 @@ def test_every_builtin_scenario_is_a_file_and_bit_identical_to_its_pin():
         sc = get_scenario(name)
         assert sc.source == str(files[name])
         assert scenario_fingerprints(sc) == want, name  # every array, number and text
+        assert not added_fields_at_defaults(sc), name
 
 
 # the cheaper half of the recorded result pins (the scenario pins above already cover every array of all of them)
