@@ -31,7 +31,7 @@ from .world.catalogue import get_scenario
 from .world.scenario import Scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
-           "DEFAULT_RUNS"]
+           "DEFAULT_RUNS", "reproduce"]
 
 DEFAULT_RUNS = 200
 
@@ -173,3 +173,152 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
     out_dir = results_dir.parent if out_dir is None else Path(out_dir)
     paths = write_reports(results_dir, out_dir)
     return {"html": str(paths["html"]), "tex": str(paths["tex"])}
+
+
+# ------------------------------------------------------------------------------------------------ reproduce
+REPRODUCE_FALSE_ALARM = 0.05
+_STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior"]
+
+
+def _run_spec(spec: StudySpec, results_dir: Path, options: RunOptions,
+              on_chunk: Callable[[int, int], None] | None = None) -> dict:
+    """Run (or resume) one study into ``results_dir``, exactly as ``verify`` does."""
+    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    return run_study(spec, inst, results_dir, options, in_theory=not reasons, reasons=reasons, meta=_meta(spec),
+                     on_chunk=on_chunk)
+
+
+def _panel_data(results_dir: Path, spec: StudySpec):
+    """The stored tables an empirical claim reads (runs; steps: cumulative regret and the prior used)."""
+    from .claims.empirical import PanelData
+    from .study.store import ResultStore
+
+    store = ResultStore(results_dir)
+    runs = store.read_table("runs")
+    runs["algorithm"] = runs["algorithm"].astype(str)
+    steps = store.read_table("steps")
+    steps = steps[[c for c in _STEP_COLUMNS if c in steps]]
+    sc = spec.scenario
+    return PanelData(runs=runs, steps=steps, horizon=spec.horizon, truth_index=sc.truth_index,
+                     n_candidates=len(sc.candidates))
+
+
+def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = None, seed: int = 0,
+              jobs: int = -1, backend: str = "loky", scheduler: str | None = None, out: str | Path | None = None,
+              false_alarm: float = REPRODUCE_FALSE_ALARM, explore: bool = False, explore_runs: int | None = None,
+              report: bool = True, on_progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Run (or resume) the experiments of a paper and judge its empirical claims: ``boundcheck reproduce``.
+
+    Every experiment (or only ``experiment``) runs its panels as studies, stored resumably under
+    ``out/<experiment>/<panel>-n<runs>-s<seed>/results``; the claims of all of them are judged inside one
+    family-wise false-alarm budget (Holm). With ``explore``, the claims that did not reproduce are re-tested on
+    the experiment's grid of unstated settings. Returns the JSON summary (also written to ``out/reproduce.json``)."""
+    import time
+
+    from theory.empirical import empirical_claims
+
+    from . import __version__
+    from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical
+    from .study.experiments import experiments_of, get_experiment, get_paper
+    from .utils.hashing import fingerprint
+    from .utils.io import atomic_write_json
+    from .utils.validation import check_probability
+
+    t0 = time.perf_counter()
+    pap = get_paper(paper)
+    chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
+    for name, value in (("runs", runs), ("explore runs", explore_runs)):
+        if value is not None and check_int(name, value) < MIN_RUNS:
+            raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
+    check_probability("false-alarm budget", false_alarm)
+    seed = check_int("seed", seed, minimum=0)
+    options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
+                         scheduler=scheduler)
+    if options.jobs == 0:
+        raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
+    out = Path(out) if out is not None else Path("reports") / "reproduce" / pap.id
+
+    def progress(label: str):
+        return None if on_progress is None else (lambda done, total: on_progress(label, done, total))
+
+    # ----------------------------------------------------------------------------- the experiments' studies
+    data, panels_json, specs = {}, {}, {}
+    for exp in chosen:
+        if not exp.runnable:
+            continue
+        n = runs if runs is not None else exp.default_runs
+        for panel in exp.panels:
+            spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
+                               beta_scale=panel.beta_scale)
+            rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
+            summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
+            data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
+            specs[(exp.name, panel.name)] = spec
+            panels_json.setdefault(exp.name, []).append({
+                "name": panel.name, "title": panel.title, "results": str(rel / "results"), "theorem": spec.theorem.id,
+                "scenario": spec.scenario.name, "scenario_description": spec.scenario.description,
+                "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "beta_scale": spec.beta_scale,
+                "algorithms": list(spec.algorithms), "truth_index": spec.scenario.truth_index,
+                "candidate_names": [c.name for c in spec.scenario.candidates],
+                "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
+                "theorem_verdict": summary["verdict"], "regret": summary["regret"]})
+    claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
+    results = judge_empirical(claims, data, false_alarm)
+
+    # ----------------------------------------------------------------------------- explore the unstated settings
+    explored: dict = {}
+    if explore:
+        for exp in chosen:
+            todo = [r for r in results if r.experiment == exp.name and r.verdict in ("not reproduced", "inconclusive")]
+            if not exp.runnable or not todo:
+                continue
+            if exp.explore is None:
+                explored[exp.name] = {"note": "no grid of unstated settings is defined for this experiment"}
+                continue
+            grid, panel = exp.explore, exp.panel(exp.explore.panel)
+            todo = [r for r in todo if r.panels == [panel.name]]
+            by_id = {c.id: c for c in claims}
+            algos = list(dict.fromkeys([panel.algorithms[0]] + [a for r in todo for a in by_id[r.id].algorithms]))
+            n_cell = explore_runs if explore_runs is not None else grid.runs
+            cells, cell_data = grid.cells(), []
+            for i, cell in enumerate(cells):
+                scenario, beta_scale = grid.build(cell)
+                spec = build_study(panel.theorem, scenario, runs=n_cell, seed=seed, policies=algos,
+                                   beta_scale=beta_scale)
+                rel = Path(exp.name) / "explore" / f"cell{i:03d}-{fingerprint(cell, 8)}-n{n_cell}-s{seed}"
+                _run_spec(spec, out / rel / "results", options,
+                          progress(f"{exp.name}: explore {i + 1}/{len(cells)}"))
+                cell_data.append(_panel_data(out / rel / "results", spec))
+            axes = {a.name: list(a.levels) for a in grid.axes}
+            per_claim = {}
+            for r in todo:
+                rows = explore_claim(by_id[r.id], cell_data, false_alarm)
+                per_claim[r.id] = {"cells": rows, "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
+                                   "reversed_where": describe_region(axes, cells, [x["reversed"] for x in rows])}
+            explored[exp.name] = {
+                "panel": panel.name, "runs": n_cell, "algorithms": algos, "note": grid.note,
+                "axes": [{"name": a.name, "label": a.label, "levels": list(a.levels), "meaning": a.meaning}
+                         for a in grid.axes],
+                "cells": cells, "claims": per_claim}
+
+    counts = {v: sum(r.verdict == v for r in results) for v in ("reproduced", "not reproduced", "inconclusive",
+                                                                "not run")}
+    summary = {
+        "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, [])}
+                                                for e in chosen],
+        "seed": seed, "runs": runs, "false_alarm": false_alarm,
+        "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "
+                   "of this run (two per claim: 'the claim is false', 'the claim is true'), Holm step-down"),
+        "claims": [r.to_json() for r in results], "counts": counts, "explore": explored,
+        "elapsed_s": time.perf_counter() - t0, "version": __version__, "report": {"html": None, "tex": None},
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out / "reproduce.json", summary, default=str)
+    if report:
+        from .report.replication import write_replication_reports
+
+        paths = write_replication_reports(out)
+        summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
+        atomic_write_json(out / "reproduce.json", summary, default=str)
+    return summary
