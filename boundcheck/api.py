@@ -204,6 +204,40 @@ def _panel_data(results_dir: Path, spec: StudySpec):
                      n_candidates=len(sc.candidates))
 
 
+def _run_cell(build: Callable, cell: dict, theorem: str, algorithms: list[str], runs: int, seed: int,
+              results_dir: Path):
+    """One cell of an explored grid, in a worker: build its scenario, run (or resume) it with the theorem's
+    family stripped of its claims, and return the data the empirical claims read."""
+    from dataclasses import replace
+
+    from .claims.empirical import RegretOnlyFamily
+
+    scenario, beta_scale = build(cell)
+    spec = build_study(theorem, scenario, runs=runs, seed=seed, policies=algorithms, beta_scale=beta_scale,
+                       chunk_size=runs)
+    spec = replace(spec, family=RegretOnlyFamily(spec.family))
+    _run_spec(spec, results_dir, RunOptions(jobs=1, backend="threading"))
+    return _panel_data(results_dir, spec)
+
+
+def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, int], None] | None) -> list:
+    """Run many small studies (the cells of an explored grid), one worker per cell: cheaper than splitting each
+    small study into chunks. Stored cells are read back, not recomputed. Returns their data, in order."""
+    import joblib
+
+    backend = options.backend if options.backend in ("loky", "threading") else "loky"
+    out = []
+    if on_done:
+        on_done(0, len(tasks))
+    with joblib.parallel_config(backend=backend):
+        for data in joblib.Parallel(n_jobs=options.jobs, return_as="generator")(
+                joblib.delayed(_run_cell)(*task) for task in tasks):
+            out.append(data)
+            if on_done:
+                on_done(len(out), len(tasks))
+    return out
+
+
 def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = None, seed: int = 0,
               jobs: int = -1, backend: str = "loky", scheduler: str | None = None, out: str | Path | None = None,
               false_alarm: float = REPRODUCE_FALSE_ALARM, explore: bool = False, explore_runs: int | None = None,
@@ -229,7 +263,7 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     pap = get_paper(paper)
     chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
     for name, value in (("runs", runs), ("explore runs", explore_runs)):
-        if value is not None and check_int(name, value) < MIN_RUNS:
+        if value is not None and check_int(name, value, minimum=None) < MIN_RUNS:
             raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
     check_probability("false-alarm budget", false_alarm)
     seed = check_int("seed", seed, minimum=0)
@@ -281,20 +315,17 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
             by_id = {c.id: c for c in claims}
             algos = list(dict.fromkeys([panel.algorithms[0]] + [a for r in todo for a in by_id[r.id].algorithms]))
             n_cell = explore_runs if explore_runs is not None else grid.runs
-            cells, cell_data = grid.cells(), []
-            for i, cell in enumerate(cells):
-                scenario, beta_scale = grid.build(cell)
-                spec = build_study(panel.theorem, scenario, runs=n_cell, seed=seed, policies=algos,
-                                   beta_scale=beta_scale)
-                rel = Path(exp.name) / "explore" / f"cell{i:03d}-{fingerprint(cell, 8)}-n{n_cell}-s{seed}"
-                _run_spec(spec, out / rel / "results", options,
-                          progress(f"{exp.name}: explore {i + 1}/{len(cells)}"))
-                cell_data.append(_panel_data(out / rel / "results", spec))
+            cells = grid.cells()
+            tasks = [(grid.build, cell, panel.theorem, algos, n_cell, seed,
+                      out / exp.name / "explore" / f"cell{i:03d}-{fingerprint(cell, 8)}-n{n_cell}-s{seed}" / "results")
+                     for i, cell in enumerate(cells)]
+            cell_data = _run_cells(tasks, options, progress(f"{exp.name}: explore"))
             axes = {a.name: list(a.levels) for a in grid.axes}
             per_claim = {}
             for r in todo:
                 rows = explore_claim(by_id[r.id], cell_data, false_alarm)
-                per_claim[r.id] = {"cells": rows, "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
+                per_claim[r.id] = {"cells": rows,
+                                   "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
                                    "reversed_where": describe_region(axes, cells, [x["reversed"] for x in rows])}
             explored[exp.name] = {
                 "panel": panel.name, "runs": n_cell, "algorithms": algos, "note": grid.note,

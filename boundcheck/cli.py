@@ -1,6 +1,7 @@
 """Command-line interface ``boundcheck`` (contract in shared/design.md, documented in the README).
 
 Exit codes: 0 no claim violated, 1 some claim violated, 2 bad input (one line on stderr, no traceback).
+``reproduce``: 0 no empirical claim "not reproduced", 1 some claim not reproduced, 2 bad input.
 """
 
 from __future__ import annotations
@@ -309,6 +310,75 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+# -------------------------------------------------------------------------------------------- reproduce
+_VERDICT_STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow", "not run": "dim"}
+
+
+def _render_reproduce(summary: dict) -> None:
+    """One screen: the headline, one line per claim (verdict and effect), the explored settings, the report."""
+    from rich.table import Table
+
+    from .report.replication import effect_text, headline
+
+    con = _console()
+    con.print(f"[bold]{headline(summary)}[/bold]")
+    for e in summary["experiments"]:
+        mine = [c for c in summary["claims"] if c["experiment"] == e["name"]]
+        panels = e.get("panel_results") or []
+        where = ("not run: " + e["offline_reason"].split(";")[0]) if e.get("offline_reason") else ", ".join(
+            f"{p['scenario']} ({p['runs']} runs, T = {p['horizon']})" for p in panels)
+        table = Table(title=f"{e['name']} — {e['location']}: {where}", title_justify="left", show_edge=False,
+                      pad_edge=False)
+        for col in ("claim", "verdict", "effect (simultaneous interval)"):
+            table.add_column(col, overflow="fold")
+        for c in mine:
+            v = c["verdict"]
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", effect_text(c))
+        con.print(table)
+    for name, ex in (summary.get("explore") or {}).items():
+        if "claims" not in ex:
+            con.print(f"explore {name}: {ex.get('note', '')}")
+            continue
+        for cid, block in ex["claims"].items():
+            con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']}")
+    con.print(f"[{summary['elapsed_s']:.1f} s]  budget: {summary['budget']}")
+    if summary["report"].get("html"):
+        con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+
+
+def cmd_reproduce(args) -> int:
+    from . import api
+
+    on_progress, progress = None, None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("chunks"), TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+        task = progress.add_task(args.paper, total=None)
+
+        def on_progress(label, done, total):
+            progress.update(task, description=label, completed=done, total=total)
+
+    try:
+        if progress is not None:
+            progress.start()
+        summary = api.reproduce(
+            args.paper, args.experiment, runs=args.runs, seed=args.seed if args.seed is not None else 0,
+            jobs=args.jobs if args.jobs is not None else -1, out=args.out,
+            false_alarm=args.false_alarm if args.false_alarm is not None else api.REPRODUCE_FALSE_ALARM,
+            explore=args.explore, explore_runs=args.explore_runs, report=not args.no_report, on_progress=on_progress)
+    finally:
+        if progress is not None:
+            progress.stop()
+    if args.json:
+        _print_json(summary)
+    else:
+        _render_reproduce(summary)
+    return EXIT_VIOLATED if summary["counts"].get("not reproduced") else EXIT_OK
+
+
 # ------------------------------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.")
@@ -363,6 +433,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("results_dir")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("reproduce", help="run a paper's experiments and judge its empirical claims")
+    s.add_argument("paper", help="paper id: pe_gp_ucb (seed 000), igp_ucb_gp_ts (seed 004), ...")
+    s.add_argument("--experiment", help="one experiment of the paper (default: all)")
+    s.add_argument("--runs", type=int, help="paired runs per panel (default: each experiment's own, >= 30)")
+    s.add_argument("--seed", type=int)
+    s.add_argument("--jobs", type=int, help="joblib workers (-1: all cores)")
+    s.add_argument("--out", help="output folder (default reports/reproduce/<paper>)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float,
+                   help="family-wise probability that any verdict is wrong (default 0.05)")
+    s.add_argument("--explore", action="store_true",
+                   help="re-test the claims that did not reproduce over the grid of unstated settings")
+    s.add_argument("--explore-runs", dest="explore_runs", type=int, help="paired runs per explored setting")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-report", dest="no_report", action="store_true")
+    s.set_defaults(func=cmd_reproduce)
     return p
 
 

@@ -33,9 +33,10 @@ from theory.empirical import EmpiricalClaim, metric_description
 
 from ..errors import BoundcheckError
 from .budget import holm_adjusted
+from .families.base import Family
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
-           "VERDICTS", "describe_region"]
+           "VERDICTS", "describe_region", "RegretOnlyFamily"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive")
 #: the fewest runs a paired t-test is given (fewer leave too few degrees of freedom to decide anything)
@@ -51,15 +52,32 @@ class PanelData:
     horizon: int
     truth_index: int | None
     n_candidates: int
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def runs_of(self, algorithm: str) -> pd.DataFrame:
+        """The runs-table rows of one algorithm, indexed by run (split once per panel)."""
+        if "runs" not in self._cache:
+            r = self.runs.assign(algorithm=self.runs["algorithm"].astype(str))
+            self._cache["runs"] = {a: g.set_index("run").sort_index() for a, g in r.groupby("algorithm")}
+        out = self._cache["runs"].get(algorithm)
+        if out is None:
+            raise BoundcheckError(f"algorithm {algorithm!r} was not run in this experiment")
+        return out
+
+    def steps_of(self, algorithm: str) -> pd.DataFrame | None:
+        if "steps" not in self._cache:
+            s = self.steps
+            self._cache["steps"] = {} if s is None else {
+                a: g for a, g in s.assign(algorithm=s["algorithm"].astype(str)).groupby("algorithm")}
+        return self._cache["steps"].get(algorithm)
 
 
 # ----------------------------------------------------------------------------------------------- metrics
 def _steps_of(data: PanelData, algorithm: str, column: str) -> pd.DataFrame:
-    s = data.steps
-    if s is None or column not in s:
+    if data.steps is None or column not in data.steps:
         raise BoundcheckError(f"no per-step {column!r} stored: the metric needs the steps table")
-    s = s[s["algorithm"].astype(str) == algorithm]
-    if s.empty or s[column].isna().all():
+    s = data.steps_of(algorithm)
+    if s is None or s.empty or s[column].isna().all():
         raise BoundcheckError(f"algorithm {algorithm!r} records no {column!r} in this experiment")
     return s
 
@@ -76,16 +94,14 @@ def _prior_counts(data: PanelData, algorithm: str, late: bool) -> pd.DataFrame:
 def metric_values(metric: str, data: PanelData, algorithm: str) -> pd.Series:
     """Per-run values of ``metric`` for ``algorithm`` on one panel, indexed by run (see
     :data:`theory.empirical.METRICS`)."""
-    runs = data.runs[data.runs["algorithm"].astype(str) == algorithm]
-    if runs.empty:
-        raise BoundcheckError(f"algorithm {algorithm!r} was not run in this experiment")
+    runs = data.runs_of(algorithm)
     if metric == "regret":
-        return runs.set_index("run")["regret"].astype(float).sort_index()
+        return runs["regret"].astype(float)
     if metric.startswith("col:"):
         col = metric[4:]
         if col not in runs or runs[col].isna().all():
             raise BoundcheckError(f"algorithm {algorithm!r} has no per-run column {col!r}")
-        return runs.set_index("run")[col].astype(float).sort_index()
+        return runs[col].astype(float)
     if metric.startswith("regret@"):
         t_star = min(max(1, math.ceil(float(metric[7:]) * data.horizon)), data.horizon)
         s = _steps_of(data, algorithm, "cum_regret")
@@ -460,3 +476,38 @@ def _fmt_level(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
     return str(v)
+
+
+# ------------------------------------------------------------------------------------- regret-only studies
+class RegretOnlyFamily(Family):
+    """A theorem's family without its claims: the studies behind empirical claims where the theorem's own
+    checks are not wanted (the cells of ``reproduce --explore``). Instantiation (schedules β_t, ξ_t, γ, the
+    bound) is the wrapped family's, so every algorithm runs exactly as in the full study; per run only the
+    regret of every algorithm is stored, with the family's steps table (cumulative regret, the prior used)."""
+
+    def __init__(self, inner: Family) -> None:  # no super().__init__: there is no claim table to match
+        self.inner = inner
+        self.theorem = inner.theorem
+        self.claims = ()
+        self.step_columns = inner.step_columns
+
+    def bound_values(self, scenario, horizon, delta):
+        return self.inner.bound_values(scenario, horizon, delta)
+
+    def gamma_groups(self, scenario):
+        return self.inner.gamma_groups(scenario)
+
+    def gamma_noise_var(self, scenario):
+        return self.inner.gamma_noise_var(scenario)
+
+    def gamma_used(self, scenario, gamma_upper):
+        return self.inner.gamma_used(scenario, gamma_upper)
+
+    def schedules(self, scenario, values, gamma_used):
+        return self.inner.schedules(scenario, values, gamma_used)
+
+    def extra_constants(self, values):
+        return self.inner.extra_constants(values)
+
+    def main_diagnostics(self, ev) -> dict[str, np.ndarray]:
+        return self.baseline_columns(ev, ev.main)

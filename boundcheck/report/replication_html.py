@@ -11,8 +11,8 @@ __all__ = ["render_html"]
 
 EXTRA_CSS = """
 .badge.reproduced { background: var(--ok); } .badge.not-reproduced { background: var(--bad); }
-.badge.not-run { background: #8c8c8c; } .badge.stated { background: #1f5fa8; } .badge.guessed { background: var(--warn); }
-.badge.deviates { background: #6a3d9a; }
+.badge.not-run { background: #8c8c8c; } .badge.stated { background: #1f5fa8; }
+.badge.guessed { background: var(--warn); } .badge.deviates { background: #6a3d9a; }
 .banner.replication { background: #1f3b57; }
 blockquote { margin: 4px 0; padding: 2px 10px; border-left: 3px solid var(--line); color: #333; font-style: italic; }
 details summary { cursor: pointer; color: #1f5fa8; }
@@ -168,7 +168,7 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         parts.append('<section id="explore"><h2>Sensitivity to the unstated settings</h2>'
                      + "".join(_explore_section(ctx, name, ex, by_name, counter) for name, ex in ctx.explore.items())
                      + "</section>")
-    parts.append('<section id="method"><h2>How the verdicts are reached</h2>' + "<ul>" + "".join(f"<li>{rich(x)}</li>" for x in (
+    method = (
         "Each claim is one statistic on the stored runs: a per-run metric (R_T, R_t at a fraction of T, a share of "
         "steps on a prior, ...) of the algorithms it names. Run r of every algorithm saw the same function and "
         "noise, so comparisons are paired.",
@@ -180,13 +180,15 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         "Intervals are simultaneous (Bonferroni) at the same budget: one excluding the null implies the Holm "
         "decision, but Holm may decide where the interval does not.",
         "Relative margins ('similar', 'reasonably well', 'competitive') and thresholds ('commits', 'roughly "
-        "uniform') are boundcheck's readings of the paper's words, stated with each claim.")) + "</ul></section>")
+        "uniform') are boundcheck's readings of the paper's words, stated with each claim.")
+    parts.append('<section id="method"><h2>How the verdicts are reached</h2><ul>'
+                 + "".join(f"<li>{rich(x)}</li>" for x in method) + "</ul></section>")
     prov = [["boundcheck version", e(s.get("version"))], ["seed", e(s.get("seed"))],
             ["runs", e(s.get("runs") or "each experiment's default")], ["false-alarm budget", e(s.get("false_alarm"))],
             ["time taken", f"{float(s.get('elapsed_s', 0)):.1f} s"],
             ["results", "one results folder per panel (see 'Studies run'); reproduce.json beside this report"]]
-    parts.append('<section id="provenance"><h2>Configuration and provenance</h2>' + table(["", ""], prov)
-                 + ("<h3>Notes</h3><ul>" + "".join(f"<li>{e(x)}</li>" for x in ctx.notes) + "</ul>" if ctx.notes else "")
+    notes = ("<h3>Notes</h3><ul>" + "".join(f"<li>{e(x)}</li>" for x in ctx.notes) + "</ul>") if ctx.notes else ""
+    parts.append('<section id="provenance"><h2>Configuration and provenance</h2>' + table(["", ""], prov) + notes
                  + "</section>")
     parts.append("</main></body></html>")
     return "\n".join(parts)

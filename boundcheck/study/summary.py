@@ -38,7 +38,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     results = judge(fam.claims, main, sample, budget, spec.delta)
     verdict = theorem_verdict(results)
     claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory} for r in results])
-    claims_df["details"] = claims_df["details"].map(str)
+    if "details" in claims_df:  # a family without claims (reproduce --explore cells) stores an empty table
+        claims_df["details"] = claims_df["details"].map(str)
     store.write_table("claims", claims_df)
     q = 1.0 - spec.delta
     regret = {
