@@ -238,6 +238,60 @@ def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, 
     return out
 
 
+def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, by_id: dict, root: Path,
+             screen_runs: int, seed: int, false_alarm: float, options: RunOptions, progress, exp_name: str,
+             experiment_claims: list) -> tuple[int, int, dict | None]:
+    """The confirmation stage of an explored grid: for each claim, the cells most favourable to it in the screen
+    are re-run on seeds independent of the screen, with more runs, and tested again (Holm over all of them)."""
+    import numpy as np
+
+    from .claims.empirical import cell_tests, judge_empirical
+    from .utils.hashing import fingerprint
+
+    picks = {cid: [i for i in sorted(range(len(cells)), key=lambda i, b=b: b["cells"][i]["p_reproduced"])
+                   if b["cells"][i]["favourable"]][:grid.confirm] for cid, b in per_claim.items()}
+    chosen = sorted({i for v in picks.values() for i in v})
+    n_conf = max(grid.confirm_runs, screen_runs)
+    seed_conf = int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])  # independent of the screen's runs
+    tasks = [(grid.build, cells[i], panel.theorem, algos, n_conf, seed_conf,
+              root / "confirm" / f"cell{i:03d}-{fingerprint(cells[i], 8)}-n{n_conf}-s{seed_conf}" / "results")
+             for i in chosen]
+    data = dict(zip(chosen, _run_cells(tasks, options, progress(f"{panel.name}: confirm")), strict=True))
+    pairs = [(cid, i) for cid, v in picks.items() for i in v]
+    for (cid, i), row in zip(pairs, cell_tests([(by_id[cid], data[i]) for cid, i in pairs], false_alarm),
+                             strict=True):
+        per_claim[cid].setdefault("confirmed", []).append({"cell": i, "settings": cells[i], **row})
+    for b in per_claim.values():
+        conf = b.setdefault("confirmed", [])
+        ok = [c for c in conf if c["reproduces"]]
+        if not conf:
+            b["confirmation"] = "no setting of the grid favours it in mean: nothing to confirm"
+            continue
+        text = f"confirmed in {len(ok)} of its {len(conf)} most favourable settings, re-run with {n_conf} fresh runs"
+        if ok:
+            text += ": " + "; ".join(", ".join(f"{k} = {v}" for k, v in c["settings"].items())
+                                     + f" (effect {c['estimate']:+.3g}"
+                                     + (f", {c['relative']:+.0%}" if c.get("relative") is not None else "") + ")"
+                                     for c in ok)
+        b["confirmation"] = text
+    # the setting that confirms the most claims: every claim of the experiment judged there (descriptive: the
+    # setting was chosen with these data)
+    score = {i: sum(any(c["cell"] == i and c["reproduces"] for c in b["confirmed"]) for b in per_claim.values())
+             for i in chosen}
+    best = None
+    if score and max(score.values()) > 0:
+        i = max(chosen, key=lambda i: (score[i], -sum(c["p_adj_reproduced"] for b in per_claim.values()
+                                                      for c in b["confirmed"] if c["cell"] == i)))
+        exp_claims = [c for c in experiment_claims if (not c.panels or list(c.panels) == [panel.name])
+                      and set(c.algorithms) <= set(algos)]
+        judged = judge_empirical(exp_claims, {(exp_name, panel.name): data[i]}, false_alarm)
+        best = {"cell": i, "settings": cells[i], "runs": n_conf, "confirms": score[i],
+                "claims": [r.to_json() for r in judged],
+                "counts": {v: sum(r.verdict == v for r in judged) for v in ("reproduced", "not reproduced",
+                                                                            "inconclusive")}}
+    return n_conf, seed_conf, best
+
+
 def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = None, seed: int = 0,
               jobs: int = -1, backend: str = "loky", scheduler: str | None = None, out: str | Path | None = None,
               false_alarm: float = REPRODUCE_FALSE_ALARM, explore: bool = False, explore_runs: int | None = None,
@@ -324,14 +378,19 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
             per_claim = {}
             for r in todo:
                 rows = explore_claim(by_id[r.id], cell_data, false_alarm)
-                per_claim[r.id] = {"cells": rows,
-                                   "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
-                                   "reversed_where": describe_region(axes, cells, [x["reversed"] for x in rows])}
+                per_claim[r.id] = {
+                    "cells": rows, "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
+                    "favourable_where": describe_region(axes, cells, [x["favourable"] for x in rows]),
+                    "reversed_where": describe_region(axes, cells, [x["reversed"] for x in rows])}
+            n_conf, seed_conf, best = _confirm(grid, panel, algos, cells, per_claim, by_id,
+                                               out / exp.name / "explore", explore_runs or n_cell, seed, false_alarm,
+                                               options, progress, exp.name, exp.claims)
             explored[exp.name] = {
                 "panel": panel.name, "runs": n_cell, "algorithms": algos, "note": grid.note,
                 "axes": [{"name": a.name, "label": a.label, "levels": list(a.levels), "meaning": a.meaning}
                          for a in grid.axes],
-                "cells": cells, "claims": per_claim}
+                "cells": cells, "claims": per_claim, "confirm_runs": n_conf, "confirm_seed": seed_conf,
+                "best_setting": best}
 
     counts = {v: sum(r.verdict == v for r in results) for v in ("reproduced", "not reproduced", "inconclusive",
                                                                 "not run")}

@@ -340,7 +340,8 @@ def _render_reproduce(summary: dict) -> None:
             con.print(f"explore {name}: {ex.get('note', '')}")
             continue
         for cid, block in ex["claims"].items():
-            con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']}")
+            con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']} (screen); "
+                      f"{block.get('confirmation', '')}")
     con.print(f"[{summary['elapsed_s']:.1f} s]  budget: {summary['budget']}")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")

@@ -36,7 +36,7 @@ from .budget import holm_adjusted
 from .families.base import Family
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
-           "VERDICTS", "describe_region", "RegretOnlyFamily"]
+           "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive")
 #: the fewest runs a paired t-test is given (fewer leave too few degrees of freedom to decide anything)
@@ -425,13 +425,13 @@ def _plain(obj):
 
 
 # ----------------------------------------------------------------------------------------------- explore
-def explore_claim(claim: EmpiricalClaim, cells: Sequence[PanelData], false_alarm: float) -> list[dict]:
-    """Where does ``claim`` reproduce? One test per cell of a settings grid (the claim's "reproduced"
-    direction only), Holm over the cells at ``false_alarm``: a cell *reproduces* when its adjusted p-value is
-    within the budget, so "the claim reproduces somewhere in the grid" is a statement with family-wise error
-    at most ``false_alarm``. Each cell also gets its effect (as in :func:`judge_empirical`)."""
+def cell_tests(items: Sequence[tuple[EmpiricalClaim, PanelData]], false_alarm: float) -> list[dict]:
+    """One test per (claim, data) pair, in the claim's "reproduced" direction only, with Holm over all the
+    pairs at ``false_alarm``: a pair *reproduces* when its adjusted p-value is within the budget, so "the claim
+    reproduces in some setting" has family-wise error at most ``false_alarm``. Each pair also gets its effect
+    (as in :func:`judge_empirical`) and ``favourable``: the mean effect points the paper's way (descriptive)."""
     rows, pv = [], []
-    for data in cells:
+    for claim, data in items:
         name = claim.panels[0] if claim.panels else "cell"
         c = _with_panels(claim, [name])
         cs, info = _contrasts(c, {name: data})
@@ -440,14 +440,19 @@ def explore_claim(claim: EmpiricalClaim, cells: Sequence[PanelData], false_alarm
         pv.append(p_rep)
         rows.append({"p_reproduced": p_rep, "p_not_reproduced": p_not, "estimate": desc.get("estimate"),
                      "relative": desc.get("relative"), "d_z": desc.get("d_z"), "runs": desc.get("runs"),
-                     "frac_subject_better": desc.get("frac_subject_better"),
+                     "frac_subject_better": desc.get("frac_subject_better"), "favourable": bool(p_rep < 0.5),
                      "means": _plain(desc.get("means") or {})})
     adj = holm_adjusted(pv) if pv else np.array([])
     for r, a in zip(rows, adj, strict=True):
         r["p_adj_reproduced"] = float(a)
         r["reproduces"] = bool(a <= false_alarm)
-        r["reversed"] = bool(r["p_not_reproduced"] <= false_alarm / max(len(rows), 1))
+        r["reversed"] = bool(r["p_not_reproduced"] <= false_alarm / max(len(rows), 1))  # Bonferroni, descriptive
     return rows
+
+
+def explore_claim(claim: EmpiricalClaim, cells: Sequence[PanelData], false_alarm: float) -> list[dict]:
+    """Where in a grid of settings does ``claim`` reproduce? :func:`cell_tests` over the grid's cells."""
+    return cell_tests([(claim, d) for d in cells], false_alarm)
 
 
 def describe_region(axes: Mapping[str, Sequence], cells: Sequence[Mapping], hit: Sequence[bool]) -> str:
@@ -464,7 +469,9 @@ def describe_region(axes: Mapping[str, Sequence], cells: Sequence[Mapping], hit:
         got = [lv for lv in levels if any(h and c[name] == lv for c, h in zip(cells, hit, strict=True))]
         if len(got) < len(levels):
             conds.append(f"{name} ∈ {{{', '.join(map(_fmt_level, got))}}}")
-    where = f", only when {' and '.join(conds)}" if conds else " (no single setting decides it)"
+    if not conds:
+        return f"in {k} of {n} settings (no single setting decides it)"
+    where = f", only when {' and '.join(conds)}"
     matching = sum(all(c[name] in [lv for lv in axes[name] if any(h and cc[name] == lv for cc, h in
                                                                   zip(cells, hit, strict=True))]
                        for name in axes) for c in cells)

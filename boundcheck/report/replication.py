@@ -19,7 +19,7 @@ from ..utils.io import read_json
 from .context import _read_columns, fmt, write_text
 
 __all__ = ["ReplicationContext", "load_replication", "write_replication_reports", "replication_note",
-           "effect_text", "headline"]
+           "effect_text", "headline", "explore_sentence", "best_setting_sentence"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -46,6 +46,28 @@ def effect_text(c: dict) -> str:
         return f"mean slope {c['estimate']:+.4g} per panel {ci}"
     ref = d.get("threshold") if kind in ("above", "below") else d.get("band")
     return f"mean {fmt(c['estimate'], 3)} {ci} (threshold {ref})"
+
+
+def explore_sentence(cid: str, block: dict, ex: dict) -> str:
+    """What the explored grid says about one claim: the screen, the direction of the mean effect, the
+    confirmation on fresh seeds."""
+    out = (f"{cid}: in the screen ({len(ex['cells'])} settings × {ex['runs']} runs, Holm over the grid) it reproduces "
+           f"{block['where']}; its mean effect points the paper's way {block.get('favourable_where', '?')}; it is "
+           f"significantly reversed {block['reversed_where']}.")
+    if block.get("confirmation"):
+        out += f" Confirmation: {block['confirmation']}."
+    return out
+
+
+def best_setting_sentence(experiment: str, best: dict) -> str:
+    """Every claim of an experiment at the explored setting that confirms the most of them."""
+    n = best["counts"]
+    where = ", ".join(f"{k} = {v}" for k, v in best["settings"].items())
+    bad = [c["id"] for c in best["claims"] if c["verdict"] != "reproduced"]
+    return (f"{experiment}: at the setting that confirms the most claims ({where}; {best['runs']} fresh runs), every "
+            f"claim of the experiment: {n['reproduced']} reproduced, {n['not reproduced']} not reproduced, "
+            f"{n['inconclusive']} inconclusive" + (f" (not reproduced or undecided: {', '.join(bad)})" if bad else "")
+            + ". Descriptive: the setting was chosen with these runs.")
 
 
 def headline(summary: dict) -> str:
@@ -100,9 +122,9 @@ def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
             exp_lines.append(f"{name}: {ex.get('note', '')}.")
             continue
         for cid, block in ex["claims"].items():
-            exp_lines.append(f"{cid} reproduces {block['where']}; it is significantly reversed "
-                             f"{block['reversed_where']} ({len(ex['cells'])} settings of the grid, {ex['runs']} runs "
-                             "each).")
+            exp_lines.append(explore_sentence(cid, block, ex))
+        if ex.get("best_setting"):
+            exp_lines.append(best_setting_sentence(name, ex["best_setting"]))
     if exp_lines:
         out.append(("Sensitivity to the unstated settings (--explore)", exp_lines))
     elif any(c["verdict"] in ("not reproduced", "inconclusive") for c in claims):

@@ -199,13 +199,17 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
     row_keys = list(dict.fromkeys(key(c, row_axes) for c in cells))
     M = np.full((len(row_keys), len(col_keys)), np.nan)
     mark = np.full(M.shape, "", dtype=object)
-    for c, r, v in zip(cells, rows, value, strict=True):
+    confirmed = {c["cell"] for c in block.get("confirmed") or [] if c["reproduces"]}
+    for n, (c, r, v) in enumerate(zip(cells, rows, value, strict=True)):
         i, j = row_keys.index(key(c, row_axes)), col_keys.index(key(c, col_axes))
+        if v is None and paired and r.get("estimate"):  # the comparator's mean regret is 0: off the scale
+            v = float(np.sign(r["estimate"])) * 1e9
         M[i, j] = np.nan if v is None else v
-        mark[i, j] = "✓" if r["reproduces"] else ("×" if r["reversed"] else "")
+        mark[i, j] = ("✓" if r["reproduces"] else ("×" if r["reversed"] else "")) + ("★" if n in confirmed else "")
     if paired:
-        lim = float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 1.0
-        lim = min(max(lim, 0.05), 3.0)
+        finite = np.abs(M[np.isfinite(M) & (np.abs(M) < 1e8)])
+        lim = min(max(float(finite.max()) if finite.size else 1.0, 0.05), 3.0)
+        M = np.clip(M, -lim, lim)
         cmap, vmin, vmax, centre = "RdBu_r", -lim, lim, 0.0
         cbar = "relative paired effect (negative: the subject did better)"
     else:
@@ -225,7 +229,9 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
     ax.tick_params(axis="y", rotation=0, labelsize=7.5)
     for lab in ax.get_xticklabels():
         lab.set_horizontalalignment("right")
-    ax.set_title(f"{claim_id}: reproduces {block['where']}", fontsize=10)
+    import textwrap
+
+    ax.set_title("\n".join(textwrap.wrap(f"{claim_id}: reproduces {block['where']}", 110)), fontsize=10)
     name = f"explore_{claim_id}"
     png, pdf = _save(fig, out, name)
     return FigureInfo(
@@ -234,7 +240,8 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
         f"{ex.get('runs')} paired runs each). Colour: "
         + ("the mean paired difference relative to the comparator's mean (blue: the paper's ordering)"
            if paired else "the mean of the metric")
-        + "; ✓: the claim reproduces there (Holm over the grid at the run's budget); ×: significantly reversed.",
+        + "; ✓: the claim reproduces there in the screen (Holm over the grid at the run's budget); ×: significantly "
+        "reversed; ★: confirmed by a re-run on fresh seeds.",
         png, pdf)
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from .context import fmt
 from .figures import FigureInfo
 from .html import CSS, _img, e, rich, table
-from .replication import VERDICT_ORDER, ReplicationContext, effect_text, headline, replication_note
+from .replication import (
+    VERDICT_ORDER,
+    ReplicationContext,
+    best_setting_sentence,
+    effect_text,
+    explore_sentence,
+    headline,
+    replication_note,
+)
 
 __all__ = ["render_html"]
 
@@ -97,8 +105,15 @@ def _explore_section(ctx: ReplicationContext, name: str, ex: dict, figs: dict[st
     for cid, block in ex["claims"].items():
         c = ctx.claim(cid) or {}
         out.append(f"<h4><span class='id'>{e(cid)}</span> — {rich(c.get('reading', ''))}</h4>")
-        out.append(f"<p><b>Reproduces {e(block['where'])}</b>; significantly reversed {e(block['reversed_where'])}."
-                   "</p>")
+        out.append(f"<p>{rich(explore_sentence(cid, block, ex))}</p>")
+        conf = block.get("confirmed") or []
+        if conf:
+            out.append(f"<p class='small'>Confirmation ({e(ex.get('confirm_runs'))} fresh runs per setting, Holm over "
+                       "every confirmation of this run):</p>" + table(
+                           ["setting", "effect", "relative", "Holm p (claim false)", "confirmed"],
+                           [[e(", ".join(f"{k} = {v}" for k, v in c["settings"].items())), fmt(c.get("estimate"), 3),
+                             fmt(c.get("relative"), 3), fmt(c["p_adj_reproduced"], 2),
+                             "yes" if c["reproduces"] else "no"] for c in conf], num={1, 2, 3}))
         marg = []
         for a in ex["axes"]:
             for lv in a["levels"]:
@@ -119,7 +134,16 @@ def _explore_section(ctx: ReplicationContext, name: str, ex: dict, figs: dict[st
         out.append("<details><summary>the 10 settings most favourable to the claim</summary>"
                    + table(["setting", "effect", "relative", "Holm p (claim false)", "reproduces"], rows,
                            num={1, 2, 3}) + "</details>")
+    if ex.get("best_setting"):
+        out.append(_best_setting(name, ex["best_setting"]))
     return "".join(out)
+
+
+def _best_setting(name: str, best: dict) -> str:
+    rows = [[f"<span class='id'>{e(c['id'])}</span>", rich(c["reading"]), rich(effect_text(c)), vbadge(c["verdict"])]
+            for c in best["claims"]]
+    return (f"<h4>Every claim at the setting that confirms the most</h4><p>{rich(best_setting_sentence(name, best))}"
+            "</p>" + table(["claim", "tested as", "effect", "verdict"], rows))
 
 
 def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:

@@ -6,7 +6,14 @@ from __future__ import annotations
 from .context import fmt
 from .figures import MAX_WIDTH_IN, FigureInfo
 from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
-from .replication import ReplicationContext, effect_text, headline, replication_note
+from .replication import (
+    ReplicationContext,
+    best_setting_sentence,
+    effect_text,
+    explore_sentence,
+    headline,
+    replication_note,
+)
 
 __all__ = ["render_latex", "claims_table"]
 
@@ -95,11 +102,14 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
                                 [[tex(a["label"]), tex(", ".join(map(str, a["levels"]))), tex(a.get("meaning", ""))]
                                  for a in ex["axes"]]))
             for cid, block in ex["claims"].items():
-                L.append(r"\paragraph{" + ident(cid) + "} " + tex(f"reproduces {block['where']}; significantly "
-                                                               f"reversed {block['reversed_where']}."))
+                L.append(r"\paragraph{" + ident(cid) + "} " + tex(explore_sentence(cid, block, ex)))
                 f = by_name.get(f"explore_{cid}")
                 if f is not None:
                     L += _figure(f)
+            if ex.get("best_setting"):
+                L.append(r"\paragraph{Every claim at the setting that confirms the most} "
+                         + tex(best_setting_sentence(name, ex["best_setting"])))
+                L.append(_longtable(_SPEC, _HEAD, _claim_rows(ex["best_setting"]["claims"])))
     L.append(r"\clearpage\section{How the verdicts are reached}")
     L.append(tex("Two one-sided paired t-tests per claim ('the claim is false': reproduced; 'the claim is true': "
                  "not reproduced); intersection-union for conditions that must all hold, Bonferroni for one of "

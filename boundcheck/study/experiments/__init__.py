@@ -74,13 +74,20 @@ class ExploreAxis:
 @dataclass(frozen=True)
 class Explore:
     """A grid of the settings a paper did not state: every combination of the axes' levels is one cell,
-    ``build(cell)`` returns the cell's scenario and β scale. ``panel`` is the panel whose claims it explores."""
+    ``build(cell)`` returns the cell's scenario and β scale. ``panel`` is the panel whose claims it explores.
+
+    Two stages: a *screen* of every cell with ``runs`` paired runs (Holm over the cells), then a *confirmation*:
+    for each claim, the ``confirm`` cells most favourable to it in the screen are re-run with ``confirm_runs``
+    runs on seeds independent of the screen, and tested again (Holm over all the confirmations). Choosing the
+    cells on the screen's data and testing them on fresh data keeps the confirmation valid."""
 
     axes: tuple[ExploreAxis, ...]
     build: Callable[[Mapping[str, object]], tuple[Scenario, float]]
     panel: str
     note: str = ""
     runs: int = 30
+    confirm: int = 3  # per claim, the most favourable settings re-run on fresh seeds to confirm the screen
+    confirm_runs: int = 100
 
     def cells(self) -> list[dict]:
         import itertools
