@@ -329,11 +329,11 @@ def _render_reproduce(summary: dict) -> None:
             f"{p['scenario']} ({p['runs']} runs, T = {p['horizon']})" for p in panels)
         table = Table(title=f"{e['name']} — {e['location']}: {where}", title_justify="left", show_edge=False,
                       pad_edge=False)
-        for col in ("claim", "verdict", "effect (simultaneous interval)"):
+        for col in ("claim", "verdict", "effect: mean paired difference [simultaneous interval]"):
             table.add_column(col, overflow="fold")
         for c in mine:
             v = c["verdict"]
-            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", effect_text(c))
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", effect_text(c, short=True))
         con.print(table)
     for name, ex in (summary.get("explore") or {}).items():
         if "claims" not in ex:

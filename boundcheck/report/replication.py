@@ -26,8 +26,8 @@ _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
 
 
 # ---------------------------------------------------------------------------------------------- text
-def effect_text(c: dict) -> str:
-    """The effect size of one judged claim, in words and numbers."""
+def effect_text(c: dict, short: bool = False) -> str:
+    """The effect size of one judged claim, in words and numbers (``short``: one terminal column)."""
     if c.get("verdict") == "not run" or c.get("estimate") is None:
         return "—"
     d = c.get("details") or {}
@@ -36,6 +36,10 @@ def effect_text(c: dict) -> str:
     if kind in ("less", "lowest", "noninferior", "similar"):
         comp = d.get("comparator") or (c.get("others") or ["?"])[0]
         rel = c.get("relative")
+        if short:
+            return (f"{c['estimate']:+.3g} {ci}" + (f" ({rel:+.0%})" if rel is not None else "") + f" vs {comp}"
+                    + (f", better in {c['frac_subject_better']:.0%}" if c.get("frac_subject_better") is not None
+                       else ""))
         out = f"{c['subject']} − {comp}: {c['estimate']:+.4g} {ci}"
         if rel is not None:
             out += f" ({rel:+.0%} of {comp})"
@@ -45,7 +49,7 @@ def effect_text(c: dict) -> str:
     if kind in ("increasing", "decreasing"):
         return f"mean slope {c['estimate']:+.4g} per panel {ci}"
     ref = d.get("threshold") if kind in ("above", "below") else d.get("band")
-    return f"mean {fmt(c['estimate'], 3)} {ci} (threshold {ref})"
+    return f"mean {fmt(c['estimate'], 3)} {ci} ({'vs' if short else 'threshold'} {ref})"
 
 
 def explore_sentence(cid: str, block: dict, ex: dict) -> str:
