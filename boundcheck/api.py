@@ -123,7 +123,8 @@ def _meta(spec: StudySpec) -> dict:
     algos = []
     for i, p in enumerate(spec.policies):
         cls = p.declared
-        algos.append({"name": p.name, "label": p.label or getattr(cls, "label", p.name),
+        # an instance's label (registered variants such as igp_ucb set it in the constructor, not on the class)
+        algos.append({"name": p.name, "label": p.label or getattr(p.make(), "label", None) or p.name,
                       "role": "theorem" if i == 0 else getattr(cls, "role", "baseline"),
                       "description": getattr(cls, "description", "")})
     return {

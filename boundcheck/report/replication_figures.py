@@ -53,7 +53,7 @@ def _curves(ax, ctx, exp: dict, p: dict, algos: list[str], stats: pd.DataFrame, 
         ax.fill_between(s["t"], s["mean"] - width, s["mean"] + width, color=pal[a], alpha=0.2, linewidth=0)
         (line,) = ax.plot(s["t"], s["mean"], color=pal[a], lw=2.0 if a == p["algorithms"][0] else 1.4,
                           ls=ROLE_STYLES.get(roles[a], "-"), label=ctx.label(exp["name"], p["name"], a))
-        handles.setdefault(line.get_label(), line)
+        handles.setdefault(a, line)  # keyed by algorithm: two algorithms never share a legend entry
     ax.set_xlabel("step t")
     ax.set_ylabel("cumulative regret $R_t$")
     ax.set_xlim(1, int(stats["t"].max()))
@@ -85,8 +85,8 @@ def fig_regret(ctx, exp: dict, out: Path) -> FigureInfo | None:
         informed = [a for a in algos if roles[a] != "uninformed"]
         _curves(row[1], ctx, exp, p, informed, stats, pal, roles, band, handles)
         row[1].set_title(f"{p['title']}: without random search")
-    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=min(4, len(handles)),
-               frameon=False)
+    fig.legend(list(handles.values()), [h.get_label() for h in handles.values()], loc="outside lower center",
+               ncols=min(4, len(handles)), frameon=False)
     name = f"regret_{exp['name']}"
     png, pdf = _save(fig, out, name)
     what = "± 1 standard error" if band == "se" else "± 1 standard deviation"
