@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from boundcheck import api
-from boundcheck.claims.empirical import PanelData, describe_region, judge_empirical, metric_values
+from boundcheck.claims.empirical import PanelData, describe_region, explore_claim, judge_empirical, metric_values
 from boundcheck.cli import main
 from boundcheck.study.experiments import (
     Experiment,
@@ -126,6 +126,18 @@ def test_family_wise_false_alarms_within_the_budget():
     assert wrong / reps <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / reps)
 
 
+def test_grid_cells_tested_with_holm():
+    claim = _claim("a_beats_b", "less", "a", ["b"])
+    strong = _panel({"a": BASE - 1 + 0.3 * RNG.standard_normal(N), "b": BASE})
+    null = _panel({"a": BASE + 0.3 * RNG.standard_normal(N), "b": BASE})
+    reverse = _panel({"a": BASE + 1 + 0.3 * RNG.standard_normal(N), "b": BASE})
+    rows = explore_claim(claim, [strong, null, reverse], 0.05)
+    assert [r["reproduces"] for r in rows] == [True, False, False]
+    assert [r["reversed"] for r in rows] == [False, False, True]
+    assert rows[0]["favourable"] and not rows[2]["favourable"]
+    assert all(r["p_adj_reproduced"] >= r["p_reproduced"] for r in rows)
+
+
 def test_describe_region():
     axes = {"beta": [1.0, 0.1], "noise": [0.1, 0.01]}
     cells = [{"beta": b, "noise": n} for b in axes["beta"] for n in axes["noise"]]
@@ -186,7 +198,7 @@ def planted(tmp_path_factory):
             panels=(Panel("toy", "toy (T = 30)", "pe_gp_ucb", lambda: get_scenario("pe_toy").at(horizon=30),
                           ("pe_gp_ucb", "oracle_tv_gp_ucb", "mle", "random")),),
             settings=(), default_runs=12, figures=("regret", "prior_selection"),
-            explore=Explore(axes=cells, build=build, panel="toy", runs=6)))
+            explore=Explore(axes=cells, build=build, panel="toy", runs=6, confirm=1, confirm_runs=10)))
         common = dict(paper=PLANTED, experiment="toy", location="planted", wording="by construction")
         for c in (
             EmpiricalClaim(id="random_beats_oracle", reading="E[R_T(random) − R_T(oracle)] < 0", kind="less",
@@ -224,6 +236,8 @@ def test_explore_grid_and_reports(planted):
     assert block["where"] == "in none of the 4 settings tried"
     assert all(c["p_adj_reproduced"] >= c["p_reproduced"] for c in block["cells"])
     assert "oracle_beats_random" not in ex["claims"]  # reproduced claims are not explored
+    assert block["confirmed"] == [] and "nothing to confirm" in block["confirmation"]  # never favourable
+    assert ex["confirm_runs"] == 10 and ex["confirm_seed"] != 3
     saved = json.loads((out / "reproduce.json").read_text())
     assert saved["counts"] == summary["counts"]
     html = (out / "index.html").read_text()
