@@ -207,3 +207,25 @@ def test_detectable_rate_is_the_power_point_of_the_exact_test():
     kcrit = next(k for k in range(n + 1) if binomial_pvalue(k, n, alpha) <= a)
     assert stats.binom.sf(kcrit - 1, n, r) == pytest.approx(0.9, abs=1e-6)
     assert probability_evidence("c", np.zeros(5, bool), alpha).p_value == 1.0
+
+
+def test_claims_not_applicable_to_the_policy_take_no_share_of_the_budget():
+    """judge(skip=...) (issue 12's per-policy "not applicable") with issue 10's budget: Holm runs over the claims
+    that apply only, so each of them gets the share it would get if the skipped claims did not exist."""
+    rng = np.random.default_rng(2)
+    specs = _claims(3)
+    n = 200
+    df = pd.DataFrame({"fail_p0": rng.random(n) < 0.3, "fail_p1": np.zeros(n, bool), "value_e": rng.normal(-1, 1, n)})
+    u = rng.standard_normal((n, 10))
+    skip = {"p2": "needs sigma", "k": "needs innov"}
+    res = {r.id: r for r in judge(specs, df, lambda c: u, HolmBudget(0.01), 0.1, skip=skip)}
+    alone = {r.id: r for r in judge([s for s in specs if s.id not in skip], df, lambda c: u, HolmBudget(0.01), 0.1)}
+    for cid in skip:
+        r = res[cid]
+        assert r.verdict == "not applicable" and r.budget_share is None and r.details["reason"] == skip[cid]
+        assert not r.in_verdict
+    for cid, r in alone.items():
+        assert res[cid].budget_share == r.budget_share and res[cid].p_adjusted == r.p_adjusted
+        assert res[cid].verdict == r.verdict
+    assert res["p0"].budget_share == pytest.approx(0.01 / 3)  # the smallest p of three live claims: A/3, not A/5
+    assert theorem_verdict(list(res.values())) == "violated"

@@ -54,6 +54,11 @@ class ErrorBudget:
         """A share fixed before the data (the smallest a claim can get): tunes anytime-valid bets."""
         return self.total / max(m, 1)
 
+    def divided(self, k: int) -> ErrorBudget:
+        """The budget of one of ``k`` families judged separately within one verify (several checked
+        implementations): family-wise budgets get total/k each (Bonferroni across the families)."""
+        return self
+
 
 @dataclass(frozen=True)
 class HolmBudget(ErrorBudget):
@@ -68,6 +73,9 @@ class HolmBudget(ErrorBudget):
         p = np.asarray(pvalues, dtype=float)
         adj = holm_adjusted(p)
         return Allocation(holm_shares(p, self.total), adj, adj <= self.total)
+
+    def divided(self, k: int) -> HolmBudget:
+        return self if k <= 1 else HolmBudget(self.total / k)
 
     def describe(self) -> str:
         return (f"false-alarm budget {self.total:g} over all stochastic claims (Holm step-down; the chance that a "
@@ -84,6 +92,11 @@ class PerClaimBudget(ErrorBudget):
     @property
     def total(self) -> float:  # type: ignore[override]
         return self.interval / 2
+
+    def sizes(self, kinds: Sequence[str]) -> list[float | None]:
+        """Each claim's test size by kind (the interface before issue 10; ``allocate`` decides claims now)."""
+        return [self.calibration if k == "calibration" else self.interval
+                if k in ("probability", "expectation", "deterministic") else None for k in kinds]
 
     def allocate(self, pvalues: Sequence[float], kinds: Sequence[str] | None = None) -> Allocation:
         p = np.asarray(pvalues, dtype=float)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import BoundcheckError
+from ..model.noise import parse_noise_law
 from ..model.priors import GPPrior, RKHSFamily
 from ..policies import Policy, PolicySpec
 from ..world.scenario import Scenario
@@ -29,6 +30,9 @@ __all__ = ["Defect", "DEFECTS", "get_defect", "defects_for", "wrap_policy"]
 ALL = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
 BAYESIAN = ("pe_gp_ucb", "gp_ucb")
 FREQUENTIST = ("igp_ucb_confidence", "igp_ucb", "gp_ts")
+#: the variation-budget theorems (issue 16; their own planted defects are in tests/test_variation_budget.py):
+#: the generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from ``ctx.schedule``)
+VARIATION = ("r_gp_ucb", "sw_gp_ucb")
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,9 @@ def _truth_outside_model(sc: Scenario) -> Scenario:
 
 
 def _data_noise_doubled(sc: Scenario) -> Scenario:
-    return replace(sc, data_noise=2.0 * sc.noise)
+    """The data's noise law scaled by 2 (``"gaussian"`` → ``"gaussian:2"``): the models still use R."""
+    base, scale = parse_noise_law(sc.noise_law)
+    return replace(sc, noise_law=f"{base}:{2.0 * scale!r}")
 
 
 def _rkhs_norm_tripled(sc: Scenario) -> Scenario:
@@ -269,12 +275,14 @@ def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremIn
 
 DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
-           ALL, policy=wrap_policy("beta_scaled", factor=0.1)),
-    Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)", ALL,
+           ALL + VARIATION, policy=wrap_policy("beta_scaled", factor=0.1)),
+    Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
+           ALL + VARIATION,
            policy=wrap_policy("noise_var_scaled", factor=0.25)),
-    Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}", ALL,
+    Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}",
+           ALL + VARIATION,
            policy=wrap_policy("stale_action")),
-    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL,
+    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL + VARIATION,
            policy=wrap_policy("dropped_observation", every=5)),
     Defect("no_prediction_step", "the posterior skips the ε prediction step (Kalman predict) between steps",
            ("pe_gp_ucb",), policy=wrap_policy("no_prediction_step")),
@@ -284,7 +292,8 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
            ("pe_gp_ucb",), policy=wrap_policy("usage_double_counted")),
     Defect("truth_outside_model", "f is drawn from GP(μ^{p*}, 9k): a prior not among the algorithm's models",
            BAYESIAN, scenario=_truth_outside_model),
-    Defect("noise_doubled", "the data's noise is N(0, (2R)²) while every model assumes R", ALL,
+    Defect("noise_doubled", "the data's noise is twice as large (N(0, (2R)²)) while every model assumes R",
+           ALL + VARIATION,
            scenario=_data_noise_doubled),
     Defect("rkhs_norm_tripled", "‖f‖_k = 3B while the algorithms are given B", FREQUENTIST,
            scenario=_rkhs_norm_tripled),
@@ -297,10 +306,10 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
            policy=wrap_policy("ts_prior_draws")),
     Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
-           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts"), policy=wrap_policy("argmin")),
+           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION, policy=wrap_policy("argmin")),
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see",
-           ("pe_gp_ucb", "gp_ucb", "igp_ucb"), instance=_bound_understated),
+           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION, instance=_bound_understated),
 )}
 
 

@@ -44,6 +44,7 @@ from scipy import special, stats
 
 __all__ = [
     "REL_TOL",
+    "NOT_APPLICABLE",
     "ClaimResult",
     "Evidence",
     "clopper_pearson",
@@ -70,6 +71,7 @@ __all__ = [
 
 REL_TOL = 1e-9
 POWER_TARGET = 0.9  # "smallest detectable effect": the effect caught with this probability
+NOT_APPLICABLE = "not applicable"  # a claim the checked policy does not record enough for (ignored in verdicts)
 
 
 def exceeds(lhs: np.ndarray, rhs: np.ndarray, rel_tol: float = REL_TOL) -> np.ndarray:
@@ -89,7 +91,7 @@ class ClaimResult:
     rate: float | None
     ci_low: float | None
     ci_high: float | None
-    verdict: str  # holds | violated | inconclusive (| not applicable)
+    verdict: str  # holds | violated | inconclusive | not applicable (identities: holds | violated)
     statement: str = ""
     source: str = ""
     main: bool = False
@@ -103,7 +105,7 @@ class ClaimResult:
 
     @property
     def in_verdict(self) -> bool:
-        return self.kind != "identity" and self.verdict != "not applicable"
+        return self.kind != "identity" and self.verdict != NOT_APPLICABLE
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -611,7 +613,7 @@ def smallest_detectable(r: ClaimResult, share: float, power: float = POWER_TARGE
 def theorem_verdict(results: list[ClaimResult]) -> str:
     """Violated if any claim of the verdict is; holds if all hold; else inconclusive. Sanity identities and
     claims not applicable to the checked policy stay outside."""
-    verdicts = [r.verdict for r in results if r.kind != "identity" and r.verdict != "not applicable"]
+    verdicts = [r.verdict for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE]
     if "violated" in verdicts:
         return "violated"
     return "holds" if all(v == "holds" for v in verdicts) else "inconclusive"

@@ -14,7 +14,7 @@ from one or more columns of the ``steps`` table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +25,7 @@ from theory import Claim, S
 
 from .budget import STOCHASTIC, ErrorBudget, PerClaimBudget
 from .stats import (
+    NOT_APPLICABLE,
     ClaimResult,
     Evidence,
     calibration_evidence,
@@ -35,7 +36,7 @@ from .stats import (
     probability_evidence,
 )
 
-__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of"]
+__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of", "not_applicable", "NOT_APPLICABLE"]
 
 
 @dataclass(frozen=True)
@@ -73,13 +74,21 @@ class ClaimSpec:
         return {f"{key}_{self.id}": value for key, value in stats.items()}
 
 
-def claim_columns(specs: Sequence[ClaimSpec], evaluator) -> dict[str, np.ndarray]:
-    """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order."""
+def claim_columns(specs: Sequence[ClaimSpec], evaluator, skip: Collection[str] = ()) -> dict[str, np.ndarray]:
+    """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order (claims in ``skip``,
+    not applicable to the policy, are left out)."""
     out: dict[str, np.ndarray] = {}
     for spec in specs:
-        if spec.statistic is not None:
+        if spec.statistic is not None and spec.id not in skip:
             out.update(spec.columns(spec.statistic(evaluator)))
     return out
+
+
+def not_applicable(specs: Sequence[ClaimSpec], recorded: Collection[str]) -> dict[str, str]:
+    """Claim id -> why it does not apply to a policy that records only ``recorded`` (its declared per-step and
+    final records and the truth-side monitors it gets)."""
+    have = frozenset(recorded)
+    return {s.id: "needs " + ", ".join(sorted(s.needs - have)) for s in specs if s.needs - have}
 
 
 def level_of(expr, delta: float) -> float | None:
@@ -98,7 +107,7 @@ def _range(main_runs: pd.DataFrame, cid: str) -> tuple[float, float] | None:
 
 def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
           budget: ErrorBudget, delta: float, *, sequential: bool = False, chunk: int = 25,
-          vacuous: Mapping[str, str] | None = None) -> list[ClaimResult]:
+          vacuous: Mapping[str, str] | None = None, skip: Mapping[str, str] | None = None) -> list[ClaimResult]:
     """Verdicts of every claim from the runs of the theorem's algorithm (``main_runs``, sorted by run) and
     ``sample(column)`` ((runs × T) array from the steps table, for calibration claims).
 
@@ -108,14 +117,25 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
     ``sequential``: anytime-valid p-values and confidence sequences (``verify --until-conclusive``; the
     calibration looks are after 1, 2, 4, … chunks of ``chunk`` runs). ``vacuous``: claims (id -> why) this
     instance makes true by construction (a regret bound above r_max·t): checked as sanity identities on their
-    premise column, outside the budget and the verdict."""
+    premise column, outside the budget and the verdict. ``skip``: claim id -> reason, for claims that do not
+    apply to the checked policy (it does not record what they read): their verdict is "not applicable" with the
+    reason; they take no share of the budget (Holm runs over the remaining claims only) and
+    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them."""
     vacuous = dict(vacuous or {})
-    stochastic = [s for s in specs if s.kind in STOCHASTIC and s.id not in vacuous]
+    skip = dict(skip or {})
+    stochastic = [s for s in specs if s.kind in STOCHASTIC and s.id not in vacuous and s.id not in skip]
     tune = budget.tuning_share(len(stochastic))
     results: dict[str, ClaimResult] = {}
     evidence: list[tuple[ClaimSpec, Evidence]] = []
     for spec in specs:
         c = spec.claim
+        if c.id in skip:
+            level = (level_of(c.alpha if c.kind == "probability" else c.expectation_bound, delta)
+                     if c.kind in ("probability", "expectation") else None)
+            results[c.id] = ClaimResult(c.id, c.kind, level, 0, 0, None, None, None, NOT_APPLICABLE,
+                                        statement=c.statement, source=c.source, main=c.main,
+                                        details={"reason": skip[c.id]})
+            continue
         if c.id in vacuous:
             fail = main_runs[f"fail_{c.id}"].to_numpy(dtype=bool)
             prem_col = f"premise_{c.id}"

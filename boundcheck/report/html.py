@@ -260,6 +260,8 @@ def _verdict_section(ctx: ReportContext) -> str:
                 pv += (f"; mean {fmt(diag.get('mean'), 2)}, variance {fmt(diag.get('variance'), 3)}, "
                        f"lag-1 {fmt(diag.get('lag1'), 2)}")
             note = f"<br><span class='small mute'>{e(pv)}</span>"
+        if c.get("verdict") == "not applicable":
+            note = f"<br><span class='small mute'>{e(det.get('reason', ''))} (not recorded by the policy)</span>"
         rate = fmt(c.get("rate"), 3) if c.get("kind") != "calibration" else "—"
         rows.append([
             f'<span class="id">{e(c["id"])}</span>' + (" <b>(theorem)</b>" if c.get("main") else ""),
@@ -281,6 +283,7 @@ def _verdict_section(ctx: ReportContext) -> str:
                    + ("; p-values and intervals are anytime-valid (--until-conclusive)" if s.get("sequential")
                       else "") + ".</p>")
     out.append(table(head, rows, num={3, 4, 5, 6, 7, 8}))
+    out.append(_applicability(ctx))
     und = ctx.undecided()
     if und:
         out.append("<p class='small'>Inconclusive: the interval straddles the level. "
@@ -312,6 +315,30 @@ def _sensitivity_section(ctx: ReportContext) -> str:
             "<code>boundcheck power</code>.</p>"
             + table(["claim", "smallest detectable effect", "planted defects caught (probability)"], body)
             + f"<p class='small mute'>{e(note)}.</p>")
+
+
+def _applicability(ctx: ReportContext) -> str:
+    """Which claims applied to a user's policy, why the others did not, and the verdicts of further checked
+    implementations (``verify --algorithm`` repeated)."""
+    out = []
+    main = ctx.summary.get("main_algorithm", "")
+    na = ctx.summary.get("not_applicable") or {}
+    if na:
+        applied = [c["id"] for c in ctx.claims if c.get("verdict") != "not applicable"]
+        out.append(f"<p class='small'>Checked on <b>{e(main)}</b>: {', '.join(map(e, applied))} applied. Not "
+                   "applicable (the policy does not record what they read; an ask/tell policy turns them on by "
+                   "reporting the extras in its <code>records</code>): "
+                   + "; ".join(f"<span class='id'>{e(k)}</span> {e(v)}" for k, v in na.items()) + ".</p>")
+    for name, info in (ctx.summary.get("checked") or {}).items():
+        if name == main:
+            continue
+        bad = [c["id"] for c in info.get("claims", []) if c.get("verdict") == "violated"]
+        out.append(f"<p class='small'>Also checked: <b>{e(name)}</b> {badge(info.get('verdict', ''))}"
+                   + (f" — violated: {', '.join(map(e, bad))}" if bad else "")
+                   + (f"; not applicable: {', '.join(map(e, info['not_applicable']))}"
+                      if info.get("not_applicable") else "") + " (its claims: <code>results/claims.parquet</code>, "
+                   "column <code>algorithm</code>).</p>")
+    return "".join(out)
 
 
 def _regret_section(ctx: ReportContext) -> str:
@@ -377,7 +404,27 @@ def _theorem_section(ctx: ReportContext) -> str:
                + ".</p>")
     if th.anytime_note:
         out.append(f"<p class='small'>Anytime form: {rich(th.anytime_note)}</p>")
+    out.append(_literal_section(th, vals))
     return "".join(out)
+
+
+def _literal_section(th, values: dict) -> str:
+    """The paper's printed constants against the restored ones (theorems with a ``_literal`` sibling)."""
+    from .literal import literal_comparison
+
+    cmp = literal_comparison(th, values)
+    if cmp is None:
+        return ""
+    rows = []
+    for name, rest, lit in [*cmp["rows"], ("Bound(T)", *cmp["total"])]:
+        ratio = lit / rest if rest and rest == rest and lit == lit else float("nan")
+        mark = " (smaller)" if ratio < 1 else ""
+        rows.append([f'<span class="id">{e(name)}</span>', fmt(rest), fmt(lit), e(fmt(ratio) + mark)])
+    return (f"<h3>Paper-literal constants</h3><p class='small'>The bound as printed "
+            f"(<span class='id'>{e(cmp['literal'])}</span>) against the constants restored from the proof "
+            f"(<span class='id'>{e(cmp['restored'])}</span>), at the values used. Where the literal value is "
+            "smaller, the paper's printed constant is not supported by its proof.</p>"
+            + table(["term", "restored", "paper-literal", "literal / restored"], rows, num={1, 2, 3}))
 
 
 def _assumptions_section(ctx: ReportContext) -> str:

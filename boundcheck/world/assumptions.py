@@ -157,10 +157,13 @@ def _kernel_bounded_by_one(sc) -> tuple[bool, str]:
 
 @register_predicate("noise_matches")
 def _noise_matches(sc) -> tuple[bool, str]:
-    data = sc.data_noise_sd
-    ok = abs(data - sc.noise) <= 1e-12 * max(sc.noise, 1e-300)
-    return ok, (f"data noise N(0, {data:g}²), the R every model uses" if ok
-                else f"data noise N(0, {data:g}²) but the models use R = {sc.noise:g}")
+    """Gaussian noise N(0, R²) with exactly the R the models use (the Bayesian theorems' likelihood)."""
+    from ..model.noise import describe_noise_law, parse_noise_law
+
+    base, scale = parse_noise_law(sc.noise_law)
+    ok = base == "gaussian" and scale == 1.0
+    return ok, (f"data noise N(0, {sc.noise:g}²), the R every model uses" if ok
+                else f"data noise {describe_noise_law(sc.noise_law, sc.noise)}, but the models use N(0, {sc.noise:g}²)")
 
 
 # ----------------------------------------------------------------------------- the domain
@@ -186,3 +189,49 @@ def _theoretical_schedules(sc, cond: Conditions) -> tuple[bool, str]:
     if cond.beta_scale != 1.0:
         return False, f"β_t scaled by {cond.beta_scale:g} (--beta-scale)"
     return True, "the theorem's schedules (β_t, ξ_t), unscaled"
+
+
+# ----------------------------------------------------- drifting functions with a variation budget (paper 003)
+def _budget_truth(sc):
+    truth = sc.truth
+    return truth if hasattr(truth, "budget_bound") and hasattr(truth, "max_norm") else None
+
+
+@register_predicate("norms_bounded_over_time")
+def _norms_bounded_over_time(sc) -> tuple[bool, str]:
+    truth = _budget_truth(sc)
+    if truth is None:
+        return False, "f_t is not a sequence of RKHS functions with exact norms"
+    if sc.B is None:
+        return False, "no RKHS norm bound B given to the algorithms"
+    ok = truth.max_norm <= sc.B * (1 + 1e-9)
+    return ok, f"max_t ‖f_t‖_k = {truth.max_norm:g} (exact); B = {sc.B:g}" + ("" if ok else ": exceeds B")
+
+
+@register_predicate("variation_budget_within")
+def _variation_budget_within(sc) -> tuple[bool, str]:
+    truth = _budget_truth(sc)
+    if truth is None:
+        return False, "f_t is not a sequence with an exact variation budget"
+    given = sc.declared_budget()
+    real = float(truth.budget_bound)
+    ok = real <= given * (1 + 1e-9) + 1e-12
+    return ok, (f"realised Σ‖f_(t+1) − f_t‖_k ≤ {real:g} (exact a priori); P_T given = {given:g}"
+                + ("" if ok else ": the realised budget exceeds it"))
+
+
+@register_predicate("noise_sub_gaussian")
+def _noise_sub_gaussian(sc) -> tuple[bool, str]:
+    from ..model.noise import describe_noise_law, parse_noise_law
+
+    _, scale = parse_noise_law(sc.noise_law)
+    return scale <= 1.0, f"data noise {describe_noise_law(sc.noise_law, sc.noise)}; R = {sc.noise:g}"
+
+
+@register_predicate("forgetting_window")
+def _forgetting_window(sc) -> tuple[bool, str]:
+    if sc.window is None:
+        return False, "no restart period / window H given"
+    rule = {"remark": " (Remark (2) of the paper)", "remark_unknown": " (Remark (3): P_T unknown)"}.get(
+        sc.window_rule, "")
+    return 1 <= sc.window <= sc.horizon, f"H = w = {sc.window}{rule}, T = {sc.horizon}; λ = {sc.model_noise_var:.6g}"

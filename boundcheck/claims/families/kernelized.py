@@ -281,7 +281,8 @@ class KernelEvaluator(ChunkEvaluator):
                     "z_draw_star": (mon["draw_star"] - mon["mu_star"]) / (v * mon["sigma_star"])}
 
     def ts_confidence_event(self) -> dict:
-        return {"fail": ~self.ts["ef"].all(axis=1)}
+        # E^f(t) for every t, from z_all alone (the same test as ts["ef"], which also needs the TS records)
+        return {"fail": ~(self.tr.monitors["z_all"] <= self.beta[None]).all(axis=1)}
 
     def ts_sample_concentration(self) -> dict:
         basel = float(np.sum(1.0 / self.t**2))
@@ -430,7 +431,8 @@ class KernelizedFamily(Family):
                 "model_noise_var": np.full(ev.m, ev.lam)}
 
     def main_diagnostics(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
-        d, z, w = ev.data(ev.main), ev.tr.monitors["z_all"], ev.beta
+        d, w = ev.data(ev.main), ev.beta
+        z = ev.tr.monitors.get("z_all", np.full((ev.m, ev.T), np.nan))
         out = self._common(ev)
         if self.theorem.id == "igp_ucb_confidence":
             ratio = (z / w[None]).max(axis=1)
@@ -442,11 +444,13 @@ class KernelizedFamily(Family):
                 anytime_ratio = (Rt / ev.inst.anytime[None]).max(axis=1)
             out.update({"regret": Rt[:, -1], "tightness": Rt[:, -1] / ev.inst.bound_T,
                         "max_anytime_ratio": anytime_ratio, "max_z_over_width": (z / w[None]).max(axis=1)})
-        if self.theorem.id == "gp_ts":
+        if self.theorem.id == "gp_ts" and "draw_dev" in ev.tr.steps and "unsaturated" in ev.tr.monitors:
             out["n_sample_event_failures"] = (~ev.ts["eft"]).sum(axis=1)
             out["frac_unsaturated"] = ev.tr.monitors["unsaturated"].astype(bool).mean(axis=1)
-            out["frac_anti_hit"] = ev.tr.monitors["anti_hit"].astype(bool).mean(axis=1)
-        out.update({"realised_gain": d["gain_on"][:, -1], "chain_rule_rel_err": d["chain_err"]})
+            if "anti_hit" in ev.tr.monitors:
+                out["frac_anti_hit"] = ev.tr.monitors["anti_hit"].astype(bool).mean(axis=1)
+        if "gain_on" in d:  # the policy reports σ_{t−1}(x_t) (user policies may not)
+            out.update({"realised_gain": d["gain_on"][:, -1], "chain_rule_rel_err": d["chain_err"]})
         return out
 
     def max_step_regret(self, scenario: Scenario, inst) -> tuple[float, str] | None:
@@ -457,7 +461,12 @@ class KernelizedFamily(Family):
         return 2.0 * float(scenario.B) * np.sqrt(kappa), "since |f(x)| ≤ ‖f‖_k √k(x,x) ≤ B√κ"
 
     def derived_steps(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
-        return ev.ts_draws() if self.theorem.id == "gp_ts" else {}
+        if self.theorem.id != "gp_ts":
+            return {}
+        st, mon = ev.tr.steps, ev.tr.monitors
+        have = {k for k in ("draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev") if k in st}
+        have |= {k for k in ("draw_star", "mu_star", "sigma_star") if k in mon}
+        return ev.ts_draws() if len(have) == 9 else {}  # a user GP-TS without the draw records: claim not applicable
 
     def baseline_columns(self, ev: KernelEvaluator, name: str) -> dict[str, np.ndarray]:
         d = {**super().baseline_columns(ev, name), **self._common(ev)}
