@@ -8,7 +8,7 @@
 * **memory** (``--memory``): peak resident memory of the largest process and of the whole process tree
   (sampled every 0.2 s; target < 1 GiB) of a 10 000-run × T = 400 ``pe_gp_ucb`` verify. With ``--memory full``
   the whole study runs (≈ 6 CPU-minutes); with ``--memory replicated`` (the default) a 400-run study runs with the
-  chunk size the 10 000-run study uses (so its simulation peak is the same), its stored chunks are replicated
+  batch size the 10 000-run study uses (so its simulation peak is the same), its stored chunks are replicated
   25 times under new run ids, and the summary and the reports of the resulting 10 000-run store are built and
   measured in their own process (what grows with runs × T).
 
@@ -167,21 +167,24 @@ from boundcheck.study.store import ResultStore
 from boundcheck.study.summary import summarize
 src, dst = Path(sys.argv[1]), Path(sys.argv[2])
 copies, runs, horizon = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-(dst / "chunks").mkdir(parents=True)
+dst.mkdir(parents=True)
 manifest = json.loads((src / "manifest.json").read_text())
 chunks = sorted(int(c) for c in manifest["chunks"])
 per = runs // copies
+store = ResultStore(dst)  # written through the store: every replicated chunk with its sha256, verified on read
+manifest.update(chunks={}, files={}, n_chunks=copies * len(chunks))
+manifest["config"]["runs"] = per * copies
+store.write_manifest(manifest)
 k = 0
 for c in range(copies):
     for ch in chunks:
+        tables = {}
         for t in ("runs", "steps"):
             df = pd.read_parquet(src / "chunks" / f"{t}-{ch:05d}.parquet")
             df["run"] += c * per
-            df.to_parquet(dst / "chunks" / f"{t}-{k:05d}.parquet", index=False)
+            tables[t] = df
+        store.write_chunk(k, tables, {"runs": [int(tables["runs"]["run"].min()), int(tables["runs"]["run"].max())]})
         k += 1
-manifest["chunks"] = {str(i): {} for i in range(k)}
-manifest["config"]["runs"] = per * copies
-(dst / "manifest.json").write_text(json.dumps(manifest))
 print("READY", flush=True)
 sys.stdin.readline()  # the parent starts sampling this process's memory now
 spec = api.build_study("pe_gp_ucb", runs=per * copies, horizon=horizon, seed=0)
@@ -205,16 +208,16 @@ def memory(tmp: Path, runs: int, horizon: int, mode: str) -> dict:
               f"{res['peak_tree_mib']:.0f} MiB (target < 1024 MiB)")
         return res
     from boundcheck import api
-    from boundcheck.study.runner import _bytes_per_run, choose_chunk_size
+    from boundcheck.study.runner import task_runs
 
     spec = api.build_study("pe_gp_ucb", runs=runs, horizon=horizon)
-    size = choose_chunk_size(runs, 2, _bytes_per_run(spec))
+    size = task_runs(spec, runs, 2)  # runs per worker batch (memory-bound here, as in the 400-run study)
     small = 400 if runs % 400 == 0 else runs
     print(f"\n## memory of a {runs}-run × T = {horizon} pe_gp_ucb verify (replicated): a {small}-run study with "
-          f"the {runs}-run chunk size ({size}), then the summary and reports of its chunks × {runs // small}")
+          f"the {runs}-run batch size ({size}), then the summary and reports of its chunks × {runs // small}")
     study = run_cli(["verify", "--theorem", "pe_gp_ucb", "--runs", str(small), "--horizon", str(horizon),
                      "--jobs", "2", "--no-report", "--out", str(tmp / "mem"), "--json"], sample_memory=True)
-    print(f"  study ({small} runs, chunks of {size}): peak RSS largest process {study['peak_process'] / 2**20:.0f} "
+    print(f"  study ({small} runs, batches of {size}): peak RSS largest process {study['peak_process'] / 2**20:.0f} "
           f"MiB, whole tree {study['peak_tree'] / 2**20:.0f} MiB", flush=True)
     argv = [str(tmp / "mem" / "results"), str(tmp / "big" / "results"), str(runs // small), str(runs), str(horizon)]
     proc = subprocess.Popen([sys.executable, "-c", REPLICATE, *argv], env=ENV, cwd=ROOT, stdin=subprocess.PIPE,

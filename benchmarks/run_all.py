@@ -95,7 +95,7 @@ def render(post: dict, kern: dict, study: dict) -> str:
         else:
             L.append(f"* {mm['runs']} runs × T = {mm['horizon']} `pe_gp_ucb` (replicated chunks): simulation peak "
                      f"{mm['study_peak_process_mib']:.0f} MiB per process, {mm['study_peak_tree_mib']:.0f} MiB for "
-                     f"the parent and its two workers (chunks of {mm['chunk_size']} runs); summary and reports of the "
+                     f"the parent and its two workers (batches of {mm['chunk_size']} runs); summary and reports of the "
                      f"{mm['runs']} runs: {mm['post_peak_mib']:.0f} MiB peak.")
     return "\n".join(L)
 

@@ -21,11 +21,11 @@ from boundcheck.model.posterior import use_arithmetic
 from boundcheck.testing import run_check
 
 
-def _run(case, arithmetic="fast", representation="auto"):
+def _run(case, arithmetic="fast", representation="auto", **kw):
     theorem, scenario, runs, horizon, seed, beta_scale = case
     with tempfile.TemporaryDirectory() as tmp, use_arithmetic(arithmetic), use_representation(representation):
         summary = run_check(theorem, scenario=scenario, runs=runs, horizon=horizon, seed=seed,
-                            beta_scale=beta_scale, jobs=1, out=tmp)
+                            beta_scale=beta_scale, jobs=1, out=tmp, allow_out_of_theory=True, **kw)  # as the pins
         tables = {t: _table(Path(tmp) / "results", t) for t in ("runs", "steps")}
     return summary, tables
 
@@ -63,3 +63,19 @@ def test_fast_arithmetic_changes_only_roundoff(case):
 @pytest.mark.parametrize("case", [CASES[0], CASES[4], CASES[7], CASES[10]], ids=case_key)
 def test_representation_changes_only_roundoff(case):
     assert_same_up_to_roundoff(_run(case, representation="grid"), _run(case, representation="dataspace"))
+
+
+def test_variation_budget_and_rademacher_noise_change_only_roundoff():
+    """Issue 16's sampler (f_t = Φ θ_t by blocked products), R-/SW-GP-UCB (data-space posteriors), the verifier's
+    window replay and a non-Gaussian noise law."""
+    case = ("r_gp_ucb", "vb_rademacher", 12, 30, 7, 1.0)
+    assert_same_up_to_roundoff(_run(case, "reference"), _run(case, "fast"))
+
+
+def test_engine_reference_posterior_changes_only_roundoff():
+    """A user's ask/tell policy exposes no posterior: the engine's reference posterior (make_posterior, here the
+    data space: T = 12 observations on 100 points) monitors it exactly as the first engine's grid form did."""
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    case = ("gp_ucb", "gp_sample_se", 10, 12, 5, 1.0)
+    kw = {"algorithm": f"{examples / 'gp_ucb.py'}:MyGPUCB"}
+    assert_same_up_to_roundoff(_run(case, "reference", **kw), _run(case, "fast", **kw))

@@ -6,7 +6,7 @@
 * Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
   ``SeedSequence(s).spawn``), split into named streams, so results do not depend on chunking or workers.
   Every algorithm of run ``r`` sees the same f path and the same noise (common random numbers).
-* One sampler protocol serves every kind of truth: ``start(rngs) -> (m, n)`` and ``step(rngs) -> (m, n)``
+* One sampler protocol serves every kind of truth: ``start(rngs, first_run) -> (m, n)`` and ``step(rngs) -> (m, n)``
   (plus ``info``, per-run facts about the truth); :func:`make_sampler` picks :class:`ChainSampler` for a GP
   prior and :class:`RKHSSampler` for an :class:`~boundcheck.priors.RKHSFamily`.
 """
@@ -203,7 +203,10 @@ class RKHSSampler:
 
 
 def make_sampler(truth: GPPrior | RKHSFamily) -> ChainSampler | RKHSSampler:
-    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family."""
+    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family; a truth that
+    brings its own sampler (``make_sampler()``, e.g. a variation-budget sequence) uses it."""
+    if hasattr(truth, "make_sampler"):
+        return truth.make_sampler()
     if isinstance(truth, RKHSFamily):
         return RKHSSampler(truth)
     return ChainSampler(truth)

@@ -29,14 +29,24 @@ def prewarm(jobs: int, backend: str = "loky") -> None:
     if backend != "loky" or jobs == 1 or _thread is not None:
         return
 
+    # imported here, not in the thread (the same CPython 3.11 race where a module is compiled, see below)
+    from .progress import ParentInfo, watch_parent
+
+    parent = ParentInfo.here()
+
     def go() -> None:
         import joblib
 
         n = joblib.effective_n_jobs(jobs)
         if n <= 1:
             return
-        with joblib.parallel_config(backend="loky"):
-            joblib.Parallel(n_jobs=jobs)(joblib.delayed(_warm)() for _ in range(n))
+        # the very configuration run_study's loky backend uses (workers watch this process), so that joblib
+        # reuses this pool instead of replacing it
+        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent,)):
+            # pre_dispatch="all": the default ("2*n_jobs") is evaluated with ast.parse, and parsing in two threads
+            # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch") while the main thread
+            # parses too (inspect.getsource for the study's fingerprints, pytest's assertion rewriting)
+            joblib.Parallel(n_jobs=jobs, pre_dispatch="all")(joblib.delayed(_warm)() for _ in range(n))
 
     _thread = threading.Thread(target=go, name="boundcheck-prewarm", daemon=True)
     _thread.start()

@@ -3,33 +3,47 @@ complete, then summarised from the store.
 
 Workers receive the :class:`~boundcheck.study.spec.StudySpec` and the theorem instance as objects; a policy
 class defined in a user's file or test module is shipped by value (cloudpickle), so ``--jobs 2`` and a dask
-cluster run exactly what ``--jobs 1`` runs."""
+cluster run exactly what ``--jobs 1`` runs.
+
+Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``, 25
+by default): the unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task*
+is what one worker simulates at once: several consecutive chunks as one vectorised batch (few large batches pay
+the per-step overhead once; :func:`plan_tasks` sizes them from the runs left, the workers and memory). The worker
+splits the batch's tables back into its chunks and encodes each as parquet; the parent only hashes and writes
+the bytes. A run's results do not depend on the batch it was simulated in (position-exact blocked products,
+:func:`~boundcheck.model.sampling.rows_matmul`), so the stored chunks are bit-identical for any ``--jobs``,
+backend or batching, and a study extended to more runs reuses every stored chunk. The reference arithmetic
+(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task, as the
+first engine did."""
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import platform
+import shutil
 import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
+from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
 from .pool import import_in_background, wait_prewarmed
-from .spec import LEGACY_CHUNK_SIZE, StudySpec
-from .store import ResultStore
-from .summary import summarize
+from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
+from .spec import StudySpec
+from .store import ResultStore, parquet_bytes
+from .summary import settled, summarize
 
-__all__ = ["RunOptions", "run_study", "run_chunk", "BACKENDS", "choose_chunk_size", "single_threaded_blas"]
+__all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "run_task", "plan_tasks", "task_runs", "BACKENDS",
+           "choose_chunk_size", "single_threaded_blas"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -39,7 +53,16 @@ class RunOptions:
     jobs: int = -1
     backend: str = "loky"
     scheduler: str | None = None
+    progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
     report: bool = False  # reports follow the study: the parent may import their libraries while workers run
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """``verify --until-conclusive``: add chunks of runs until every claim is settled or ``max_runs`` is
+    reached, judging with anytime-valid p-values and confidence sequences after every batch of chunks."""
+
+    max_runs: int
 
 
 # --------------------------------------------------------------------------------------------- BLAS threads
@@ -70,32 +93,50 @@ def single_threaded_blas():
             limiter.restore_original_limits()
 
 
-def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
-    """Simulate one chunk of runs and evaluate every claim on it (BLAS on one thread): (chunk, {"runs": df,
-    "steps": df}, info)."""
+def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int],
+              progress: StepReporter | None = None, parent: ParentInfo | None = None):
+    """Simulate a batch of consecutive runs and evaluate every claim on it (BLAS on one thread): (chunk,
+    {"runs": df, "steps": df}, info). ``progress`` reports steps; ``parent``: a worker process exits when that
+    process dies (:func:`~boundcheck.study.progress.watch_parent`)."""
+    watch_parent(parent)
     start, cpu = time.perf_counter(), time.process_time()
     with single_threaded_blas():
-        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
-        runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
+        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
+        runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
+                                           checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start,
                                                     "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
 
 
-def _run_chunk_encoded(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
-    """Worker task: :func:`run_chunk` with its tables encoded as parquet files here, in the worker (the parent
-    receives compressed bytes and only writes them)."""
+def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, list[int]]],
+             progress: StepReporter | None = None, parent: ParentInfo | None = None) -> list[tuple[int, dict, dict]]:
+    """Worker task: consecutive ``chunks`` simulated as one batch (:func:`run_chunk`), its tables split back
+    into the chunks and encoded as parquet files here, in the worker (the parent receives compressed bytes and
+    only hashes and writes them). Returns ``[(chunk, {"runs": bytes, "steps": bytes}, info), ...]``."""
     cpu = time.process_time()
-    chunk, tables, info = run_chunk(spec, inst, chunk, run_ids)
-    encoded = {name: df.to_parquet(index=False) for name, df in tables.items()}
-    info["cpu_seconds"] = time.process_time() - cpu  # simulation, claims and encoding: the chunk's whole cost
-    return chunk, encoded, info
+    ids = [r for _, rs in chunks for r in rs]
+    _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent)
+    out = []
+    for c, rs in chunks:
+        encoded = {}
+        for name, df in tables.items():
+            part = df if len(chunks) == 1 else df[df["run"].between(rs[0], rs[-1])]
+            encoded[name] = parquet_bytes(part.reset_index(drop=True))
+        out.append((c, encoded, {"runs": [rs[0], rs[-1]], "pid": info["pid"]}))
+    cpu = time.process_time() - cpu  # simulation, claims and encoding: the task's whole cost
+    for (_, rs), (_, _, rec) in zip(chunks, out, strict=True):  # shared by its chunks in proportion to runs
+        share = len(rs) / len(ids)
+        rec["seconds"], rec["cpu_seconds"] = info["seconds"] * share, cpu * share
+        if len(chunks) > 1:
+            rec["task"] = [chunks[0][0], chunks[-1][0]]
+    return out
 
 
-# ------------------------------------------------------------------------------------------------ chunking
+# ---------------------------------------------------------------------------------------- tasks (batches of chunks)
 CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of all chunks in flight (shared by the workers)
-MAX_CHUNK = 256  # runs: bounds what an interruption loses and the size of each stored chunk
-MIN_SPLIT = 128  # runs: chunks are not split below this for balance alone (a chunk's overhead is per step)
+MAX_CHUNK = 256  # runs per task: bounds a worker's batch and what an interruption loses
+MIN_SPLIT = 128  # runs: tasks are not split below this for balance alone (a batch's overhead is per step)
 
 
 def _bytes_per_run(spec: StudySpec) -> int:
@@ -129,9 +170,9 @@ def effective_workers(options: RunOptions) -> int:
 
 def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int = CHUNK_MEMORY,
                       most: int = MAX_CHUNK) -> int:
-    """Most runs per chunk: few, large chunks (per-step overhead is paid once per chunk, so the batched
-    kernels get long vectors), at least two per worker so that workers stay busy to the end, and the chunks
-    in flight (one per worker) within the memory budget. Results do not depend on it."""
+    """Most runs per task (one batch of consecutive chunks): few, large batches (per-step overhead is paid once
+    per batch, so the batched kernels get long vectors), at least two per worker so that workers stay busy to
+    the end, and the batches in flight (one per worker) within the memory budget. Results do not depend on it."""
     cap = max(1, min(most, memory // max(1, workers) // max(1, bytes_per_run)))
     n_chunks = -(-runs // cap)
     if workers > 1:  # two chunks per worker keep them busy to the end, unless that makes chunks small
@@ -139,10 +180,38 @@ def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int =
     return max(1, -(-runs // n_chunks))
 
 
+def task_runs(spec: StudySpec, runs_left: int, workers: int) -> int:
+    """Most runs one task simulates at once (a whole number of chunks, at least one)."""
+    from ..model.posterior import arithmetic
+
+    if arithmetic() == "reference":  # the pinned results depend on the first engine's one chunk per batch
+        return spec.chunk_size
+    size = choose_chunk_size(runs_left, workers, _bytes_per_run(spec))
+    return max(1, size // spec.chunk_size) * spec.chunk_size
+
+
+def plan_tasks(spec: StudySpec, todo: list[int], workers: int) -> list[list[tuple[int, list[int]]]]:
+    """The chunks still to compute (``todo``, ascending) grouped into tasks: runs of consecutive chunks (a
+    batch's runs are consecutive), each of at most :func:`task_runs` runs."""
+    runs_left = sum(len(spec.chunk_runs(c)) for c in todo)
+    per = max(1, task_runs(spec, runs_left, workers) // spec.chunk_size)
+    tasks: list[list[tuple[int, list[int]]]] = []
+    for c in todo:
+        last = tasks[-1] if tasks else None
+        if last is not None and last[-1][0] == c - 1 and len(last) < per:
+            last.append((c, spec.chunk_runs(c)))
+        else:
+            tasks.append([(c, spec.chunk_runs(c))])
+    return tasks
+
+
 def _ship_by_value(spec: StudySpec) -> None:
     """Policies (and their modules) that are not part of an installed package travel by value, so that a
     worker process does not need to import the user's file or test module by name."""
-    modules = {getattr(p.factory, "__module__", "") for p in spec.policies}
+    modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
+               for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
+    for name in list(modules):  # modules a user's policy file imported from its own folder
+        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
     picklers = []
     with contextlib.suppress(ImportError):
         from joblib.externals import cloudpickle as jcp
@@ -171,7 +240,11 @@ def _backend(options: RunOptions):
         except ImportError:
             raise BoundcheckError("--backend dask needs dask.distributed: pip install 'boundcheck[dask]'") from None
         if options.scheduler:
-            client = Client(options.scheduler)
+            try:
+                client = Client(options.scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BoundcheckError(f"cannot reach the dask scheduler at {options.scheduler}: "
+                                      f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
             cluster = None
         else:
             n = options.jobs if options.jobs > 0 else None
@@ -184,65 +257,187 @@ def _backend(options: RunOptions):
             client.close()
             if cluster is not None:
                 cluster.close()
-    elif options.backend in ("loky", "threading"):
+    elif options.backend == "loky":
+        # every worker starts a watchdog first thing, so that it dies with this process even while importing
+        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(ParentInfo.here(),)):
+            yield
+    elif options.backend == "threading":
         with joblib.parallel_config(backend=options.backend):
             yield
     else:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
 
 
+def _batch_chunks(options: RunOptions) -> int:
+    """Chunks added per look in sequential mode: one per worker."""
+    if options.jobs and options.jobs > 0:
+        return options.jobs
+    return max(1, os.cpu_count() or 1)
+
+
 def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options: RunOptions, *,
               in_theory: bool, reasons: list[str], meta: dict | None = None,
-              on_chunk: Callable[[int, int], None] | None = None) -> dict:
+              on_chunk: Callable[[int, int], None] | None = None,
+              on_progress: Callable[[int, int], None] | None = None, budget: ErrorBudget | None = None,
+              sequential: Sequential | None = None) -> dict:
     """Run (or resume) a study, store every chunk as it completes, and return the JSON summary.
 
     ``meta``: what the reports need to know about the scenario and the algorithms (labels, roles, the
-    assumption rows), stored in the manifest so that a report never rebuilds a scenario."""
-    import joblib
+    assumption rows), stored in the manifest so that a report never rebuilds a scenario. ``on_chunk(done,
+    total)`` counts chunks (main thread); ``on_progress(done, total)`` counts run-steps, from a background
+    thread, several times a second while chunks run. ``budget``: the false-alarm budget the claims are judged
+    with (default Holm at 0.01). ``sequential``: keep adding chunks until every claim is settled (anytime-valid
+    tests) or ``sequential.max_runs`` runs are stored.
 
+    Chunk c always holds runs [c·S, (c+1)·S) ∩ [0, runs): a stored chunk is reused when it verifies (sha256)
+    *and* holds exactly the runs the plan puts in it (a last, partial chunk of a smaller study is recomputed
+    when the study grows). The chunks still to compute go to the workers in tasks of consecutive chunks
+    (:func:`plan_tasks`); BLAS runs on one thread throughout (:func:`single_threaded_blas`).
+
+    The results folder is locked for the whole run (a second run on it is refused). Stored chunks that fail
+    verification are reported and recomputed. If this call created the folder and fails before storing any
+    chunk, it removes the folder again."""
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
+    budget = budget or HolmBudget()
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
-    if spec.chunk_size is None:  # a resumed study keeps its chunks; a new one chooses them
-        stored = (store.read_manifest() or {}).get("config", {}).get("chunk_size")
-        if stored is None:
-            from ..model.posterior import arithmetic
+    created = not store.root.exists()
+    meta_all = {"theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
+                "python": platform.python_version(), "numpy": np.__version__, **(meta or {})}
+    first = spec if sequential is None else replace(spec, runs=min(spec.runs, sequential.max_runs))
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(single_threaded_blas())  # in this process too (--jobs 1 runs chunks here)
+        backend_ready = False
+        if not _looks_complete(store, first):  # the backend first: an unreachable scheduler (or a dask
+            stack.enter_context(_backend(options))  # cluster that cannot start) fails before anything is written
+            backend_ready = True
+        stack.enter_context(store.lock())
+        try:
+            def run(cur: StudySpec) -> None:
+                nonlocal backend_ready
+                manifest = store.open(cur.to_dict(), cur.key, meta_all, n_chunks=cur.n_chunks)
+                verified = store.done_chunks(manifest)
+                store.forget_chunks(_recorded_chunks(manifest, cur.n_chunks) - verified)
+                done = {c for c in verified if _holds_planned_runs(manifest, cur, c)}
+                if on_chunk:
+                    on_chunk(len(done), cur.n_chunks)
+                if len(done) < cur.n_chunks:
+                    _ship_by_value(cur)
+                    if not backend_ready:
+                        stack.enter_context(_backend(options))
+                        backend_ready = True
+                    _run_chunks(cur, inst, store, options, done, on_chunk, on_progress)
+                manifest = store.require_manifest()
+                manifest["config"] = cur.to_dict()  # the runs now covered (the key does not depend on them)
+                store.write_manifest(manifest)
 
-            stored = LEGACY_CHUNK_SIZE if arithmetic() == "reference" else choose_chunk_size(
-                spec.runs, effective_workers(options), _bytes_per_run(spec))
-        spec = dataclasses.replace(spec, chunk_size=int(stored))
-    manifest = store.open(spec.to_dict(), spec.key, {
-        "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
-        "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
-    })
-    done = store.done_chunks()
-    todo = [(c, ids) for c, ids in spec.chunks() if c not in done]
-    total = len(spec.chunks())
-    if on_chunk:
-        on_chunk(len(done), total)
-    wait_prewarmed()  # a pool started early (boundcheck.study.pool) must be up before joblib reuses it
-    if todo:
-        _ship_by_value(spec)
-        big = spec.runs * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
-        if effective_workers(options) > 1 and options.backend != "threading" and not big:
-            # the parent only collects results meanwhile: pay the summary's and the reports' imports now (not
-            # in a big study: there they are negligible, and the workers' memory is what matters)
-            later = ["scipy.stats", "pyarrow.parquet"]
-            if options.report:
-                later += ["matplotlib.figure", "matplotlib.backends.backend_agg", "sympy.printing.mathml"]
-            import_in_background(*later)
-        with single_threaded_blas(), _backend(options):
-            par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
-            for chunk, tables, info in par(joblib.delayed(_run_chunk_encoded)(spec, inst, c, ids) for c, ids in todo):
+            def finish(cur: StudySpec) -> dict:
+                manifest = store.require_manifest()
+                elapsed = time.perf_counter() - t0
+                manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
+                manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
+                manifest["jobs"], manifest["backend"] = options.jobs, options.backend
+                store.write_manifest(manifest)
+                return summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
+                                 sequential=sequential is not None)
+
+            if sequential is None:
+                run(spec)
+                return finish(spec)
+            cur = first
+            step = cur.chunk_size * _batch_chunks(options)
+            while True:
+                run(cur)
+                summary = summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
+                                    sequential=True)
+                if settled(summary) or cur.runs >= sequential.max_runs:
+                    break
+                whole = cur.n_chunks * cur.chunk_size  # keep chunk boundaries fixed
+                cur = replace(cur, runs=min(sequential.max_runs, whole + step))
+            return finish(cur)
+        except BaseException:
+            # still holding the lock: a folder this run created and stored nothing in goes away again
+            if created and not _any_chunk_stored(store):
+                shutil.rmtree(store.root, ignore_errors=True)
+            raise
+
+
+def _recorded_chunks(manifest: dict, n_chunks: int) -> set[int]:
+    """The chunks of ``0 … n_chunks − 1`` the manifest records (chunks beyond them, of a larger study run in
+    the same folder, are kept for when it grows again)."""
+    return {int(c) for c in manifest.get("chunks", {}) if str(c).isdigit() and int(c) < n_chunks}
+
+
+def _holds_planned_runs(manifest: dict, spec: StudySpec, chunk: int) -> bool:
+    """Whether stored chunk ``chunk`` holds exactly the runs the plan puts in it."""
+    ids = spec.chunk_runs(chunk)
+    info = manifest["chunks"].get(str(chunk))
+    return isinstance(info, dict) and info.get("runs") == [ids[0], ids[-1]]
+
+
+def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, options: RunOptions, done: set[int],
+                on_chunk: Callable[[int, int], None] | None, on_progress: Callable[[int, int], None] | None) -> None:
+    import joblib
+
+    T, total = spec.horizon, spec.n_chunks
+    done_units = sum(len(spec.chunk_runs(c)) for c in done) * T
+    pdir = store.root / ".progress"
+    parent = ParentInfo.here() if options.backend == "loky" else None
+    workers = effective_workers(options)
+    wait_prewarmed()  # a pool started early (boundcheck.study.pool) is up before joblib reuses it
+    plan = plan_tasks(spec, [c for c in range(total) if c not in done], workers)
+    runs_left = sum(len(ids) for task in plan for _, ids in task)
+    big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
+    later: list[str] = []
+    if workers > 1 and options.backend != "threading" and not big:
+        # the parent only collects results meanwhile: pay the summary's and the reports' imports now (not in a
+        # big study: there they are negligible, and the workers' memory is what matters)
+        later = ["scipy.stats", "pyarrow.parquet"]
+        if options.report:
+            later += ["matplotlib.figure", "matplotlib.backends.backend_agg", "sympy.printing.mathml"]
+    monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
+               else contextlib.nullcontext())
+    with monitor:
+        tasks = (joblib.delayed(run_task)(spec, inst, task,
+                                          StepReporter(pdir, task[0][0], sum(len(ids) for _, ids in task), T,
+                                                       options.progress_interval) if on_progress else None,
+                                          parent)
+                 for task in plan)
+        # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing
+        # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
+        par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
+        results_iter = par(tasks)
+        # the background imports run only while this thread waits for the workers, and are joined before the
+        # summary (which parses sources: inspect.getsource for the study's fingerprints)
+        loader = import_in_background(*later) if later else None
+        for results in results_iter:
+            for chunk, tables, info in results:  # each chunk recorded (with its sha256) as soon as it is written
                 store.write_chunk(chunk, tables, info)
                 done.add(chunk)
                 if on_chunk:
                     on_chunk(len(done), total)
-        if options.backend == "loky" and big:
-            _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
-    manifest = store.read_manifest() or manifest
-    manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
-    manifest["jobs"], manifest["backend"] = options.jobs, options.backend
-    store.write_manifest(manifest)
-    return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
+            if on_progress:
+                monitor.chunk_done(results[0][0], sum(info["runs"][1] - info["runs"][0] + 1 for _, _, info in results))
+        if loader is not None:
+            loader.join()
+    if options.backend == "loky" and big:
+        _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
+
+
+def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:
+    """Whether the folder's manifest already records every chunk of ``spec`` with the runs it plans (read-only;
+    verification comes later)."""
+    try:
+        manifest = store.read_manifest()
+    except BoundcheckError:
+        return False
+    return bool(manifest) and all(_holds_planned_runs(manifest, spec, c) for c in range(spec.n_chunks))
+
+
+def _any_chunk_stored(store: ResultStore) -> bool:
+    try:
+        manifest = store.read_manifest()
+    except BoundcheckError:
+        return True  # unreadable: leave it for the user to look at
+    return bool(manifest and manifest.get("chunks"))

@@ -3,11 +3,24 @@
 :class:`StudySpec` is what crosses process boundaries (pickled, never re-resolved by name in a worker) and
 what the resume key hashes: the theorem, its family, the scenario (every array), the policies (class, source
 and parameters), and the run settings. A changed scenario or policy under the same name therefore never reuses
-stale stored chunks."""
+stale stored chunks.
+
+The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S) (S = ``chunk_size``),
+so a study extended to more runs (``verify --runs`` larger, or ``--until-conclusive``) reuses every stored
+chunk whose runs are unchanged and results stay identical to a fresh study of the same size, for any number of
+workers or backend.
+
+Chunks are the unit of storage, resuming and sequential looks, not the unit of work: the runner hands a worker
+several consecutive chunks as one vectorised batch (:func:`~boundcheck.study.runner.plan_tasks`, sized from
+the runs, the workers and memory). A run's results do not depend on the batch it was simulated in (blocked,
+position-exact products, :func:`~boundcheck.model.sampling.rows_matmul`; ``tests/test_parallel.py``), so the
+batches are not part of the key. Only the reference arithmetic (the regression pins) depends on its batch: there
+each batch is one chunk, as in the first engine."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from theory import Theorem
 
@@ -29,7 +42,15 @@ class StudySpec:
     runs: int
     seed: int
     beta_scale: float = 1.0
-    chunk_size: int | None = None  # most runs per chunk; None: chosen from runs, workers and memory when run
+    #: runs per stored chunk: chunk c holds runs [c·S, (c+1)·S). The unit of storage, of resuming and of the
+    #: sequential tests' looks; *not* the unit of work (a worker simulates several consecutive chunks as one
+    #: batch, see :func:`~boundcheck.study.runner.plan_tasks`)
+    chunk_size: int = 25
+    #: the algorithms whose claims are checked (default: the first policy); several user implementations
+    #: can be checked side by side, the theorem's own algorithms then run as paired baselines
+    checked: tuple[str, ...] = ()
+    #: algorithm -> {claim id: why it does not apply} (the policy does not record what the claim reads)
+    not_applicable: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def theorem(self) -> Theorem:
@@ -49,6 +70,11 @@ class StudySpec:
         return self.policies[0].name
 
     @property
+    def checked_algorithms(self) -> tuple[str, ...]:
+        """The algorithms whose claims are checked (the first is ``main``)."""
+        return self.checked or (self.main,)
+
+    @property
     def algorithms(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.policies)
 
@@ -59,32 +85,32 @@ class StudySpec:
 
     def to_dict(self) -> dict:
         """The JSON configuration stored in the manifest (names for people, fingerprints for resuming)."""
-        return {"theorem": self.theorem.id, "scenario": self.scenario.name, "runs": self.runs,
-                "horizon": self.horizon, "delta": self.delta, "seed": self.seed, "beta_scale": self.beta_scale,
-                "chunk_size": self.chunk_size, "algorithms": list(self.algorithms),
-                "fingerprints": self.fingerprints()}
+        d = {"theorem": self.theorem.id, "scenario": self.scenario.name, "runs": self.runs,
+             "horizon": self.horizon, "delta": self.delta, "seed": self.seed, "beta_scale": self.beta_scale,
+             "chunk_size": self.chunk_size, "algorithms": list(self.algorithms),
+             "fingerprints": self.fingerprints()}
+        # added only when used, so that the keys of studies of the built-in algorithms do not change
+        if self.checked and self.checked != (self.main,):
+            d["checked"] = list(self.checked)
+        if any(p.stream is not None for p in self.policies):
+            d["streams"] = [p.stream for p in self.policies]
+        if any(self.not_applicable.values()):
+            d["not_applicable"] = {k: dict(v) for k, v in self.not_applicable.items() if v}
+        return d
 
     @property
     def key(self) -> str:
-        """Resume key: everything that determines the results. Not the chunking: a run's results do not
-        depend on its chunk (``tests/test_parallel.py``), so a resume may use more or fewer workers."""
-        return fingerprint({k: v for k, v in self.to_dict().items() if k != "chunk_size"})
+        """The resume key: everything that determines a run's results (not how many runs there are)."""
+        return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})
 
-    def chunks(self) -> list[tuple[int, list[int]]]:
-        """(chunk number, run ids): at most ``chunk_size`` consecutive runs each, split as evenly as whole
-        blocks of :data:`~boundcheck.model.sampling.ROW_BLOCK` runs allow (so that workers finish together)."""
-        from ..model.posterior import arithmetic
-        from ..model.sampling import ROW_BLOCK
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.runs // self.chunk_size)
 
-        size = int(self.chunk_size or LEGACY_CHUNK_SIZE)
-        if arithmetic() == "reference":  # the first engine's uniform chunks: the pinned results depend on them
-            ids = list(range(self.runs))
-            return [(c, ids[i:i + size]) for c, i in enumerate(range(0, self.runs, size))]
-        blocks = -(-self.runs // ROW_BLOCK)
-        n_chunks = min(-(-self.runs // size), blocks)
-        bounds = [min(self.runs, (c * blocks // n_chunks) * ROW_BLOCK) for c in range(n_chunks + 1)]
-        return [(c, list(range(bounds[c], bounds[c + 1]))) for c in range(n_chunks)]
+    def chunk_runs(self, chunk: int) -> list[int]:
+        """The run indices of one chunk."""
+        return list(range(chunk * self.chunk_size, min(self.runs, (chunk + 1) * self.chunk_size)))
 
-
-#: chunk size of the first engine (and of the reference arithmetic)
-LEGACY_CHUNK_SIZE = 25
+    def chunks(self) -> Iterator[tuple[int, list[int]]]:
+        """``(chunk, run indices)`` for every chunk, generated lazily (10¹² runs never make a list)."""
+        return ((c, self.chunk_runs(c)) for c in range(self.n_chunks))
