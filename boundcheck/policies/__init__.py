@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import BoundcheckError
 from .base import Policy, RunContext, masked_argmax
+from .et_gp_ucb import ETGPUCB
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
 from .improvement import GPEI, GPPI
@@ -18,6 +19,7 @@ from .pe_gp_ucb import PEGPUCB
 from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
 from .regret_balancing import RegretBalancing
+from .time_varying import RGPUCB, TVGPUCB
 from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
@@ -73,6 +75,7 @@ for _name, _factory, _kw in (
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
+    ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
 ):
     register(_name, _factory, _kw)
 

@@ -1,0 +1,188 @@
+"""Time-varying GP bandit scenarios (the ε Markov chain of Bogunovic et al. 2016; seed 001): the scenario type
+with the settings the paper's algorithms are given, the Assumption-3 constants, and the assumption predicates
+these theorems name.
+
+:class:`TVScenario` is a :class:`~boundcheck.world.scenario.Scenario` with the extra fields of paper 001's
+experiments (spec §5): which β the algorithms run (each theorem's, or the practical c₁ log(c₂t) of the
+experiments), the trigger parameter δ_B, R-GP-UCB's reset period and the ε TV-GP-UCB is told (``None``: derived
+from the truth), the models' noise when it differs from the data's (a negative control), and the constants of
+Assumption 3 (a₀, b₀, a₁, b₁ on X ⊂ [0, r]^d).
+
+Predicates registered here (additive, through :func:`~boundcheck.world.assumptions.register_predicate`):
+``static_truth`` (ε = 0), ``model_noise_is_data_noise``, ``assumption3_constants``, ``told_true_eps``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..errors import BoundcheckError
+from ..model.domains import grid
+from ..model.priors import GPPrior
+from ..utils.validation import check_choice, check_int, check_positive, check_probability, check_unit_interval
+from .assumptions import register_predicate
+from .scenario import Scenario
+
+__all__ = ["TVScenario", "BETA_RULES", "reset_period", "assumption3_se", "derivative_sup_mean", "MAX_GRID_POINTS"]
+
+BETA_RULES = ("theory", "practical")
+#: n×n Gram matrices (sampler factor, grid-state posteriors of a chunk) beyond this do not fit a workstation
+MAX_GRID_POINTS = 4096
+
+
+def reset_period(eps: float, horizon: int) -> int:
+    """Bogunovic et al.'s (2016, Prop. 4.1) reset period N = ⌈min{T, 12 ε^{−1/4}}⌉ (N = T at ε = 0)."""
+    eps = check_unit_interval("eps", eps)
+    T = check_int("horizon", horizon)
+    if eps == 0.0:
+        return T
+    return int(math.ceil(min(float(T), 12.0 * eps**-0.25) - 1e-12))
+
+
+@dataclass(frozen=True, eq=False)
+class TVScenario(Scenario):
+    """A time-varying GP bandit scenario of paper 001 (see the module docstring for the extra fields)."""
+
+    beta_rule: str = "theory"  # "theory": each algorithm its theorem's β; "practical": c₁ log(c₂ t) for all
+    c1: float = 0.4
+    c2: float = 4.0
+    delta_B: float = 0.1  # ET-GP-UCB's trigger parameter
+    reset_N: int | None = None  # R-GP-UCB's period; None: ⌈min{T, 12 ε^{−1/4}}⌉ with the true ε
+    tv_eps: float | None = None  # the ε TV-GP-UCB is told; None: the true ε
+    model_noise_sd: float | None = None  # the models' σ_n when it differs from the data's R (negative control)
+    dim: int = 1  # X ⊂ [0, side]^dim
+    side: float = 1.0
+    a0: float = 1.0  # Assumption 3 (3)
+    b0: float = 1.0
+    a1: float = 1.0  # Assumption 3 (4)
+    b1: float = 1.0
+    assumption3: str = ""  # how the constants were obtained ("" = not established)
+
+    def __post_init__(self) -> None:
+        check_choice("beta rule", self.beta_rule, BETA_RULES)
+        check_positive("c1", self.c1)
+        check_positive("c2", self.c2)
+        check_probability("delta_B", self.delta_B)
+        if self.reset_N is not None:
+            check_int("reset period N", self.reset_N)
+        if self.tv_eps is not None:
+            check_unit_interval("eps told to TV-GP-UCB", self.tv_eps)
+        if self.model_noise_sd is not None:
+            check_positive("model noise", self.model_noise_sd)
+        check_unit_interval("eps", self.truth.eps)
+
+    @property
+    def model_noise_var(self) -> float:
+        if self.model_noise_sd is not None:
+            return float(self.model_noise_sd) ** 2
+        return super().model_noise_var
+
+    @property
+    def eps(self) -> float:
+        """The true rate of change ε."""
+        return float(self.truth.eps)
+
+    @property
+    def period(self) -> int:
+        """R-GP-UCB's reset period N at this horizon."""
+        return int(self.reset_N) if self.reset_N is not None else reset_period(self.eps, self.horizon)
+
+    @property
+    def eps_told(self) -> float:
+        """The ε TV-GP-UCB is told."""
+        return float(self.eps if self.tv_eps is None else self.tv_eps)
+
+    def width(self, t: np.ndarray) -> np.ndarray:
+        """The practical width √max(0, c₁ log(c₂ t)) (spec §7 #3: c₂ < 1 would make β negative at small t)."""
+        return np.sqrt(np.maximum(0.0, self.c1 * np.log(self.c2 * np.asarray(t, dtype=float))))
+
+
+# ------------------------------------------------------------------------------- Assumption 3 constants
+@cache
+def derivative_sup_mean(lengthscale: float, dim: int, points_per_axis: int = 0, draws: int = 2000,
+                        seed: int = 20220822) -> tuple[float, float]:
+    """Monte Carlo (mean, standard error) of E sup_{[0,1]^dim} |∂f/∂x₁| for f ~ GP(0, SE(ℓ)), on a fine grid.
+
+    The derivative process has covariance ∂²k/∂x₁∂x₁' = ℓ⁻²(1 − (x₁−x₁')²/ℓ²) k(x, x'); draws use its clipped
+    eigen-root (exact law). The grid maximum approaches the supremum from below; callers add a margin."""
+    lengthscale = check_positive("lengthscale", lengthscale)
+    dim = check_int("dim", dim, maximum=3)
+    g = points_per_axis or {1: 400, 2: 40, 3: 14}[dim]
+    X = grid(g, dim).points
+    diff1 = X[:, 0][:, None] - X[:, 0][None, :]
+    d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    Kd = lengthscale**-2 * (1.0 - diff1**2 / lengthscale**2) * np.exp(-0.5 * d2 / lengthscale**2)
+    lam, U = np.linalg.eigh(0.5 * (Kd + Kd.T))
+    keep = lam > lam.max() * 1e-13
+    A = U[:, keep] * np.sqrt(lam[keep])
+    rng = np.random.default_rng(seed)
+    sups = np.concatenate([np.abs(rng.standard_normal((500, A.shape[1])) @ A.T).max(axis=1)
+                           for _ in range(draws // 500)])
+    return float(sups.mean()), float(sups.std(ddof=1) / np.sqrt(sups.size))
+
+
+def assumption3_se(lengthscale: float, dim: int, n_points: int) -> dict:
+    """Assumption-3 constants of the SE kernel exp(−‖x−x'‖²/(2ℓ²)) on a finite grid in [0, 1]^dim.
+
+    (3) on the grid, by a union bound: P(max|f| > L) ≤ M e^{−L²/2}, so a₀ = M, b₀ = √2 (exact, spec §1.3).
+    (4) by Borell–TIS: b₁ = 2√2/ℓ and a₁ = max{1, exp(m₁²ℓ²/2)}, m₁ = E sup|∂f/∂x_j| from
+    :func:`derivative_sup_mean` (upper value: mean + 3 SE, + 2 % for the grid's gap to the supremum)."""
+    mean, se = derivative_sup_mean(float(lengthscale), int(dim))
+    m1 = (mean + 3.0 * se) * 1.02
+    a1 = max(1.0, math.exp(m1**2 * lengthscale**2 / 2.0))
+    return {"a0": float(n_points), "b0": math.sqrt(2.0), "a1": a1, "b1": 2.0 * math.sqrt(2.0) / lengthscale,
+            "assumption3": (f"(3): a₀ = M = {n_points}, b₀ = √2 (union bound over the grid); (4): b₁ = 2√2/ℓ = "
+                            f"{2 * math.sqrt(2) / lengthscale:.4g}, a₁ = exp(m₁²ℓ²/2) = {a1:.4g} with "
+                            f"m₁ ≤ {m1:.4g} (Monte Carlo E sup|∂f/∂x₁| = {mean:.4g} ± {se:.2g}, Borell–TIS; "
+                            "approximate)")}
+
+
+def check_grid_size(n_points: int) -> int:
+    """Refuse grids whose n×n matrices do not fit in memory (one line, exit 2)."""
+    n_points = check_int("grid points", n_points)
+    if n_points > MAX_GRID_POINTS:
+        gb = n_points**2 * 8 / 1e9
+        raise BoundcheckError(f"a grid of {n_points} points is too large: every n×n matrix takes {gb:.1f} GB and a "
+                              f"chunk of runs holds several (limit {MAX_GRID_POINTS} points)")
+    return n_points
+
+
+# ------------------------------------------------------------------------------------------- predicates
+def _truth_eps(sc) -> float | None:
+    truth = getattr(sc, "truth", None)
+    return float(truth.eps) if isinstance(truth, GPPrior) else None
+
+
+@register_predicate("static_truth")
+def _static_truth(sc) -> tuple[bool, str]:
+    e = _truth_eps(sc)
+    if e is None:
+        return False, "the truth is not a GP prior"
+    return e == 0.0, f"ε = {e:g}" + ("" if e == 0.0 else " (the function changes)")
+
+
+@register_predicate("model_noise_is_data_noise")
+def _model_noise_is_data_noise(sc) -> tuple[bool, str]:
+    lam, R = float(sc.model_noise_var), float(sc.noise)
+    ok = abs(lam - R**2) <= 1e-12 * max(R**2, 1e-300)
+    return ok, f"data noise N(0, {R:g}²), model noise variance {lam:.6g}" + ("" if ok else " (misspecified)")
+
+
+@register_predicate("assumption3_constants")
+def _assumption3_constants(sc) -> tuple[bool, str]:
+    how = getattr(sc, "assumption3", "")
+    return bool(how), how or "no Assumption-3 constants established for this scenario"
+
+
+@register_predicate("told_true_eps")
+def _told_true_eps(sc) -> tuple[bool, str]:
+    e = _truth_eps(sc)
+    told = getattr(sc, "eps_told", e)
+    if e is None:
+        return False, "the truth is not a GP prior"
+    ok = told == e
+    return ok, f"TV-GP-UCB told ε = {told:g}, true ε = {e:g}"
