@@ -469,10 +469,6 @@ TRIGGER_CLAIMS = (
           delta / 2),
     Claim("lemma2_part", "probability",
           "|w_t| ≤ w̄_{t'} = σ_n√ρ_{t'} for all t up to the first trigger", "Lemma 2 with δ_B/2", delta / 2),
-    Claim("trigger_compensator", "expectation",
-          "E[1{τ ≤ T} − Σ_{t≤τ} p_t] ≤ 0, p_t = 2Φ̄(κ_t/√(σ²_{D_t}(x_t)+σ_n²)) the exact conditional trigger "
-          "probability (= 0 under the model, by the tower property); Σ p_t is the low-variance estimate of P(E)",
-          "Lemma 3 corollary, compensator (spec §6 C1) [DERIVED]", expectation_bound=0),
     Claim("trigger_bookkeeping", "deterministic",
           "Algorithm 1 as executed (strict >, pre-update κ, t' = t − t_r, the triggering point kept)",
           "Algorithm 1, eqs. (9)–(11)"),
@@ -513,7 +509,12 @@ TRIGGER_THEOREM = Theorem(
     scenarios=("tv_grid2d_static", "tv_grid20_static", "tv_line_static", "tv_grid20_static_lengthscale",
                "tv_grid20_static_noise"),
     algorithms=("et_gp_ucb", "gp_ucb"),
-    notes=("Lemma 3 holds for any β (x_t only has to be history-measurable); the study runs the scenario's β.",),
+    notes=("Lemma 3 holds for any β (x_t only has to be history-measurable); the study runs the scenario's β.",
+           "Compensator (spec §6 C1): p_t = 2Φ̄(κ_t/√(σ²_{D_t}(x_t)+σ_n²)) is the exact conditional trigger "
+           "probability under the model, so E[Σ_{t≤τ} p_t] = P(any false reset) (tower property). Its run average is "
+           "the low-variance estimate of P(E) reported beside the 0/1 indicator (runs column `compensator`). It is "
+           "not a separate verdict: p_t ≤ 2Φ̄(√ρ_t) holds by construction, and the agreement it rests on is tested "
+           "by K1_calibration (the model) and trigger_bookkeeping (the recorded κ is the one used).",),
 )
 
 THEOREMS = (ET_THEOREM, R_THEOREM, TV_THEOREM, TRIGGER_THEOREM)

@@ -431,9 +431,6 @@ class TVEvaluator(ChunkEvaluator):
         p = norm.sf((kappa - off) / s) + norm.sf((kappa + off) / s)
         return np.where(self.first_segment, p, 0.0).sum(axis=1)
 
-    def trigger_compensator(self) -> dict:
-        return {"value": self.reset.any(axis=1).astype(float) - self.compensator}
-
     @cached_property
     def innov_first(self) -> np.ndarray:
         b = self.blk
@@ -790,7 +787,6 @@ class TriggerFamily(TVFamilyBase):
             ClaimSpec(c("false_reset_sharp"), E.false_reset, frozenset({"reset"})),
             ClaimSpec(c("lemma1_part"), E.lemma1_part, nd),
             ClaimSpec(c("lemma2_part"), E.lemma2_part, frozenset({"reset"})),
-            ClaimSpec(c("trigger_compensator"), E.trigger_compensator, nd | {"mu", "kappa"}),
             ClaimSpec(c("trigger_bookkeeping"), E.algorithm_bookkeeping,
                       nd | {"t_prime", "mu", "sigma", "psi", "kappa"}),
             ClaimSpec(c("K1_calibration"), None, nd, sample="innov_first"),
