@@ -1,6 +1,8 @@
 """Exact samplers on finite domains, streamed over time, and the seeding scheme.
 
-* ``L = chol(K + jitter I)`` once per (kernel, domain); the jitter actually used is recorded.
+* ``L = chol(K + jitter I)`` once per (kernel, domain); the jitter actually used is recorded. A prior whose
+  ``sampling_factor`` is ``"eigen"`` uses the clipped eigen-root instead (n × r, exact, no jitter; r ≪ n for smooth
+  kernels on dense grids).
 * The ε chain is streamed: ``f_1 = μ + L z_1``, ``f_{t+1} - μ = √(1-ε)(f_t - μ) + √ε L z_{t+1}``, whose
   covariance is exactly ``k_X(x,x') (1-ε)^{|t-t'|/2}``; a (runs × T × n) array is never held.
 * Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .priors import GPPrior, RKHSFamily
+from .priors import GPPrior, RKHSFamily, clipped_root
 
 __all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams"]
 
@@ -66,13 +68,16 @@ class ChainSampler:
     def __init__(self, prior: GPPrior, jitter: float = 1e-10) -> None:
         self.prior = prior
         self.info: dict[str, np.ndarray] = {}
-        self.L, self.jitter = cholesky_jittered(prior.K, jitter)
+        if getattr(prior, "sampling_factor", "cholesky") == "eigen":  # low-rank exact root, no jitter (issue 15)
+            self.L, self.jitter = clipped_root(prior.K), 0.0
+        else:
+            self.L, self.jitter = cholesky_jittered(prior.K, jitter)
         self.rho = float(np.sqrt(1.0 - prior.eps))
         self.sqrt_eps = float(np.sqrt(prior.eps))
         self._dev: np.ndarray | None = None
 
     def _draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
-        n = self.L.shape[0]
+        n = self.L.shape[1]
         z = np.stack([g.standard_normal(n) for g in rngs])
         return z @ self.L.T
 

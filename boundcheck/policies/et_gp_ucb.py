@@ -31,7 +31,8 @@ import math
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior, Posterior
+from ..model.dataspace import choose_representation, make_posterior
+from ..model.posterior import Posterior
 from ..model.priors import GPPrior
 from ..utils.validation import check_probability
 from .base import Policy, RunContext
@@ -47,11 +48,17 @@ def trigger_rho(t_prime: np.ndarray, delta_B: float) -> np.ndarray:
     return 2.0 * np.log(math.pi**2 * tp**2 / (3.0 * delta_B))
 
 
-def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int) -> Posterior:
-    """The time-invariant posterior of a block of data, with per-run resets (``Posterior.reset(runs)``).
-
-    [PROPOSED] one place that picks the representation; the grid-state engine until a data-space one exists."""
-    return BatchedPosterior([prior], noise_var, runs)
+def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int, max_data: int | None = None,
+                    representation: str | None = None) -> Posterior:
+    """The time-invariant posterior of a block of data, with per-run resets (``Posterior.reset(runs)``), in the
+    cheaper representation (:func:`~boundcheck.model.dataspace.choose_representation`): data space when a block
+    holds at most ``max_data`` (default: the horizon) observations and 2·max_data ≤ |X|, else the grid-state
+    form. Data-space buffers are allocated for ``max_data`` once (growing them copies every run's state), and a
+    step costs O(|X|·max_r |D_t|) over the batch: ET-GP-UCB's blocks are short. The model never propagates, so
+    it is time-invariant whatever ε the prior carries (the algorithm does not know ε)."""
+    cap = int(horizon if max_data is None else max_data)
+    rep = representation or choose_representation(prior.n, max_data=cap)
+    return make_posterior([prior], noise_var, runs, max_data=cap, representation=rep)
 
 
 class ETGPUCB(Policy):
@@ -66,14 +73,16 @@ class ETGPUCB(Policy):
     final_records = frozenset({"n_resets"})
     monitors = frozenset({"x_star", "f_absmax"})
 
-    def __init__(self, delta_B: float | None = None, name: str = "et_gp_ucb", label: str = "ET-GP-UCB") -> None:
+    def __init__(self, delta_B: float | None = None, name: str = "et_gp_ucb", label: str = "ET-GP-UCB",
+                 representation: str | None = None) -> None:
         self.delta_B = None if delta_B is None else check_probability("delta_B", delta_B)
         self.name, self.label = name, label
+        self.representation = representation  # None: by cost; "grid" / "dataspace" force one (benchmarks, tests)
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         m, T = ctx.runs, ctx.horizon
-        self.model = block_posterior(ctx.candidates[0], ctx.noise_var, m, T)
+        self.model = block_posterior(ctx.candidates[0], ctx.noise_var, m, T, representation=self.representation)
         self.sigma_n = math.sqrt(ctx.noise_var)
         self.width = ctx.schedule(self.name)
         tp = np.arange(T + 1, dtype=float)

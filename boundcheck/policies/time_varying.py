@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from ..model.priors import GPPrior
 from ..utils.validation import check_int, check_unit_interval
 from .base import Policy, RunContext
@@ -63,7 +63,7 @@ class RGPUCB(Policy):
             self.period = int(ctx.schedules["reset_period"][0])
         else:
             self.period = bogunovic_period(float(ctx.truth.eps), T)
-        self.model = block_posterior(ctx.candidates[0], ctx.noise_var, m, T)
+        self.model = block_posterior(ctx.candidates[0], ctx.noise_var, m, T, max_data=self.period)
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(m)
 
@@ -112,7 +112,7 @@ class TVGPUCB(OracleTVGPUCB):
         if eps != model.eps:
             model = GPPrior(f"{model.name}, told ε = {eps:g}", model.mean, model.K, eps)
         self.eps_told = eps
-        self.posterior = BatchedPosterior([model], ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior([model], ctx.noise_var, ctx.runs, max_data=ctx.horizon)
         self.truth_prior = 0
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)

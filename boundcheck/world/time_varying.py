@@ -27,7 +27,8 @@ from ..utils.validation import check_choice, check_int, check_positive, check_pr
 from .assumptions import register_predicate
 from .scenario import Scenario
 
-__all__ = ["TVScenario", "BETA_RULES", "reset_period", "assumption3_se", "derivative_sup_mean", "MAX_GRID_POINTS"]
+__all__ = ["TVScenario", "FactoredGPPrior", "BETA_RULES", "reset_period", "assumption3_se", "derivative_sup_mean",
+           "MAX_GRID_POINTS"]
 
 BETA_RULES = ("theory", "practical")
 #: n×n Gram matrices (sampler factor, grid-state posteriors of a chunk) beyond this do not fit a workstation
@@ -41,6 +42,16 @@ def reset_period(eps: float, horizon: int) -> int:
     if eps == 0.0:
         return T
     return int(math.ceil(min(float(T), 12.0 * eps**-0.25) - 1e-12))
+
+
+@dataclass(frozen=True, eq=False)
+class FactoredGPPrior(GPPrior):
+    """A GP prior that is sampled through its clipped eigen-root A (n × r, A Aᵀ = K up to the eigenvalues below
+    1e−14 λ_max, no jitter) instead of a jittered Cholesky factor: exact, and r ≈ 260 ≪ n = 900 for the SE kernel
+    with ℓ = 0.2 on the 30 × 30 grid, which makes the ε chain's per-step draw ~3× cheaper (Table 3's 12 million
+    run-steps)."""
+
+    sampling_factor = "eigen"
 
 
 @dataclass(frozen=True, eq=False)

@@ -45,7 +45,8 @@ from ..stats import exceeds
 from ..table import ClaimSpec, claim_columns
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_table
 
-__all__ = ["block_quantities", "data_segments", "pilot_first_stop", "ETFamily", "RFamily", "TVFamily",
+__all__ = ["block_quantities", "data_segments", "pilot_first_stop", "policy_widths", "trigger_rho_schedule",
+           "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily",
            "TriggerFamily", "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
 
 STEP_COLUMNS = ("t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset", "innov",
@@ -479,6 +480,55 @@ class TVEvaluator(ChunkEvaluator):
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
 
+# ------------------------------------------------------------------------------------- study schedules
+def base_values(sc: TVScenario, T: int, delta: float) -> dict[str, float]:
+    """The theorems' symbols that a scenario fixes."""
+    return {"T": float(T), "delta": float(delta), "R": math.sqrt(sc.model_noise_var), "d": float(sc.dim),
+            "r": float(sc.side), "a0": sc.a0, "b0": sc.b0, "a1": sc.a1, "b1": sc.b1, "eps": sc.eps,
+            "n_X": float(sc.domain.n)}
+
+
+def policy_widths(sc: TVScenario, T: int, values: dict) -> dict[str, np.ndarray]:
+    """(T+1,) widths √β_t of the four algorithms: each its theorem's (``beta_rule = "theory"``: ET-GP-UCB
+    Theorem 1, R-GP-UCB Theorem 2, TV-GP-UCB and GP-UCB the finite-domain β), or the practical
+    √(c₁ log(c₂ t)) for all (``"practical"``, the paper's experiments)."""
+    t = np.arange(T + 1, dtype=float)
+    t[0] = 1.0
+    if sc.beta_rule == "practical":
+        w = sc.width(t)
+        return {name: w.copy() for name in _NAMES}
+
+    def of(tid: str) -> np.ndarray:
+        th = theory.get(tid)
+        v = {k: values.get(k, 0.0) for k in th.symbols}
+        return np.broadcast_to(np.asarray(th.schedule_values("width_t", t, v), dtype=float), t.shape).copy()
+
+    return {"et_gp_ucb": of("et_gp_ucb"), "r_gp_ucb_tv": of("et_r_gp_ucb"), "tv_gp_ucb": of("tv_gp_ucb"),
+            "gp_ucb": of("gp_ucb")}
+
+
+def trigger_rho_schedule(T: int, delta_B: float) -> np.ndarray:
+    """(T+1,) ρ_{t'} for t' = 0..T (index 0 unused) from the theory module's expression (``et_trigger``)."""
+    tp = np.arange(T + 1, dtype=float)
+    tp[0] = 1.0
+    trig = theory.get("et_trigger")
+    return np.asarray(trig.schedule_values("rho_t", tp, {"delta": float(delta_B), "T": float(T), "R": 1.0}),
+                      dtype=float)
+
+
+def run_instance(sc: TVScenario, horizon: int | None = None) -> TheoremInstance:
+    """What a simulation of the scenario's algorithms needs and nothing more (no γ, no pilot, no bound): the
+    widths, ρ, N and the told ε. For the paper's experiments, where no theorem is checked."""
+    T = int(sc.horizon if horizon is None else horizon)
+    widths = policy_widths(sc, T, base_values(sc, T, sc.delta))
+    sched = {"rho": trigger_rho_schedule(T, sc.delta_B), "reset_period": np.full(T + 1, float(sc.period)),
+             "tv_eps": np.full(T + 1, sc.eps_told), **widths}
+    nan_T = np.full(T, np.nan)
+    return TheoremInstance(horizon=T, delta=float(sc.delta), values={}, beta=widths["et_gp_ucb"],
+                           xi=np.zeros(T + 1), B=float("nan"), C=float("nan"), bound_T=float("nan"), bound_terms={},
+                           anytime=nan_T, gamma_upper=nan_T, gamma_lower=nan_T, gamma_methods={}, schedules=sched)
+
+
 # ------------------------------------------------------------------------------------------------ families
 class TVFamilyBase(Family):
     """Shared instantiation: widths of every policy (theory or practical), the trigger's ρ, R-GP-UCB's N, the
@@ -502,24 +552,10 @@ class TVFamilyBase(Family):
 
     # ------------------------------------------------------------------ numbers
     def base_values(self, sc: TVScenario, T: int, delta: float) -> dict[str, float]:
-        return {"T": float(T), "delta": float(delta), "R": math.sqrt(sc.model_noise_var), "d": float(sc.dim),
-                "r": float(sc.side), "a0": sc.a0, "b0": sc.b0, "a1": sc.a1, "b1": sc.b1, "eps": sc.eps,
-                "n_X": float(sc.domain.n)}
+        return base_values(sc, T, delta)
 
     def widths(self, sc: TVScenario, T: int, values: dict) -> dict[str, np.ndarray]:
-        t = np.arange(T + 1, dtype=float)
-        t[0] = 1.0
-        if sc.beta_rule == "practical":
-            w = sc.width(t)
-            return {name: w.copy() for name in _NAMES}
-
-        def of(tid: str) -> np.ndarray:
-            th = theory.get(tid)
-            v = {k: values.get(k, 0.0) for k in th.symbols}
-            return np.broadcast_to(np.asarray(th.schedule_values("width_t", t, v), dtype=float), t.shape).copy()
-
-        return {"et_gp_ucb": of("et_gp_ucb"), "r_gp_ucb_tv": of("et_r_gp_ucb"), "tv_gp_ucb": of("tv_gp_ucb"),
-                "gp_ucb": of("gp_ucb")}
+        return policy_widths(sc, T, values)
 
     def rho_delta_B(self, sc: TVScenario, delta: float) -> float:
         return sc.delta_B
@@ -543,9 +579,7 @@ class TVFamilyBase(Family):
         widths = self.widths(sc, T, values)
         tp = np.arange(T + 1, dtype=float)
         tp[0] = 1.0
-        trig = theory.get("et_trigger")
-        rho = np.asarray(trig.schedule_values("rho_t", tp, {"delta": self.rho_delta_B(sc, delta), "T": float(T),
-                                                             "R": values["R"]}), dtype=float)
+        rho = trigger_rho_schedule(T, self.rho_delta_B(sc, delta))
         extra: dict[str, float] = {"C1": float(8.0 / math.log1p(1.0 / sc.model_noise_var)),
                                    "C2": float((1.0 / sc.model_noise_var) / math.log1p(1.0 / sc.model_noise_var))}
         self.theorem_values(sc, T, delta, values, g_up, g_lo, widths, rho, extra)

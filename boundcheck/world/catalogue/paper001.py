@@ -20,7 +20,7 @@ from ...model.kernels import RBF
 from ...model.priors import GPPrior
 from ...utils.validation import check_int, check_positive, check_unit_interval
 from ..actions import AlwaysAvailable
-from ..time_varying import TVScenario, assumption3_se, check_grid_size
+from ..time_varying import FactoredGPPrior, TVScenario, assumption3_se, check_grid_size
 
 __all__ = ["tv_grid", "SCENARIOS"]
 
@@ -29,7 +29,7 @@ __all__ = ["tv_grid", "SCENARIOS"]
 def _prior(points_per_axis: int, dim: int, lengthscale: float, eps: float) -> GPPrior:
     X = grid(points_per_axis, dim).points
     K = RBF(lengthscale).gram(X)
-    return GPPrior(f"GP(0, SE ℓ = {lengthscale:g}), ε = {eps:g}", np.zeros(X.shape[0]), K, eps)
+    return FactoredGPPrior(f"GP(0, SE ℓ = {lengthscale:g}), ε = {eps:g}", np.zeros(X.shape[0]), K, eps)
 
 
 def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: float = 0.2,
