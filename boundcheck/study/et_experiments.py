@@ -94,9 +94,11 @@ class ExperimentResult:
 
     def save(self, out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        for k, df in self.tables.items():
+        for k, df in {**self.tables, "claims": self.claims}.items():
+            df = df.copy()
+            for c in [c for c in df.columns if df[c].dtype == "object"]:  # mixed numbers and labels: as text
+                df[c] = df[c].map(lambda v: v if v is None or isinstance(v, str) else str(v))
             df.to_parquet(out / f"{k}.parquet", index=False)
-        self.claims.to_parquet(out / "claims.parquet", index=False)
         import json
 
         (out / "experiment.json").write_text(json.dumps({
@@ -415,8 +417,8 @@ def table3(*, runs: int = 30_000, seed: int = 0, jobs: int = 1, out: Path, point
         hist.append(pd.DataFrame({"eps": e, "t": np.arange(1, T + 1), "first_tau": counts_first,
                                   "inter_reset": counts_all}))
         cv = rows[-1]["cv"]
-        claims.append({"eps": e, "claim": "the time between resets varies significantly (coefficient of variation "
-                       "of the inter-reset times > 0.25)", "statistic": "cv", "value": cv,
+        claims.append({"eps": f"{e:g}", "claim": "the time between resets varies significantly (coefficient of "
+                       "variation of the inter-reset times > 0.25)", "statistic": "cv", "value": cv,
                        "verdict": "reproduced" if cv > 0.25 else "not reproduced"})
     if len(eps) == 2:
         a, b = firsts[eps[0]], firsts[eps[1]]
