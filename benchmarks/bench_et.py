@@ -15,10 +15,12 @@ Usage: python benchmarks/bench_et.py [--grid 30] [--horizon 200] [--runs 200] [-
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from boundcheck.claims.families.time_varying import run_instance
 from boundcheck.model.sampling import ChainSampler, cholesky_jittered
@@ -71,9 +73,17 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=200, help="runs per batch, data-space form (Table 3's chunk: 250)")
     ap.add_argument("--grid-runs", type=int, default=10, help="runs per batch, grid-state form (m·n² memory)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--blas-threads", type=int, default=1, help="per worker (the experiments pin 1 when jobs > 1)")
     args = ap.parse_args()
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, "
-          f"numpy {np.__version__}; {time.strftime('%Y-%m-%d %H:%M')}")
+    with threadpool_limits(limits=args.blas_threads, user_api="blas"):
+        run(args)
+
+
+def run(args) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}; python "
+          f"{platform.python_version()}, numpy {np.__version__}; BLAS threads {args.blas_threads}; "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
     total = 0.0
     for eps in (0.03, 0.1):
         sc = tv_grid(f"bench_eps{eps:g}", points_per_axis=args.grid, eps=eps, horizon=args.horizon,
