@@ -92,8 +92,8 @@ SCENARIOS: dict[str, Callable[[], TVScenario]] = {
         "tv_grid20_static_lengthscale", points_per_axis=20, eps=0.0, horizon=200, truth_lengthscale=0.1,
         description="Negative control: the truth is rougher (ℓ = 0.1) than the model (ℓ = 0.2)."),
     "tv_grid20_static_noise": lambda: tv_grid(
-        "tv_grid20_static_noise", points_per_axis=20, eps=0.0, horizon=200, data_noise_var=0.04,
-        description="Negative control: the data noise variance is 0.04, the model's 0.02."),
+        "tv_grid20_static_noise", points_per_axis=20, eps=0.0, horizon=200, data_noise_var=0.08,
+        description="Negative control: the data noise variance is 0.08, the model’s 0.02."),
     # small 1-d settings (tests, quick looks)
     "tv_line_static": lambda: tv_grid("tv_line_static", points_per_axis=40, dim=1, eps=0.0, horizon=100),
     "tv_line_eps003": lambda: tv_grid("tv_line_eps003", points_per_axis=40, dim=1, eps=0.03, horizon=100),
