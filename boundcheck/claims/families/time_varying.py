@@ -581,7 +581,8 @@ class TVFamilyBase(Family):
         tp[0] = 1.0
         rho = trigger_rho_schedule(T, self.rho_delta_B(sc, delta))
         extra: dict[str, float] = {"C1": float(8.0 / math.log1p(1.0 / sc.model_noise_var)),
-                                   "C2": float((1.0 / sc.model_noise_var) / math.log1p(1.0 / sc.model_noise_var))}
+                                   "C2": float((1.0 / sc.model_noise_var) / math.log1p(1.0 / sc.model_noise_var)),
+                                   "beta_scale": float(beta_scale)}
         self.theorem_values(sc, T, delta, values, g_up, g_lo, widths, rho, extra)
         values = {k: v for k, v in values.items() if k in th.symbols}
         bound = th.evaluate(values)
@@ -595,10 +596,11 @@ class TVFamilyBase(Family):
         Ns[0] = 1.0
         sched: dict[str, np.ndarray] = {"rho": rho, "reset_period": np.full(T + 1, float(sc.period)),
                                         "tv_eps": np.full(T + 1, sc.eps_told)}
+        # Lemma 8's and Lemmas 5–7's expressions: the theorem's own (Theorems 1 and 2: a planted variant of the
+        # theorem changes them), else Theorem 1's (they depend only on the scenario's symbols)
         ref = th if "lemma8_sigma_N" in th.schedules else theory.get("et_gp_ucb")
-        vref = {k: values.get(k, extra.get(k, 0.0)) for k in ref.symbols}
-        vref.update(self.base_values(sc, T, delta))
-        vref = {k: vref.get(k, 0.0) for k in ref.symbols}
+        known = {**self.base_values(sc, T, delta), **values}
+        vref = {k: float(known.get(k, 0.0)) for k in ref.symbols}
         for name in ("lemma8_sigma_N", "lemma8_mu_coef_N"):
             arr = np.broadcast_to(np.asarray(ref.schedule_values(name, Ns, vref), dtype=float), Ns.shape).copy()
             arr[0] = 0.0  # an empty data set: both posteriors are the prior
@@ -689,7 +691,7 @@ class ETFamily(TVFamilyBase):
         if sc.eps == 0.0:  # E[τ] ≥ T(1 − Σ2Φ̄(√ρ)) ≥ δT (Lemma 3's corollary): τ̄ = T, no pilot needed
             tau_mean, tau_se, pilot = float(T), 0.0, 0
         else:
-            w = widths["et_gp_ucb"]
+            w = widths["et_gp_ucb"] * extra["beta_scale"]  # the algorithm as the study runs it
             taus = pilot_first_stop(sc, w, rho, runs=self.pilot_runs)
             tau_mean, tau_se, pilot = float(taus.mean()), float(taus.std(ddof=1) / math.sqrt(taus.size)), taus.size
         tau_bar = min(float(T), tau_mean / delta)
@@ -711,8 +713,6 @@ class ETFamily(TVFamilyBase):
         curve = np.asarray(th.evaluate(vals)["value"], dtype=float)
         extra["bound_min_over_tau"] = float(np.min(curve))
         extra["tau_at_min"] = float(taus_all[int(np.argmin(curve))])
-        extra["beta_covers_finite"] = float(np.all(
-            th.schedule_values("beta_t", taus_all, vals) >= th.schedule_values("beta_finite_t", taus_all, vals)))
 
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         out = self.common_diagnostics(ev)
