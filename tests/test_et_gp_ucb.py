@@ -333,6 +333,23 @@ class LazyET(ETGPUCB):
         self.rho = 25.0 * self.rho
 
 
+class GreedyTV(TVGPUCB):
+    """Defect: TV-GP-UCB choosing (and recording its UCB) with a tenth of the study's width."""
+
+    def start(self, ctx):
+        super().start(ctx)
+        self.width = 0.1 * self.width
+
+
+class WrongScaleTV(TVGPUCB):
+    """Defect: records σ on a wrong scale (σ/100 in the ``sigma`` field; the choice itself is right)."""
+
+    def select(self, t, available):
+        a = super().select(t, available)
+        self.record["sigma"] = self.record["sigma"] / 100.0
+        return a
+
+
 class WrongNRGPUCB(RGPUCB):
     """Defect: resets every N + 1 steps."""
 
@@ -446,9 +463,14 @@ def test_tv_gp_ucb_claims_catch_a_wrong_eps_and_a_wrong_prior():
     s = run_check("tv_gp_ucb", scenario=amplified(sc, 30.0), runs=20, horizon=40, seed=8)
     for cid in ("regret_bound", "regret_bound_anytime", "confidence_event", "K1_calibration"):
         assert claim(s, cid)["verdict"] == "violated", format_claims(s)
-    s = run_check("tv_gp_ucb", scenario=line("drift", n=20, eps=0.05, horizon=40), runs=10, horizon=40, seed=8,
-                  beta_scale=0.05)
+    drift = line("drift", n=20, eps=0.05, horizon=40)
+    s = run_check("tv_gp_ucb", scenario=drift, runs=10, horizon=40, seed=8, beta_scale=0.05)
     assert claim(s, "confidence_event")["verdict"] == "violated", format_claims(s)
+    s = run_check("tv_gp_ucb", scenario=drift, runs=10, horizon=40, seed=8, policies=[_defect(GreedyTV, "tv_gp_ucb")])
+    assert claim(s, "D1_optimism")["verdict"] == "violated", format_claims(s)
+    s = run_check("tv_gp_ucb", scenario=drift, runs=10, horizon=40, seed=8,
+                  policies=[_defect(WrongScaleTV, "tv_gp_ucb")])
+    assert claim(s, "D2_intermediate")["verdict"] == "violated", format_claims(s)
 
 
 def test_trigger_lemma_negative_controls_and_defects():

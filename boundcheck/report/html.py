@@ -348,6 +348,11 @@ def _looseness(ctx: ReportContext) -> str:
         verdict = "vacuous: above" if r > 1 else "below"
         out.append(f"<p><b>The bound is {e(verdict)} the trivial bound</b> R<sub>T</sub> ≤ 2Σ<sub>t</sub> "
                    f"max<sub>x</sub>|f<sub>t</sub>(x)| of this scenario (median ratio {e(fmt(r, 3))}).</p>")
+    gaps = [c for c in main.columns if c.startswith("gap_")]  # proof gaps a family counts per run
+    if gaps:
+        out.append("<p class='small'>Proof gaps, fraction of runs where they open: " + "; ".join(
+            f"<span class='id'>{e(c)}</span> {e(fmt(float(main[c].astype(float).mean()), 3))}" for c in gaps)
+            + ".</p>")
     return "".join(out)
 
 
