@@ -19,7 +19,7 @@ from .pe_gp_ucb import PEGPUCB
 from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
 from .regret_balancing import RegretBalancing
-from .time_varying import RGPUCB, TVGPUCB
+from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
 from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
@@ -75,7 +75,8 @@ for _name, _factory, _kw in (
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
-    ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
+    ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("r_gp_ucb_after", RGPUCBAfter, {}),  # seed 001
+    ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
 ):
     register(_name, _factory, _kw)
 
