@@ -10,6 +10,7 @@ a worker.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import sys
@@ -24,9 +25,10 @@ from .claims.families import Family, family_for
 from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
-from .study.runner import BACKENDS, RunOptions, run_study
+from .study.preflight import check_run_settings, preflight
+from .study.runner import run_study
 from .study.spec import StudySpec
-from .utils.validation import check_choice, check_int, check_positive
+from .utils.validation import check_int, check_output_dir, check_positive, check_seed
 from .world.catalogue import get_scenario
 from .world.scenario import Scenario
 
@@ -102,6 +104,7 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     th = resolve_theorem(theorem)
     fam: Family = family_for(th)
     sc = resolve_scenario(scenario, th, horizon, delta)
+    fam.check_scenario(sc)
     specs = tuple(resolve_policy(p) for p in (policies if policies is not None else th.algorithms))
     if not specs:
         raise BoundcheckError("a study needs at least one policy")
@@ -112,8 +115,8 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     declared = (frozenset(main.records) | frozenset(main.final_records) | frozenset(main.monitors)
                 | (ENGINE_MONITORS if getattr(main, "provides_posterior", False) else frozenset()))
     fam.check_main_policy(declared, specs[0].name)
-    return StudySpec(family=fam, scenario=sc, policies=specs, runs=check_int("runs", runs), seed=check_int(
-        "seed", seed, minimum=0), beta_scale=check_positive("beta scale", beta_scale),
+    return StudySpec(family=fam, scenario=sc, policies=specs, runs=check_int("runs", runs), seed=check_seed(
+        "seed", seed), beta_scale=check_positive("beta scale", beta_scale),
         chunk_size=check_int("chunk size", chunk_size))
 
 
@@ -123,7 +126,8 @@ def _meta(spec: StudySpec) -> dict:
     algos = []
     for i, p in enumerate(spec.policies):
         cls = p.declared
-        algos.append({"name": p.name, "label": p.label or getattr(cls, "label", p.name),
+        label = p.label or getattr(p.make(), "label", None) or p.name  # an instance knows a label set in __init__
+        algos.append({"name": p.name, "label": label,
                       "role": "theorem" if i == 0 else getattr(cls, "role", "baseline"),
                       "description": getattr(cls, "description", "")})
     return {
@@ -141,28 +145,51 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
            horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
            policies: Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
            scheduler: str | None = None, out: str | Path | None = None, report: bool = True,
-           on_chunk: Callable[[int, int], None] | None = None) -> dict:
+           on_chunk: Callable[[int, int], None] | None = None,
+           on_progress: Callable[[int, int], None] | None = None,
+           max_memory: int | str | None = None) -> dict:
     """Run (or resume) ``boundcheck verify`` and return its JSON summary.
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
-    go to a temporary folder that is removed afterwards."""
+    go to a temporary folder that is removed afterwards. Every input is validated, and the memory estimate
+    checked against ``max_memory`` (bytes or ``"4G"``; default: the memory available), before anything is
+    written; an error leaves no results folder behind. ``on_chunk(done, total)`` counts chunks,
+    ``on_progress(done, total)`` run-steps (from a background thread, several times a second)."""
+    options, out_path, limit = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out,
+                                                  max_memory=max_memory)
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies)
-    options = RunOptions(jobs=check_int("jobs", jobs, minimum=None), backend=check_choice("backend", backend, BACKENDS),
-                         scheduler=scheduler)
-    if options.jobs == 0:
-        raise BoundcheckError("jobs must be a positive number of workers or -1 (all cores), got 0")
+    temporary = out_path is None and not report
+    if out_path is None and not temporary:
+        out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
+    preflight(spec, options, None if temporary else out_path / "results", limit)
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
-    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=_meta(spec), on_chunk=on_chunk)
-    if out is None and not report:
+    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=_meta(spec), on_chunk=on_chunk,
+                  on_progress=on_progress)
+    if temporary:
         with tempfile.TemporaryDirectory(prefix="boundcheck-") as tmp:
             return run_study(spec, inst, Path(tmp) / "results", options, **kwargs)
-    out = Path(out) if out is not None else Path("reports") / spec.theorem.id
-    summary = run_study(spec, inst, out / "results", options, **kwargs)
+    created = _missing_parents(out_path)
+    try:
+        summary = run_study(spec, inst, out_path / "results", options, **kwargs)
+    except BaseException:
+        for d in created:  # folders this call created and left empty (run_study removes an empty study)
+            with contextlib.suppress(OSError):
+                d.rmdir()
+        raise
     if report:
-        summary["report"] = write_report(out / "results", out)
+        summary["report"] = write_report(out_path / "results", out_path)
     return summary
+
+
+def _missing_parents(path: Path) -> list[Path]:
+    """``path`` and its ancestors that do not exist yet, deepest first."""
+    missing, p = [], path.absolute()
+    while not p.exists():
+        missing.append(p)
+        p = p.parent
+    return missing
 
 
 def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> dict:

@@ -1,27 +1,87 @@
 """Command-line interface ``boundcheck`` (contract in shared/design.md, documented in the README).
 
-Exit codes: 0 no claim violated, 1 some claim violated, 2 bad input (one line on stderr, no traceback).
+Exit codes (also in ``boundcheck --help``): 0 no claim violated, 1 some claim violated, 2 bad input or work
+refused (one line on stderr, no traceback), 3 not applicable, 4 internal error (one line on stderr, the
+traceback in a log file), 130 interrupted. Every message starts with ``boundcheck: error:`` (or ``warning:``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
+import re
 import sys
+import tempfile
+import textwrap
+import time
 import tomllib
+import traceback
+import warnings
 from pathlib import Path
 
 import theory
 
 from .errors import BoundcheckError
+from .utils.validation import check_symbol_values
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERNAL_ERROR = 4  # an unexpected exception: one line on stderr, the traceback in a log file
+
+EXIT_CODES_HELP = """exit codes:
+  0    no claim violated (holds or inconclusive: the table says which)
+  1    some claim violated
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  3    not applicable: an assumption of the theorem fails on the scenario (the message names it)
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage over several lines)
-        raise BoundcheckError(f"{self.prog}: {message}")
+    """One-line errors (argparse prints usage over several lines), and an epilog built only when help is shown
+    (``epilog_fn``: listing theorems needs the theory registry)."""
+
+    def __init__(self, *args, epilog_fn=None, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._epilog_fn = epilog_fn
+
+    def format_help(self) -> str:
+        if self._epilog_fn is not None:
+            self.epilog = self._epilog_fn()
+        return super().format_help()
+
+    def error(self, message: str) -> None:
+        sub = self.prog.removeprefix("boundcheck").strip()
+        raise BoundcheckError(f"{sub + ': ' if sub else ''}{message} (see `{self.prog} --help`)")
+
+
+def _integer(text: str) -> int:
+    """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails)."""
+    t = text.strip().replace("_", "")
+    m = re.fullmatch(r"([+-]?\d+)\^(\d+)", t)
+    try:
+        if m:
+            if int(m.group(2)) > 400:
+                raise ValueError
+            return int(m.group(1)) ** int(m.group(2))
+        if re.fullmatch(r"[+-]?\d+", t):
+            return int(t)
+        m = re.fullmatch(r"([+-]?\d+(?:\.\d*)?)[eE]\+?(\d+)", t)
+        if m and int(m.group(2)) <= 400:
+            mant, exp = m.group(1), int(m.group(2))
+            whole, _, frac = mant.partition(".")
+            frac = frac.rstrip("0")
+            if len(frac) <= exp:
+                return int(whole + frac + "0" * (exp - len(frac))) if whole.lstrip("+-") else 0
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+
+
+_integer.__name__ = "integer"  # argparse names the type in its message
 
 
 def _json_default(o):
@@ -76,6 +136,7 @@ def cmd_show(args) -> int:
         _print_json({
             "id": th.id, "title": th.title, "source": th.source, "paper": th.paper, "guarantee": th.guarantee,
             "symbols": {k: meaning for k, (_, meaning) in th.symbols.items()},
+            "domains": {k: th.domain(k).describe() for k in th.symbols},
             "bound": str(th.bound), "bound_terms": {k: str(v) for k, v in th.bound_terms.items()},
             "bound_latex": sp.latex(th.bound), "printed": th.printed,
             "schedules": {k: str(v) for k, v in th.schedules.items()},
@@ -99,7 +160,7 @@ def cmd_show(args) -> int:
         con.print(f"  {name:>16} = {sp.sstr(expr)}")
     con.print("[bold]Symbols[/bold] (for `boundcheck bound --set NAME=VALUE`):")
     for name, (_, meaning) in th.symbols.items():
-        con.print(f"  {name:>16}: {meaning}")
+        con.print(f"  {name:>16}: {meaning}; {th.domain(name).describe()}")
     con.print("[bold]Assumptions:[/bold]")
     for a in th.assumptions:
         con.print(f"  - {a.text}")
@@ -127,8 +188,27 @@ def _parse_sets(pairs: list[str]) -> dict[str, float]:
             raise BoundcheckError(f"malformed --set {pair!r}: {raw!r} is not a number") from None
         if not math.isfinite(val):
             raise BoundcheckError(f"malformed --set {pair!r}: value must be finite")
+        if name.strip() in values:
+            raise BoundcheckError(f"--set {name.strip()} given twice")
         values[name.strip()] = val
     return values
+
+
+def _check_domains(th, values: dict[str, float]) -> None:
+    """Each bound symbol in the domain its theorem gives it (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1))."""
+    for name, v in values.items():
+        dom = th.domain(name)
+        if not dom.contains(v):
+            raise BoundcheckError(f"--set {name}={v:g}: {name} ({th.symbols[name][1]}) must be {dom.describe()} "
+                                  f"for {th.id}")
+
+
+def _finite_result(th, what: str, value) -> float:
+    v = float(value)
+    if not math.isfinite(v):
+        raise BoundcheckError(f"{th.id}: the {what} is not a finite number at these values ({v}): the values are "
+                              f"too large (overflow)")
+    return v
 
 
 def cmd_bound(args) -> int:
@@ -141,16 +221,24 @@ def cmd_bound(args) -> int:
     missing = [n for n in th.symbols if n not in values]
     if missing:
         raise BoundcheckError(f"missing --set for {', '.join(missing)} (see `boundcheck show {th.id}`)")
-    if "delta" in values and not 0 < values["delta"] < 1:
-        raise BoundcheckError(f"delta must lie in (0, 1), got {values['delta']}")
-    for name in ("T", "R", "n_X", "n_U"):
-        if name in values and values[name] <= 0:
-            raise BoundcheckError(f"{name} must be positive, got {values[name]}")
-    res = th.evaluate(values)
-    out = {"theorem": th.id, "values": values, "value": float(res["value"]),
-           "terms": {k: float(v) for k, v in res["terms"].items()},
-           "schedules": {k: float(th.schedule_values(k, values.get("T", 1.0), values))
-                         for k in th.schedules}}
+    _check_domains(th, values)
+    check_symbol_values(th, values)  # relations between symbols (e.g. H ≤ T)
+    import numpy as np
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            res = th.evaluate(values)
+            schedules = {k: th.schedule_values(k, values.get("T", 1.0), values) for k in th.schedules}
+        except (OverflowError, ZeroDivisionError, FloatingPointError):
+            raise BoundcheckError(f"{th.id}: the bound cannot be evaluated at these values: they are too large "
+                                  f"(overflow)") from None
+    out = {"theorem": th.id, "values": values, "value": _finite_result(th, "explicit bound", res["value"]),
+           "terms": {k: _finite_result(th, f"bound term {k}", v) for k, v in res["terms"].items()},
+           "schedules": {k: _finite_result(th, f"schedule {k}", v) for k, v in schedules.items()}}
+    if out["value"] < 0:  # a bound symbol outside the range the formula was derived for
+        raise BoundcheckError(f"{th.id}: the explicit bound is negative at these values ({out['value']:.6g}); "
+                              f"they are outside the theorem's range")
     if args.json:
         _print_json(out)
     else:
@@ -166,9 +254,28 @@ def cmd_bound(args) -> int:
 # ------------------------------------------------------------------------------------------------ gamma
 def cmd_gamma(args) -> int:
     from .model.mig import gamma_for_grid
+    from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
+    from .utils.validation import check_int, check_positive, check_unit_interval
 
-    br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
-                        eps=args.eps, batch=args.batch)
+    check_positive("--lengthscale", args.lengthscale)
+    check_positive("--noise", args.noise)
+    grid, dim = check_int("--grid", args.grid), check_int("--dim", args.dim)
+    horizon, batch = check_int("--horizon", args.horizon), check_int("--batch", args.batch)
+    if check_unit_interval("--eps", args.eps) == 1.0:
+        raise BoundcheckError("--eps must be below 1 (ε = 1 forgets everything at every step)")
+    limit = None if args.max_memory is None else parse_size(args.max_memory)
+    n = grid**dim if dim * math.log10(max(grid, 1)) < 30 else 10**30
+    check_memory(MemoryEstimate(f"the γ bracket (|X| = {grid}^{dim}, T·K = {horizon * batch})",
+                                gamma_memory(n, horizon * batch)), limit,
+                 hint="lower --horizon, --grid or --dim, or set --max-memory if you know better")
+    status = contextlib.nullcontext()
+    if sys.stderr.isatty():  # a spinner with the elapsed time: large brackets take minutes
+        from rich.console import Console
+
+        status = Console(stderr=True).status(f"certified γ_T bracket: |X| = {grid}^{dim}, T = {horizon}, K = {batch}")
+    with status:
+        br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
+                            eps=args.eps, batch=args.batch)
     out = br.to_dict()
     if args.json:
         _print_json(out)
@@ -188,22 +295,46 @@ def cmd_gamma(args) -> int:
 
 # ----------------------------------------------------------------------------------------------- verify
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
-               "beta_scale", "out", "no_report"}
+               "beta_scale", "out", "no_report", "max_memory"}
+
+# TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
+# no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
+_INT, _REAL, _STR, _BOOL = ("an integer", (int,)), ("a number", (int, float)), ("a string", (str,)), \
+    ("true or false", (bool,))
+CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT, "delta": _REAL, "seed": _INT,
+                "jobs": _INT, "backend": _STR, "scheduler": _STR, "beta_scale": _REAL, "out": _STR,
+                "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int))}
 
 
 def _load_config(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
-        raise BoundcheckError(f"config file {path} not found")
+        raise BoundcheckError(f"config file {path} not found" if not p.exists() else f"config {path} is not a file")
     try:
-        data = tomllib.loads(p.read_text())
+        data = tomllib.loads(p.read_bytes().decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise BoundcheckError(f"malformed config {path}: {exc}") from None
-    data = data.get("verify", data)
+        raise BoundcheckError(f"malformed config {path}: {str(exc).splitlines()[0]}") from None
+    except OSError as exc:
+        raise BoundcheckError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    if "verify" in data:
+        if not isinstance(data["verify"], dict):
+            raise BoundcheckError(f"malformed config {path}: 'verify' must be a table ([verify])")
+        outside = sorted(set(data) - {"verify"})
+        if outside:
+            raise BoundcheckError(f"malformed config {path}: key(s) {', '.join(outside)} outside [verify]")
+        data = data["verify"]
     data = {k.replace("-", "_"): v for k, v in data.items()}
     unknown = set(data) - VERIFY_KEYS
     if unknown:
-        raise BoundcheckError(f"malformed config {path}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise BoundcheckError(f"malformed config {path}: unknown key(s) {', '.join(sorted(unknown))}; "
+                              f"known: {', '.join(sorted(VERIFY_KEYS))}")
+    for key, value in data.items():
+        if key not in CONFIG_TYPES:
+            continue
+        what, types = CONFIG_TYPES[key]
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+            raise BoundcheckError(f"config {path}: {key} must be {what}, got {value!r} "
+                                  f"({type(value).__name__}; values are never converted)")
     return data
 
 
@@ -245,14 +376,15 @@ def _render_summary(summary: dict) -> None:
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
               + ("" if summary["in_theory"] else " (out of theory: not a theorem failure)")
-              + f"   [{summary['elapsed_s']:.1f} s]")
+              + f"   [{summary['elapsed_s']:.1f} s"
+              + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
+                 if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
 
-def cmd_verify(args) -> int:
-    from . import api
-
+def _verify_settings(args) -> dict:
+    """The settings of one verify: the config file's (type-checked), overridden by the flags given."""
     cfg = _load_config(args.config) if args.config else {}
     for k in VERIFY_KEYS:  # command-line flags win over the config file
         v = getattr(args, k, None)
@@ -260,19 +392,39 @@ def cmd_verify(args) -> int:
             cfg[k] = v
     if "theorem" not in cfg:
         raise BoundcheckError("verify needs --theorem (see `boundcheck list`)")
-    th = api.resolve_theorem(str(cfg["theorem"]))
-    on_chunk, progress = None, None
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    return cfg
 
-        progress = Progress(TextColumn(f"{th.id}"), BarColumn(), MofNCompleteColumn(), TextColumn("chunks"),
-                            TimeElapsedColumn(), transient=True, console=Console(stderr=True))
-        task = progress.add_task("runs", total=None)
 
-        def on_chunk(done, total):
-            progress.update(task, completed=done, total=total)
+def _progress_bar(label: str):
+    """A bar on stderr (a terminal only) that moves within a second: a spinner and the elapsed time while the
+    study is prepared (certified γ brackets), then run-steps done inside the chunks. Returns (progress or None,
+    on_chunk, on_progress)."""
+    if not sys.stderr.isatty():
+        return None, None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                        TextColumn("{task.fields[chunks]}"), TimeElapsedColumn(), transient=True,
+                        console=Console(stderr=True))
+    task = progress.add_task(f"{label}: preparing", total=None, chunks="")
+
+    def on_chunk(done, total):
+        progress.update(task, chunks=f"{done}/{total} chunks")
+
+    def on_progress(done, total):
+        phase = "summarising" if done >= total else "simulating"
+        progress.update(task, description=f"{label}: {phase}", completed=done, total=total)
+
+    return progress, on_chunk, on_progress
+
+
+def cmd_verify(args) -> int:
+    from . import api
+
+    cfg = _verify_settings(args)
+    th = api.resolve_theorem(cfg["theorem"])
+    progress, on_chunk, on_progress = _progress_bar(th.id)
     try:
         if progress is not None:
             progress.start()
@@ -280,7 +432,8 @@ def cmd_verify(args) -> int:
             th, cfg.get("scenario"), runs=cfg.get("runs", api.DEFAULT_RUNS), horizon=cfg.get("horizon"),
             delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
             jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
-            out=cfg.get("out") or Path("reports") / th.id, report=not cfg.get("no_report"), on_chunk=on_chunk)
+            out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
+            on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"))
     finally:
         if progress is not None:
             progress.stop()
@@ -291,16 +444,28 @@ def cmd_verify(args) -> int:
     return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK
 
 
+SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "delta", "seed", "claims",
+                "bound", "regret")
+
+
 def cmd_report(args) -> int:
     from . import api
     from .study.store import ResultStore
 
     results = Path(args.results_dir)
+    if not results.exists():
+        raise BoundcheckError(f"{results} not found")
+    if not results.is_dir():
+        raise BoundcheckError(f"{results} is not a directory: give the folder verify wrote (OUT or OUT/results)")
     if (results / "results" / "manifest.json").exists():
         results = results / "results"
     store = ResultStore(results)
     store.require_manifest()
     summary = store.read_json("summary")
+    missing = [k for k in SUMMARY_KEYS if k not in summary]
+    if missing or not isinstance(summary.get("claims"), list):
+        raise BoundcheckError(f"corrupt results file {results / 'summary.json'}: missing "
+                              f"{', '.join(missing) or 'the claims list'}; re-run verify to rebuild it")
     summary["report"] = api.write_report(results)
     if args.json:
         _print_json(summary)
@@ -310,75 +475,159 @@ def cmd_report(args) -> int:
 
 
 # ------------------------------------------------------------------------------------------------- main
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _theorems_epilog() -> str:
+    lines = ["theorems and their scenarios (the first is the default; see `boundcheck show THEOREM`):"]
+    for th in theory.all_theorems():
+        others = [sc for sc in th.scenarios if sc != th.default_scenario]
+        lines.append(textwrap.fill(f"{th.id:<20} {th.default_scenario}" + (f"; also {', '.join(others)}" if others
+                                                                              else ""),
+                                   width=100, initial_indent="  ", subsequent_indent=" " * 23))
+    lines += ["", "config file (--config): TOML with the same keys as the flags (theorem, scenario, runs, horizon, "
+              "delta,", "  seed, jobs, backend, scheduler, beta_scale, out, no_report, max_memory), optionally "
+              "under [verify];", "  values are type-checked, never converted; flags given on the command line win.",
+              "", EXIT_CODES_HELP]
+    return "\n".join(lines)
 
-    s = sub.add_parser("list", help="theorems: id, paper, guarantee, default scenario")
-    s.add_argument("--json", action="store_true")
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.",
+                epilog=EXIT_CODES_HELP)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    json_help = "print JSON instead of tables (default: tables)"
+
+    s = sub.add_parser("list", help="theorems: id, paper, guarantee, default scenario",
+                       description="List the theorems boundcheck can check.", epilog=EXIT_CODES_HELP)
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_list)
 
-    s = sub.add_parser("show", help="statement, explicit bound, assumptions, claims, corrections")
-    s.add_argument("theorem")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("show", help="statement, explicit bound, assumptions, claims, corrections",
+                       description="Show a theorem: statement, explicit bound, symbols, assumptions, claims, "
+                                   "corrections.", epilog=EXIT_CODES_HELP)
+    s.add_argument("theorem", help="theorem id (see `boundcheck list`)")
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_show)
 
-    s = sub.add_parser("bound", help="evaluate the explicit bound and each of its terms")
-    s.add_argument("theorem")
-    s.add_argument("--set", action="append", metavar="NAME=VALUE", default=[])
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("bound", help="evaluate the explicit bound and each of its terms",
+                       description="Evaluate a theorem's explicit bound at given values of its symbols. Each "
+                                   "symbol must lie in its domain (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1)).",
+                       epilog=EXIT_CODES_HELP)
+    s.add_argument("theorem", help="theorem id (see `boundcheck list`)")
+    s.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="a bound symbol's value, once per symbol; all are required (names and domains: "
+                        "`boundcheck show THEOREM`)")
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_bound)
 
-    s = sub.add_parser("gamma", help="certified bracket on the maximum information gain γ_T")
-    s.add_argument("--kernel", required=True, choices=["rbf", "matern12", "matern32", "matern52", "linear"])
-    s.add_argument("--lengthscale", type=float, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form)")
-    s.add_argument("--grid", type=int, default=20, help="points per axis of the regular grid in [0,1]^d")
-    s.add_argument("--dim", type=int, default=1)
-    s.add_argument("--noise", type=float, default=0.1, help="noise standard deviation R (λ = R²)")
-    s.add_argument("--horizon", type=int, required=True)
-    s.add_argument("--eps", type=float, default=0.0)
-    s.add_argument("--batch", type=int, default=1)
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("gamma", help="certified bracket on the maximum information gain γ_T",
+                       description="Certified lower and upper ends of γ_T on a regular grid in [0,1]^d.",
+                       epilog=EXIT_CODES_HELP)
+    s.add_argument("--kernel", required=True, choices=["rbf", "matern12", "matern32", "matern52", "linear"],
+                   help="kernel (required)")
+    s.add_argument("--lengthscale", type=float, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form; default: 0.2)")
+    s.add_argument("--grid", type=_integer, default=20, help="points per axis of the regular grid in [0,1]^d "
+                                                             "(default: 20)")
+    s.add_argument("--dim", type=_integer, default=1, help="dimension d (default: 1)")
+    s.add_argument("--noise", type=float, default=0.1, help="noise standard deviation R, λ = R² (default: 0.1)")
+    s.add_argument("--horizon", type=_integer, required=True, help="T, number of rounds (required)")
+    s.add_argument("--eps", type=float, default=0.0, help="time-variation ε ∈ [0, 1) of the kernel "
+                                                          "(default: 0, stationary)")
+    s.add_argument("--batch", type=_integer, default=1, help="K observations per round (default: 1)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse work estimated above SIZE, e.g. 4G (default: the memory available now)")
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_gamma)
 
-    s = sub.add_parser("verify", help="Monte Carlo check of a theorem and every claim of its proof")
-    s.add_argument("--theorem")
-    s.add_argument("--scenario")
-    s.add_argument("--runs", type=int)
-    s.add_argument("--horizon", type=int)
-    s.add_argument("--delta", type=float)
-    s.add_argument("--seed", type=int)
-    s.add_argument("--jobs", type=int, help="joblib workers (-1: all cores)")
-    s.add_argument("--backend", choices=["loky", "threading", "dask"])
-    s.add_argument("--scheduler", help="dask.distributed scheduler address (with --backend dask)")
-    s.add_argument("--beta-scale", dest="beta_scale", type=float,
-                   help="multiply β_t by C (out of theory: a negative control)")
-    s.add_argument("--config", help="TOML file with the same keys (command-line flags win)")
-    s.add_argument("--out", help="report directory (default reports/<theorem>); results in OUT/results")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--no-report", dest="no_report", action="store_true")
+    s = sub.add_parser("verify", help="Monte Carlo check of a theorem and every claim of its proof",
+                       description="Monte Carlo check of a theorem and of every claim of its proof. Results are "
+                                   "stored as they complete; re-running the same command resumes.",
+                       epilog_fn=_theorems_epilog)
+    s.add_argument("--theorem", help="theorem id (required here or in --config; see the list below)")
+    s.add_argument("--scenario", help="scenario name (default: the theorem's default scenario, listed below)")
+    s.add_argument("--runs", type=_integer, help=f"Monte Carlo runs, e.g. 200, 1e4 (default: {200})")
+    s.add_argument("--horizon", type=_integer, help="T, rounds per run (default: the scenario's)")
+    s.add_argument("--delta", type=float, help="confidence parameter δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--seed", type=_integer, help="seed, an integer in [0, 2^63 - 1] (default: 0)")
+    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--backend", choices=["loky", "threading", "dask"],
+                   help="joblib backend; dask needs boundcheck[dask] (default: loky)")
+    s.add_argument("--scheduler", metavar="ADDR",
+                   help="dask.distributed scheduler address; only with --backend dask (default: a LocalCluster)")
+    s.add_argument("--beta-scale", dest="beta_scale", type=float, metavar="C",
+                   help="multiply β_t by C > 0; out of theory, a negative control (default: 1)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
+    s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")
+    s.add_argument("--out", metavar="DIR",
+                   help="report directory; results in DIR/results (default: reports/<theorem>)")
+    s.add_argument("--json", action="store_true", help="print the JSON summary instead of tables (default: tables)")
+    s.add_argument("--no-report", dest="no_report", action="store_true",
+                   help="store the results but write no HTML/LaTeX report (default: write it)")
     s.set_defaults(func=cmd_verify)
 
-    s = sub.add_parser("report", help="rebuild the reports from stored results")
-    s.add_argument("results_dir")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("report", help="rebuild the reports from stored results",
+                       description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "
+                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_HELP)
+    s.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out folder of a verify, or its results/ folder")
+    s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
     s.set_defaults(func=cmd_report)
     return p
 
 
+def _log_dir() -> Path:
+    return Path(os.environ.get("BOUNDCHECK_LOG_DIR") or Path(tempfile.gettempdir()) / "boundcheck-logs")
+
+
+def _crash_log(argv: list[str] | None, exc: BaseException) -> str:
+    """Write the traceback of an unexpected exception to a log file; its path, or why there is none."""
+    try:
+        d = _log_dir()
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+        from . import __version__
+
+        path.write_text(f"boundcheck {__version__}, python {sys.version.split()[0]}\n"
+                        f"argv: {sys.argv[:1] + list(argv if argv is not None else sys.argv[1:])}\n\n"
+                        + "".join(traceback.format_exception(exc)))
+        return f"traceback in {path}"
+    except OSError as err:
+        return f"the traceback could not be written ({err})"
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    text = " ".join(str(message).split())
+    print(f"boundcheck: warning: {text}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-        return int(args.func(args))
-    except (BoundcheckError, theory.UnknownTheorem) as exc:
-        msg = exc.args[0] if exc.args else str(exc)
-        print(f"boundcheck: error: {msg}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("boundcheck: interrupted; completed chunks are stored — re-run the same command to resume",
-              file=sys.stderr)
-        return 130
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # every warning is one line with the one prefix
+        try:
+            args = parser.parse_args(argv)
+            return int(args.func(args))
+        except (BoundcheckError, theory.UnknownTheorem) as exc:
+            msg = " ".join(str(exc.args[0] if exc.args else exc).split())
+            print(f"boundcheck: error: {msg}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            print("boundcheck: error: interrupted; completed chunks are stored — re-run the same command to resume",
+                  file=sys.stderr)
+            return 130
+        except SystemExit as exc:  # --help
+            return exc.code if isinstance(exc.code, int) else EXIT_OK
+        except BrokenPipeError:  # output piped into a command that stopped reading (| head)
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
+        except MemoryError as exc:
+            print(f"boundcheck: error: out of memory despite the estimate; lower --runs, --horizon or --jobs "
+                  f"({_crash_log(argv, exc)})", file=sys.stderr)
+            return EXIT_INTERNAL_ERROR
+        except Exception as exc:  # noqa: BLE001 - the boundary: one line, the traceback in a log
+            what = " ".join(str(exc).split())[:200]
+            print(f"boundcheck: error: internal error ({type(exc).__name__}: {what}); this is a bug in boundcheck "
+                  f"or in code it ran — {_crash_log(argv, exc)}", file=sys.stderr)
+            return EXIT_INTERNAL_ERROR
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,8 @@ from .pe_gp_ucb import PEGPUCB
 from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
 from .regret_balancing import RegretBalancing
+from .restart_gp_ucb import RestartGPUCB
+from .sw_gp_ucb import SlidingWindowGPUCB
 from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
 from .tv_gp_ucb import OracleTVGPUCB
 
@@ -75,6 +77,10 @@ for _name, _factory, _kw in (
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
+    ("r_gp_ucb_zs", RestartGPUCB, {}),
+    ("r_gp_ucb_zs_pseudocode", RestartGPUCB, {"name": "r_gp_ucb_zs_pseudocode", "label": "R-GP-UCB (pseudocode β)"}),
+    ("sw_gp_ucb", SlidingWindowGPUCB, {}),
+    ("sw_gp_ucb_pseudocode", SlidingWindowGPUCB, {"name": "sw_gp_ucb_pseudocode", "label": "SW-GP-UCB (pseudocode β)"}),
     ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("r_gp_ucb_after", RGPUCBAfter, {}),  # seed 001
     ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
 ):

@@ -19,12 +19,13 @@ RKHS functions; per-run facts about it (e.g. the exact RKHS norm) land in ``Traj
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
+from ..model.noise import draw_noise
 from ..model.sampling import make_sampler, run_streams
 from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
@@ -47,8 +48,9 @@ def _as_action(action, m: int, K: int, name: str) -> np.ndarray:
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
-             inst: TheoremInstance) -> Trajectories:
-    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch)."""
+             inst: TheoremInstance, progress: Callable[[int], None] | None = None) -> Trajectories:
+    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch).
+    ``progress(t)`` is called after each step (see :mod:`boundcheck.study.progress`)."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(inst.horizon)
     actions = scenario.actions
@@ -62,7 +64,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             noise_var=scenario.model_noise_var, beta=inst.beta, xi=inst.xi, actions=actions,
             rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
-            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta))
+            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
+            window=scenario.window))
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise
@@ -81,7 +84,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
 
     for t in range(1, T + 1):
         f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)  # (m, n)
-        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
+        eps_t = draw_noise(scenario.noise_law, R, noise_rngs, K)  # (m, K): one draw per base arm
         avail = actions.available(t, avail_rngs)
         best = actions.best_value(f_t, avail)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
@@ -109,6 +112,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             tr.regret[:, t - 1] = best - actions.value(f_t, action)
             for k, v in pol.record.items():
                 store(tr.steps, k, t, v)
+        if progress is not None:
+            progress(t)
     for pol in pols:
         out[pol.name].final = pol.finish()
     return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info))

@@ -7,6 +7,7 @@ stale stored chunks."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from theory import Theorem
@@ -68,6 +69,14 @@ class StudySpec:
     def key(self) -> str:
         return fingerprint(self.to_dict())
 
-    def chunks(self) -> list[tuple[int, list[int]]]:
-        ids = list(range(self.runs))
-        return [(c, ids[i:i + self.chunk_size]) for c, i in enumerate(range(0, self.runs, self.chunk_size))]
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.runs // self.chunk_size)
+
+    def chunk_runs(self, chunk: int) -> list[int]:
+        """The run indices of one chunk."""
+        return list(range(chunk * self.chunk_size, min(self.runs, (chunk + 1) * self.chunk_size)))
+
+    def chunks(self) -> Iterator[tuple[int, list[int]]]:
+        """``(chunk, run indices)`` for every chunk, generated lazily (10¹² runs never make a list)."""
+        return ((c, self.chunk_runs(c)) for c in range(self.n_chunks))

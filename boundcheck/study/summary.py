@@ -66,7 +66,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "tightness": {"median": float(main["tightness"].median()), "max": float(main["tightness"].max())},
         "regret": regret,
         "paired_regret": paired_regret(runs, spec.main, q=0.05),
-        "elapsed_s": float(manifest.get("elapsed_s", 0.0)),
+        "elapsed_s": float(manifest.get("elapsed_s", 0.0)),  # this run's wall time (not summed over resumes)
+        "compute_s_total": float(manifest.get("compute_s_total", manifest.get("elapsed_s", 0.0))),
         "version": __version__,
         "report": {"html": None, "tex": None},
     }

@@ -23,6 +23,7 @@ from theory import Theorem
 
 from ...errors import BoundcheckError
 from ...model.mig import gamma_bracket
+from ...model.priors import GPPrior, RKHSFamily
 from ...world.scenario import Scenario
 from ...world.trajectory import Trajectories
 from ..table import ClaimSpec, claim_columns
@@ -106,6 +107,9 @@ class Family:
 
     evaluator_class: type[ChunkEvaluator] = ChunkEvaluator
     step_columns: tuple[str, ...] = ()
+    #: what a scenario's truth must be for this family's claims to be computable: f drawn from a GP prior
+    #: (``GPPrior``) and/or a fixed RKHS function (``RKHSFamily``); see :meth:`check_scenario`
+    truth_types: tuple[type, ...] = (GPPrior, RKHSFamily)
 
     def __init__(self, theorem: Theorem) -> None:
         self.theorem = theorem
@@ -137,6 +141,18 @@ class Family:
         if missing:
             raise BoundcheckError(f"policy {policy_name!r} does not record {', '.join(missing)}, which the claims "
                                   f"of {self.theorem.id} read (declare them in its `records`)")
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        """Refuse, with one line, a scenario whose truth the claims cannot be computed on (a theorem of one
+        family run on a scenario of another). Assumptions that merely fail are not refused here: they make
+        the study out of theory."""
+        if not isinstance(scenario.truth, self.truth_types):
+            kinds = {GPPrior: "f drawn from a GP prior", RKHSFamily: "a fixed function of an RKHS (known norm)"}
+            have = kinds.get(type(scenario.truth), type(scenario.truth).__name__)
+            need = " or ".join(kinds.get(t, t.__name__) for t in self.truth_types)
+            raise BoundcheckError(
+                f"theorem {self.theorem.id} cannot be checked on scenario {scenario.name!r}: its truth is {have}, "
+                f"the theorem needs {need} (scenarios for {self.theorem.id}: {', '.join(self.theorem.scenarios)})")
 
     # ------------------------------------------------------------------ does the theorem apply?
     def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
