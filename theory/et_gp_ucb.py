@@ -28,7 +28,7 @@ import math
 
 import sympy as sp
 
-from .core import Assumption, Claim, Correction, S, Theorem
+from .core import Assumption, Claim, Correction, Domain, S, Theorem
 
 T, t, delta, R, n_X, gamma_T, gamma_t = S.T, S.t, S.delta, S.R, S.n_X, S.gamma_T, S.gamma_t
 pi = sp.pi
@@ -300,6 +300,8 @@ ET_THEOREM = Theorem(
     scenarios=("tv_grid2d_eps001", "tv_grid2d_eps003", "tv_grid2d_eps005", "tv_grid2d_static",
                "tv_grid20_eps003", "tv_line_static", "tv_line_eps003"),
     algorithms=("et_gp_ucb", "r_gp_ucb_tv", "tv_gp_ucb", "gp_ucb"),
+    domains={"eps": Domain(0, 1), "d": Domain(1, integer=True), "tau_bar": Domain(1), "tau_bar_C": Domain(1)},
+    constraints=(sp.Le(tau_bar, T), sp.Le(tau_bar_C, T)),
     notes=("For every ε > 0 of the experiments the bound is vacuous (spec §0.1): the mismatch term Tφ_T is "
            "10⁷–10¹² while R_T ≈ 10². The report gives RHS/R_T and the ratio to the trivial bound 2Σ_t max|f_t|.",
            "At ε = 0, φ_T = 0 and τ̄ = T: (A) is √(2C₁Tβ_Tγ_T) + 2, Srinivas' Theorem 2 up to √2 and the β.",),
@@ -384,6 +386,8 @@ R_THEOREM = Theorem(
     default_scenario="tv_grid2d_eps003",
     scenarios=ET_THEOREM.scenarios,
     algorithms=("r_gp_ucb_tv", "et_gp_ucb", "tv_gp_ucb", "gp_ucb"),
+    domains={"eps": Domain(0, 1), "d": Domain(1, integer=True), "N": Domain(1, integer=True)},
+    constraints=(sp.Le(N, T),),
 )
 
 

@@ -167,35 +167,30 @@ def _run_panel(panel: str, scenario: TVScenario, policies: Sequence[PolicySpec],
               "fingerprints": {"scenario": fingerprint(scenario),
                                "policies": fingerprint([(p.name, p.factory, p.kwargs) for p in policies])}}
     store = ResultStore(out / panel)
-    store.open(config, fingerprint(config), {"experiment_panel": panel, "version": __version__})
-    done = store.done_chunks()
     ids = list(range(runs))
     chunks = [(c, ids[i:i + chunk_size]) for c, i in enumerate(range(0, runs, chunk_size))]
-    todo = [(c, r) for c, r in chunks if c not in done]
-    if on_chunk:
-        on_chunk(panel, len(done), len(chunks))
-    if todo:
-        n_jobs = jobs if jobs != 0 else 1
-        single = n_jobs != 1
-        par = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-        tasks = (joblib.delayed(_chunk_with_id)(c, scenario, policies, seed, r, reducer, single) for c, r in todo)
-        for c, (runs_df, steps_df, secs) in par(tasks):
-            store.write_chunk(c, {"runs": runs_df, "steps": steps_df}, {"seconds": secs})
-            done.add(c)
-            if on_chunk:
-                on_chunk(panel, len(done), len(chunks))
-    return store.read_table("runs"), _read_steps(store)
+    with store.lock():  # one writer per folder
+        store.open(config, fingerprint(config), {"experiment_panel": panel, "version": __version__},
+                   n_chunks=len(chunks))
+        done = store.done_chunks()
+        todo = [(c, r) for c, r in chunks if c not in done]
+        if on_chunk:
+            on_chunk(panel, len(done), len(chunks))
+        if todo:
+            n_jobs = jobs if jobs != 0 else 1
+            single = n_jobs != 1
+            par = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+            tasks = (joblib.delayed(_chunk_with_id)(c, scenario, policies, seed, r, reducer, single) for c, r in todo)
+            for c, (runs_df, steps_df, secs) in par(tasks):
+                store.write_chunk(c, {"runs": runs_df, "steps": steps_df}, {"seconds": secs})
+                done.add(c)
+                if on_chunk:
+                    on_chunk(panel, len(done), len(chunks))
+    return store.read_table("runs"), store.read_table("steps")
 
 
 def _chunk_with_id(c, *args):
     return c, _chunk(*args)
-
-
-def _read_steps(store: ResultStore) -> pd.DataFrame:
-    files = sorted((store.root / "chunks").glob("steps-*.parquet"))
-    frames = [pd.read_parquet(f) for f in files]
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run", "algorithm", "t"])
 
 
 # ---------------------------------------------------------------------------------------------- statistics

@@ -35,6 +35,7 @@ from theory import et_gp_ucb as paper001
 from ...errors import BoundcheckError
 from ...model.information import gain_increments
 from ...model.kernels import spatio_temporal_gram
+from ...model.priors import GPPrior
 from ...model.sampling import make_sampler, run_streams
 from ...policies.base import RunContext
 from ...policies.et_gp_ucb import ETGPUCB
@@ -536,8 +537,19 @@ class TVFamilyBase(Family):
 
     evaluator_class = TVEvaluator
     step_columns = STEP_COLUMNS
+    truth_types = (GPPrior,)
     gamma_time_varying = False  # TV-GP-UCB's γ̃ uses the spatio-temporal kernel
     pilot_runs = PILOT_RUNS
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        """One line unless the scenario is a time-varying scenario of paper 001 (its fields drive the study)."""
+        super().check_scenario(scenario)
+        require_tv(scenario, self.theorem.id)
+
+    def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
+        """The symbols the scenario fixes (the rest, E[τ] and the certified γ, come in :meth:`instantiate`)."""
+        sc = require_tv(scenario, self.theorem.id)
+        return {k: v for k, v in base_values(sc, int(horizon), delta).items() if k in self.theorem.symbols}
 
     # ------------------------------------------------------------------ assumptions
     def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
