@@ -295,7 +295,7 @@ def cmd_gamma(args) -> int:
 
 # ----------------------------------------------------------------------------------------------- verify
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
-               "beta_scale", "out", "no_report", "max_memory"}
+               "beta_scale", "out", "no_report", "max_memory", "algorithm"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -303,7 +303,8 @@ _INT, _REAL, _STR, _BOOL = ("an integer", (int,)), ("a number", (int, float)), (
     ("true or false", (bool,))
 CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT, "delta": _REAL, "seed": _INT,
                 "jobs": _INT, "backend": _STR, "scheduler": _STR, "beta_scale": _REAL, "out": _STR,
-                "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int))}
+                "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int)),
+                "algorithm": ("FILE.py:CLASS or a list of them", (str, list))}
 
 
 def _load_config(path: str) -> dict:
@@ -344,7 +345,8 @@ def _render_summary(summary: dict) -> None:
     con = _console()
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
                     else "[yellow]OUT OF THEORY[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
-    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow"}
+    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim",
+              "identity": "dim"}
     con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
               + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else ""))
@@ -365,6 +367,7 @@ def _render_summary(summary: dict) -> None:
         table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], lvl,
                       f"{c['violations']}/{c['runs']}", rate, ci, f"[{colour[v]}]{v}[/{colour[v]}]")
     con.print(table)
+    _render_applicability(con, summary, colour)
     main_alg = summary.get("main_algorithm", "the theorem's algorithm")
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
@@ -381,6 +384,23 @@ def _render_summary(summary: dict) -> None:
                  if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+
+
+def _render_applicability(con, summary: dict, colour: dict) -> None:
+    """Which claims applied to the checked policy, why the others did not; verdicts of further checked ones."""
+    na = summary.get("not_applicable") or {}
+    if na:
+        con.print(f"[dim]not applicable to {summary.get('main_algorithm')}: "
+                  + "; ".join(f"{k} ({v})" for k, v in na.items())
+                  + " — report these extras (ask/tell `records`) to check them[/dim]")
+    for name, info in (summary.get("checked") or {}).items():
+        if name == summary.get("main_algorithm"):
+            continue
+        v = info["verdict"]
+        bad = [c["id"] for c in info["claims"] if c["verdict"] == "violated"]
+        con.print(f"also checked: [bold]{name}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
+                  + (f" (violated: {', '.join(bad)})" if bad else "")
+                  + (f"; not applicable: {', '.join(info['not_applicable'])}" if info.get("not_applicable") else ""))
 
 
 def _verify_settings(args) -> dict:
@@ -429,11 +449,12 @@ def cmd_verify(args) -> int:
         if progress is not None:
             progress.start()
         summary = api.verify(
-            th, cfg.get("scenario"), runs=cfg.get("runs", api.DEFAULT_RUNS), horizon=cfg.get("horizon"),
+            th, cfg.get("scenario"), runs=cfg.get("runs"), horizon=cfg.get("horizon"),
             delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
             jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
             out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
-            on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"))
+            on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"),
+            algorithm=cfg.get("algorithm") or None)
     finally:
         if progress is not None:
             progress.stop()
@@ -471,6 +492,91 @@ def cmd_report(args) -> int:
         _print_json(summary)
     else:
         _console().print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------------ sweep
+def cmd_sweep(args) -> int:
+    from . import api
+
+    th = api.resolve_theorem(args.theorem)
+    con = _console() if not args.json else None
+
+    def on_cell(done, total, cell, summary):
+        if con is not None and summary is not None:
+            con.print(f"[{done}/{total}] {cell}: {summary['verdict']}"
+                      + ("" if summary["in_theory"] else " (out of theory)"))
+
+    result = api.sweep(th, args.vary, args.scenario, runs=args.runs, horizon=args.horizon, delta=args.delta,
+                       seed=args.seed if args.seed is not None else 0,
+                       beta_scale=args.beta_scale if args.beta_scale is not None else 1.0,
+                       algorithm=args.algorithm or None, jobs=args.jobs if args.jobs is not None else -1,
+                       backend=args.backend or "loky", scheduler=args.scheduler,
+                       out=args.out or Path("reports") / f"{th.id}-sweep", page=not args.no_report, on_cell=on_cell)
+    if args.json:
+        _print_json(result)
+    else:
+        con.print(f"sweep {th.id}: {len(result['cells'])} cells, overall {result['verdict']}")
+        con.print(f"table: {result['table']}" + (f"  page: {result['page']}" if result["page"] else ""))
+    return EXIT_VIOLATED if result["verdict"] == "violated" else EXIT_OK
+
+
+# --------------------------------------------------------------------------------------------- scenario
+def _scenario_arg(ref: str):
+    """A scenario file or a built-in name."""
+    from .world.catalogue import get_scenario
+    from .world.scenario_files import load_scenario
+
+    if ref.endswith(".toml") or "/" in ref or Path(ref).is_file():
+        return load_scenario(ref)
+    return get_scenario(ref)
+
+
+def cmd_scenario(args) -> int:
+    from .world.catalogue import scenario_files, scenario_names
+    from .world.scenario_files import scenario_summary
+
+    if args.action == "list":
+        files = scenario_files()
+        rows = [{"name": n, "file": str(files[n]) if n in files else None} for n in scenario_names()]
+        if args.json:
+            _print_json(rows)
+        else:
+            for r in rows:
+                print(f"{r['name']:<32} {r['file'] or '(Python builder)'}")
+        return EXIT_OK
+    if not args.file:
+        raise BoundcheckError(f"scenario {args.action} needs a FILE (or a built-in name)")
+    sc = _scenario_arg(args.file)
+    info = scenario_summary(sc)
+    if args.action == "validate":
+        if args.json:
+            _print_json({"file": args.file, "valid": True, "scenario": info["name"]})
+        else:
+            print(f"{args.file}: valid scenario {info['name']!r} ({info['domain']['points']} points, "
+                  f"{len(info['priors'])} prior(s), truth: {info['truth']['kind']}, T = {info['horizon']}, "
+                  f"δ = {info['delta']})")
+        return EXIT_OK
+    if args.json:
+        _print_json(info)
+        return EXIT_OK
+    con = _console()
+    con.print(f"[bold]{info['name']}[/bold]" + (f"  ({info['source']})" if info["source"] else ""))
+    con.print(info["description"])
+    con.print("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {info['out_of_theory_reason']}")
+    d = info["domain"]
+    con.print(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
+    con.print(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
+              + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
+    t = info["truth"]
+    con.print(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
+              + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
+    con.print(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
+              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
+              f"γ: {info['gamma_rule']}")
+    con.print(f"actions: {info['actions']}")
+    for n in info["notes"]:
+        con.print(f"note: {n}")
     return EXIT_OK
 
 
@@ -562,7 +668,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the JSON summary instead of tables (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true",
                    help="store the results but write no HTML/LaTeX report (default: write it)")
+    s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
+                   help="your implementation (FILE.py:CLASS or package.module:CLASS, ask/tell or batched Policy) "
+                        "checked in the role of the theorem's algorithm, the built-in ones as paired baselines; "
+                        "repeat to compare several (default: none)")
     s.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("sweep", help="a grid of verifies over parameter values: tidy table and page",
+                       description="One verify per cell of the grid of --vary values, each resumable; a tidy parquet "
+                                   "table (one row per cell × claim) and an HTML page of bound and regret against "
+                                   "each varied parameter.", epilog=EXIT_CODES_HELP)
+    s.add_argument("--theorem", required=True, help="theorem id (required)")
+    s.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="horizon, delta, runs, seed, beta_scale, epsilon, noise, or a dotted key of the scenario "
+                        "file (kernel.lengthscale); repeat for a grid (required)")
+    s.add_argument("--scenario", help="a built-in scenario name or a scenario file (default: the theorem's)")
+    s.add_argument("--runs", type=_integer, help="Monte Carlo runs per cell (default: the scenario's, else 200)")
+    s.add_argument("--horizon", type=_integer, help="T (default: the scenario's)")
+    s.add_argument("--delta", type=float, help="δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--seed", type=_integer, help="seed (default: 0)")
+    s.add_argument("--beta-scale", dest="beta_scale", type=float, help="multiply β_t by C > 0 (default: 1)")
+    s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
+                   help="your implementation checked in each cell (default: the theorem's algorithm)")
+    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--backend", choices=["loky", "threading", "dask"], help="joblib backend (default: loky)")
+    s.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (default: a LocalCluster)")
+    s.add_argument("--out", metavar="DIR", help="sweep directory (default: reports/<theorem>-sweep)")
+    s.add_argument("--json", action="store_true", help="print the sweep's JSON (default: a table)")
+    s.add_argument("--no-report", dest="no_report", action="store_true", help="no HTML page (default: write it)")
+    s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them",
+                       description="Show a scenario file or built-in scenario in words, validate a file, or list "
+                                   "the built-in scenarios.", epilog=EXIT_CODES_HELP)
+    s.add_argument("action", choices=["show", "validate", "list"], help="what to do (required)")
+    s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name (required for show, validate)")
+    s.add_argument("--json", action="store_true", help="print JSON (default: text)")
+    s.set_defaults(func=cmd_scenario)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
                        description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "

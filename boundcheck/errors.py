@@ -9,3 +9,8 @@ class BoundcheckError(ValueError):
 class IntegrityWarning(UserWarning):
     """A stored file failed verification (its sha256 differs from the manifest's) or was never recorded:
     it is not used, and ``verify`` recomputes it. The CLI prints it as one line on stderr."""
+
+
+class UserCodeError(BoundcheckError):
+    """A user's policy raised, or broke the policy protocol (an index outside the available set, a non-integer
+    index, …). The message names the policy, the run and the step; the CLI exits with code 2."""

@@ -47,7 +47,8 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     watch_parent(parent)
     start = time.perf_counter()
     traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
-    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
+    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
+                                       checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start}
 
@@ -55,7 +56,10 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
 def _ship_by_value(spec: StudySpec) -> None:
     """Policies (and their modules) that are not part of an installed package travel by value, so that a
     worker process does not need to import the user's file or test module by name."""
-    modules = {getattr(p.factory, "__module__", "") for p in spec.policies}
+    modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
+               for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
+    for name in list(modules):  # modules a user's policy file imported from its own folder
+        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
     picklers = []
     with contextlib.suppress(ImportError):
         from joblib.externals import cloudpickle as jcp

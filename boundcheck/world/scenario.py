@@ -44,6 +44,10 @@ class Scenario:
     gamma_rule: str = "certified"  # "certified" or "rate:<se|matern|constant>" (a paper's uncertified γ_t)
     gamma_rate_params: dict = field(default_factory=dict)  # d, nu for the rate formulas
     action_set: ActionSet | None = None  # None: one arm per round over ``availability``
+    # not part of the scenario's content (the resume key): the default number of runs a scenario file gives,
+    # and the file it was read from (sweeps re-read it with overrides)
+    default_runs: int | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False)
     # drifting functions with a variation budget (Zhou & Shroff 2021); defaults leave other scenarios unchanged
     noise_law: str = "gaussian"  # data noise: "gaussian" N(0, R²), "rademacher" ±R; "LAW:c" scales it by c
     P_T: float | None = None  # variation budget Σ‖f_{t+1} − f_t‖_k given to the theorem (None: the truth's own)

@@ -110,6 +110,9 @@ class Family:
     #: what a scenario's truth must be for this family's claims to be computable: f drawn from a GP prior
     #: (``GPPrior``) and/or a fixed RKHS function (``RKHSFamily``); see :meth:`check_scenario`
     truth_types: tuple[type, ...] = (GPPrior, RKHSFamily)
+    #: records without which no claim of the family can be evaluated on a checked policy (its evaluator reads
+    #: them for every claim); a checked policy lacking them is refused, others get "not applicable" claims
+    requires: frozenset[str] = frozenset()
 
     def __init__(self, theorem: Theorem) -> None:
         self.theorem = theorem
@@ -244,15 +247,25 @@ class Family:
         return {"regret": Rr, "tightness": Rr / ev.inst.bound_T}
 
     def evaluate(self, traj: Trajectories, scenario: Scenario, inst: TheoremInstance, seed: int,
-                 main: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 main: str | None = None, *, checked: Sequence[str] | None = None,
+                 skip: Mapping[str, Mapping[str, str]] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """One chunk's ``runs`` table (claims of the checked algorithm ``main``, default the theorem's own, and
-        the baselines' statistics) and ``steps``."""
+        the baselines' statistics) and ``steps``.
+
+        ``checked``: several algorithms whose claims are evaluated (default ``(main,)``, e.g. two user
+        implementations compared); ``skip``: algorithm -> {claim id: reason} for claims that do not apply to it."""
         main = main or self.main
-        ev = self.evaluator_class(traj, scenario, inst, main)
+        checked = tuple(checked) if checked else (main,)
+        skip = skip or {}
         base = {"run": traj.run_ids, "seed": seed}
-        row = {**base, "algorithm": main, **self.main_diagnostics(ev), **claim_columns(self.claims, ev)}
-        frames = [pd.DataFrame(row)]
+        frames, ev = [], None
+        for name in checked:
+            ev_name = self.evaluator_class(traj, scenario, inst, name)
+            ev = ev or ev_name
+            row = {**base, "algorithm": name, **self.main_diagnostics(ev_name),
+                   **claim_columns(self.claims, ev_name, skip.get(name, {}))}
+            frames.append(pd.DataFrame(row))
         for name in traj.algorithms:
-            if name != main:
+            if name not in checked:
                 frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
         return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns)

@@ -169,6 +169,9 @@ class PEGPUCBFamily(Family):
     step_columns = STEP_COLUMNS
     truth_types = (GPPrior,)  # the truth is one of the candidate priors (or a prior outside them)
 
+    # PEEvaluator reads the prior choices, critical steps and eliminations for every claim
+    requires = frozenset({"prior", "critical", "eliminated_at", "count", "all_gone_blocked", "var_groups"})
+
     def claim_table(self) -> list[ClaimSpec]:
         c = self.theorem.claim
         E = PEEvaluator
