@@ -24,7 +24,6 @@ import math
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 from scipy.linalg import cholesky, solve_triangular
 from scipy.stats import norm
 
@@ -41,10 +40,9 @@ from ...policies.base import RunContext
 from ...policies.et_gp_ucb import ETGPUCB
 from ...world.scenario import Scenario
 from ...world.time_varying import TVScenario
-from ...world.trajectory import Trajectories
 from ..stats import exceeds
-from ..table import ClaimSpec, claim_columns
-from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_table
+from ..table import ClaimSpec
+from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves
 
 __all__ = ["block_quantities", "data_segments", "pilot_first_stop", "policy_widths", "trigger_rho_schedule",
            "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily",
@@ -633,26 +631,6 @@ class TVFamilyBase(Family):
             gamma_used=g_up, extra=extra)
 
     # ------------------------------------------------------------------ evaluation
-    def derived_steps(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
-        return {}
-
-    def evaluate(self, traj: Trajectories, scenario: Scenario, inst: TheoremInstance, seed: int,
-                 main: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-        main = main or self.main
-        ev = self.evaluator_class(traj, scenario, inst, main)
-        base = {"run": traj.run_ids, "seed": seed}
-        row = {**base, "algorithm": main, **self.main_diagnostics(ev), **claim_columns(self.claims, ev)}
-        frames = [pd.DataFrame(row)]
-        for name in traj.algorithms:
-            if name != main:
-                frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
-        for k, v in self.derived_steps(ev).items():  # e.g. the first-segment innovations of Lemma 3
-            traj.algorithms[main].steps[k] = v
-        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns + tuple(
-            self.derived_steps_names))
-
-    derived_steps_names: tuple[str, ...] = ()
-
     def baseline_columns(self, ev: TVEvaluator, name: str) -> dict[str, np.ndarray]:
         tr = ev.traj.algorithms[name]
         d = super().baseline_columns(ev, name)
@@ -823,7 +801,7 @@ class TVFamily(TVFamilyBase):
 class TriggerFamily(TVFamilyBase):
     """``et_trigger`` (Lemma 3): the study's δ is the trigger parameter δ_B."""
 
-    derived_steps_names = ("innov_first",)
+    step_columns = STEP_COLUMNS + ("innov_first",)  # the calibration claim's sample
 
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, TVEvaluator
@@ -844,10 +822,10 @@ class TriggerFamily(TVFamilyBase):
     def theorem_values(self, sc, T, delta, values, g_up, g_lo, widths, rho, extra) -> None:
         extra["false_alarm_level"] = float(paper001.false_alarm_sum_value(delta))
 
-    def derived_steps(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
-        return {"innov_first": ev.innov_first}
-
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
+        # the first-segment innovations (recomputed from the data) join the checked algorithm's step records, so
+        # that the steps table carries the calibration claim's sample (Family.evaluate writes it after this)
+        ev.tr.steps["innov_first"] = ev.innov_first
         comp = ev.compensator
         return {"regret": ev.R_t[:, -1], "tightness": comp / ev.inst.extra["false_alarm_level"],
                 "compensator": comp, "any_reset": ev.reset.any(axis=1), "tau_first": ev.tau[0],
