@@ -28,7 +28,7 @@ from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
 from .study.preflight import check_run_settings, preflight
-from .study.runner import run_study
+from .study.runner import RunOptions, run_study
 from .study.spec import StudySpec
 from .study.sweep import Axis, parse_vary
 from .utils.validation import check_int, check_output_dir, check_positive, check_seed
@@ -37,7 +37,7 @@ from .world.scenario import Scenario
 from .world.scenario_files import load_scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
-           "sweep", "DEFAULT_RUNS"]
+           "sweep", "DEFAULT_RUNS", "reproduce"]
 
 DEFAULT_RUNS = 200
 
@@ -333,3 +333,239 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
         result["page"] = str(write_sweep_page(table, result, out))
     atomic_write_json(out / "sweep.json", result, default=str)
     return result
+
+
+# ------------------------------------------------------------------------------------------------ reproduce
+REPRODUCE_FALSE_ALARM = 0.05
+_STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior"]
+
+
+def _run_spec(spec: StudySpec, results_dir: Path, options: RunOptions,
+              on_chunk: Callable[[int, int], None] | None = None) -> dict:
+    """Run (or resume) one study into ``results_dir``, exactly as ``verify`` does."""
+    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    return run_study(spec, inst, results_dir, options, in_theory=not reasons, reasons=reasons, meta=_meta(spec),
+                     on_chunk=on_chunk)
+
+
+def _panel_data(results_dir: Path, spec: StudySpec):
+    """The stored tables an empirical claim reads (runs; steps: cumulative regret and the prior used)."""
+    from .claims.empirical import PanelData
+    from .study.store import ResultStore
+
+    store = ResultStore(results_dir)
+    runs = store.read_table("runs")
+    runs["algorithm"] = runs["algorithm"].astype(str)
+    steps = store.read_table("steps")
+    steps = steps[[c for c in _STEP_COLUMNS if c in steps]]
+    sc = spec.scenario
+    return PanelData(runs=runs, steps=steps, horizon=spec.horizon, truth_index=sc.truth_index,
+                     n_candidates=len(sc.candidates))
+
+
+def _run_cell(build: Callable, cell: dict, theorem: str, algorithms: list[str], runs: int, seed: int,
+              results_dir: Path):
+    """One cell of an explored grid, in a worker: build its scenario, run (or resume) it with the theorem's
+    family stripped of its claims, and return the data the empirical claims read."""
+    from dataclasses import replace
+
+    from .claims.empirical import RegretOnlyFamily
+
+    scenario, beta_scale = build(cell)
+    spec = build_study(theorem, scenario, runs=runs, seed=seed, policies=algorithms, beta_scale=beta_scale,
+                       chunk_size=runs)
+    spec = replace(spec, family=RegretOnlyFamily(spec.family))
+    _run_spec(spec, results_dir, RunOptions(jobs=1, backend="threading"))
+    return _panel_data(results_dir, spec)
+
+
+def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, int], None] | None) -> list:
+    """Run many small studies (the cells of an explored grid), one worker per cell: cheaper than splitting each
+    small study into chunks. Stored cells are read back, not recomputed. Returns their data, in order."""
+    import joblib
+
+    backend = options.backend if options.backend in ("loky", "threading") else "loky"
+    out = []
+    if on_done:
+        on_done(0, len(tasks))
+    with joblib.parallel_config(backend=backend):
+        for data in joblib.Parallel(n_jobs=options.jobs, return_as="generator")(
+                joblib.delayed(_run_cell)(*task) for task in tasks):
+            out.append(data)
+            if on_done:
+                on_done(len(out), len(tasks))
+    return out
+
+
+def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, by_id: dict, root: Path,
+             screen_runs: int, seed: int, false_alarm: float, options: RunOptions, progress, exp_name: str,
+             experiment_claims: list) -> tuple[int, int, dict | None]:
+    """The confirmation stage of an explored grid: for each claim, the cells most favourable to it in the screen
+    are re-run on seeds independent of the screen, with more runs, and tested again (Holm over all of them)."""
+    import numpy as np
+
+    from .claims.empirical import cell_tests, judge_empirical
+    from .utils.hashing import fingerprint
+
+    picks = {cid: [i for i in sorted(range(len(cells)), key=lambda i, b=b: b["cells"][i]["p_reproduced"])
+                   if b["cells"][i]["favourable"]][:grid.confirm] for cid, b in per_claim.items()}
+    chosen = sorted({i for v in picks.values() for i in v})
+    n_conf = max(grid.confirm_runs, screen_runs)
+    seed_conf = int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])  # independent of the screen's runs
+    tasks = [(grid.build, cells[i], panel.theorem, algos, n_conf, seed_conf,
+              root / "confirm" / f"cell{i:03d}-{fingerprint(cells[i], 8)}-n{n_conf}-s{seed_conf}" / "results")
+             for i in chosen]
+    data = dict(zip(chosen, _run_cells(tasks, options, progress(f"{panel.name}: confirm")), strict=True))
+    pairs = [(cid, i) for cid, v in picks.items() for i in v]
+    for (cid, i), row in zip(pairs, cell_tests([(by_id[cid], data[i]) for cid, i in pairs], false_alarm),
+                             strict=True):
+        per_claim[cid].setdefault("confirmed", []).append({"cell": i, "settings": cells[i], **row})
+    for b in per_claim.values():
+        conf = b.setdefault("confirmed", [])
+        ok = [c for c in conf if c["reproduces"]]
+        if not conf:
+            b["confirmation"] = "no setting of the grid favours it in mean: nothing to confirm"
+            continue
+        text = f"confirmed in {len(ok)} of its {len(conf)} most favourable settings, re-run with {n_conf} fresh runs"
+        if ok:
+            text += ": " + "; ".join(", ".join(f"{k} = {v}" for k, v in c["settings"].items())
+                                     + f" (effect {c['estimate']:+.3g}"
+                                     + (f", {c['relative']:+.0%}" if c.get("relative") is not None else "") + ")"
+                                     for c in ok)
+        b["confirmation"] = text
+    # the setting that confirms the most claims: every claim of the experiment judged there (descriptive: the
+    # setting was chosen with these data)
+    score = {i: sum(any(c["cell"] == i and c["reproduces"] for c in b["confirmed"]) for b in per_claim.values())
+             for i in chosen}
+    best = None
+    if score and max(score.values()) > 0:
+        i = max(chosen, key=lambda i: (score[i], -sum(c["p_adj_reproduced"] for b in per_claim.values()
+                                                      for c in b["confirmed"] if c["cell"] == i)))
+        exp_claims = [c for c in experiment_claims if (not c.panels or list(c.panels) == [panel.name])
+                      and set(c.algorithms) <= set(algos)]
+        judged = judge_empirical(exp_claims, {(exp_name, panel.name): data[i]}, false_alarm)
+        best = {"cell": i, "settings": cells[i], "runs": n_conf, "confirms": score[i],
+                "claims": [r.to_json() for r in judged],
+                "counts": {v: sum(r.verdict == v for r in judged) for v in ("reproduced", "not reproduced",
+                                                                            "inconclusive")}}
+    return n_conf, seed_conf, best
+
+
+def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = None, seed: int = 0,
+              jobs: int = -1, backend: str = "loky", scheduler: str | None = None, out: str | Path | None = None,
+              false_alarm: float = REPRODUCE_FALSE_ALARM, explore: bool = False, explore_runs: int | None = None,
+              report: bool = True, on_progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Run (or resume) the experiments of a paper and judge its empirical claims: ``boundcheck reproduce``.
+
+    Every experiment (or only ``experiment``) runs its panels as studies, stored resumably under
+    ``out/<experiment>/<panel>-n<runs>-s<seed>/results``; the claims of all of them are judged inside one
+    family-wise false-alarm budget (Holm). With ``explore``, the claims that did not reproduce are re-tested on
+    the experiment's grid of unstated settings. Returns the JSON summary (also written to ``out/reproduce.json``)."""
+    import time
+
+    from theory.empirical import empirical_claims
+
+    from . import __version__
+    from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical
+    from .study.experiments import experiments_of, get_experiment, get_paper
+    from .utils.hashing import fingerprint
+    from .utils.io import atomic_write_json
+    from .utils.validation import check_probability
+
+    t0 = time.perf_counter()
+    pap = get_paper(paper)
+    chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
+    for name, value in (("runs", runs), ("explore runs", explore_runs)):
+        if value is not None and check_int(name, value, minimum=None) < MIN_RUNS:
+            raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
+    check_probability("false-alarm budget", false_alarm)
+    seed = check_seed("seed", seed)
+    options, out, _ = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out, max_memory=None)
+    out = out if out is not None else check_output_dir("--out", Path("reports") / "reproduce" / pap.id)
+
+    def progress(label: str):
+        return None if on_progress is None else (lambda done, total: on_progress(label, done, total))
+
+    # ----------------------------------------------------------------------------- the experiments' studies
+    data, panels_json, specs = {}, {}, {}
+    for exp in chosen:
+        if not exp.runnable:
+            continue
+        n = runs if runs is not None else exp.default_runs
+        for panel in exp.panels:
+            spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
+                               beta_scale=panel.beta_scale)
+            rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
+            summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
+            data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
+            specs[(exp.name, panel.name)] = spec
+            panels_json.setdefault(exp.name, []).append({
+                "name": panel.name, "title": panel.title, "results": str(rel / "results"), "theorem": spec.theorem.id,
+                "scenario": spec.scenario.name, "scenario_description": spec.scenario.description,
+                "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "beta_scale": spec.beta_scale,
+                "algorithms": list(spec.algorithms), "truth_index": spec.scenario.truth_index,
+                "candidate_names": [c.name for c in spec.scenario.candidates],
+                "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
+                "theorem_verdict": summary["verdict"], "regret": summary["regret"]})
+    claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
+    results = judge_empirical(claims, data, false_alarm)
+
+    # ----------------------------------------------------------------------------- explore the unstated settings
+    explored: dict = {}
+    if explore:
+        for exp in chosen:
+            todo = [r for r in results if r.experiment == exp.name and r.verdict in ("not reproduced", "inconclusive")]
+            if not exp.runnable or not todo:
+                continue
+            if exp.explore is None:
+                explored[exp.name] = {"note": "no grid of unstated settings is defined for this experiment"}
+                continue
+            grid, panel = exp.explore, exp.panel(exp.explore.panel)
+            todo = [r for r in todo if r.panels == [panel.name]]
+            by_id = {c.id: c for c in claims}
+            algos = list(dict.fromkeys([panel.algorithms[0]] + [a for r in todo for a in by_id[r.id].algorithms]))
+            n_cell = explore_runs if explore_runs is not None else grid.runs
+            cells = grid.cells()
+            tasks = [(grid.build, cell, panel.theorem, algos, n_cell, seed,
+                      out / exp.name / "explore" / f"cell{i:03d}-{fingerprint(cell, 8)}-n{n_cell}-s{seed}" / "results")
+                     for i, cell in enumerate(cells)]
+            cell_data = _run_cells(tasks, options, progress(f"{exp.name}: explore"))
+            axes = {a.name: list(a.levels) for a in grid.axes}
+            per_claim = {}
+            for r in todo:
+                rows = explore_claim(by_id[r.id], cell_data, false_alarm)
+                per_claim[r.id] = {
+                    "cells": rows, "where": describe_region(axes, cells, [x["reproduces"] for x in rows]),
+                    "favourable_where": describe_region(axes, cells, [x["favourable"] for x in rows]),
+                    "reversed_where": describe_region(axes, cells, [x["reversed"] for x in rows])}
+            n_conf, seed_conf, best = _confirm(grid, panel, algos, cells, per_claim, by_id,
+                                               out / exp.name / "explore", explore_runs or n_cell, seed, false_alarm,
+                                               options, progress, exp.name, exp.claims)
+            explored[exp.name] = {
+                "panel": panel.name, "runs": n_cell, "algorithms": algos, "note": grid.note,
+                "axes": [{"name": a.name, "label": a.label, "levels": list(a.levels), "meaning": a.meaning}
+                         for a in grid.axes],
+                "cells": cells, "claims": per_claim, "confirm_runs": n_conf, "confirm_seed": seed_conf,
+                "best_setting": best}
+
+    counts = {v: sum(r.verdict == v for r in results) for v in ("reproduced", "not reproduced", "inconclusive",
+                                                                "not run")}
+    summary = {
+        "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, [])}
+                                                for e in chosen],
+        "seed": seed, "runs": runs, "false_alarm": false_alarm,
+        "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "
+                   "of this run (two per claim: 'the claim is false', 'the claim is true'), Holm step-down"),
+        "claims": [r.to_json() for r in results], "counts": counts, "explore": explored,
+        "elapsed_s": time.perf_counter() - t0, "version": __version__, "report": {"html": None, "tex": None},
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out / "reproduce.json", summary, default=str)
+    if report:
+        from .report.replication import write_replication_reports
+
+        paths = write_replication_reports(out)
+        summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
+        atomic_write_json(out / "reproduce.json", summary, default=str)
+    return summary

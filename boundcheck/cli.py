@@ -3,6 +3,7 @@
 Exit codes (also in ``boundcheck --help``): 0 no claim violated, 1 some claim violated, 2 bad input or work
 refused (one line on stderr, no traceback), 3 not applicable, 4 internal error (one line on stderr, the
 traceback in a log file), 130 interrupted. Every message starts with ``boundcheck: error:`` (or ``warning:``).
+``reproduce``: 0 no empirical claim "not reproduced", 1 some claim not reproduced, 2 bad input.
 """
 
 from __future__ import annotations
@@ -580,6 +581,76 @@ def cmd_scenario(args) -> int:
     return EXIT_OK
 
 
+# -------------------------------------------------------------------------------------------- reproduce
+_VERDICT_STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow", "not run": "dim"}
+
+
+def _render_reproduce(summary: dict) -> None:
+    """One screen: the headline, one line per claim (verdict and effect), the explored settings, the report."""
+    from rich.table import Table
+
+    from .report.replication import effect_text, headline
+
+    con = _console()
+    con.print(f"[bold]{headline(summary)}[/bold]")
+    for e in summary["experiments"]:
+        mine = [c for c in summary["claims"] if c["experiment"] == e["name"]]
+        panels = e.get("panel_results") or []
+        where = ("not run: " + e["offline_reason"].split(";")[0]) if e.get("offline_reason") else ", ".join(
+            f"{p['scenario']} ({p['runs']} runs, T = {p['horizon']})" for p in panels)
+        table = Table(title=f"{e['name']} — {e['location']}: {where}", title_justify="left", show_edge=False,
+                      pad_edge=False)
+        for col in ("claim", "verdict", "effect: mean paired difference [simultaneous interval]"):
+            table.add_column(col, overflow="fold")
+        for c in mine:
+            v = c["verdict"]
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", effect_text(c, short=True))
+        con.print(table)
+    for name, ex in (summary.get("explore") or {}).items():
+        if "claims" not in ex:
+            con.print(f"explore {name}: {ex.get('note', '')}")
+            continue
+        for cid, block in ex["claims"].items():
+            con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']} (screen); "
+                      f"{block.get('confirmation', '')}")
+    con.print(f"[{summary['elapsed_s']:.1f} s]  budget: {summary['budget']}")
+    if summary["report"].get("html"):
+        con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+
+
+def cmd_reproduce(args) -> int:
+    from . import api
+
+    on_progress, progress = None, None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("chunks"), TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+        task = progress.add_task(args.paper, total=None)
+
+        def on_progress(label, done, total):
+            progress.update(task, description=label, completed=done, total=total)
+
+    try:
+        if progress is not None:
+            progress.start()
+        summary = api.reproduce(
+            args.paper, args.experiment, runs=args.runs, seed=args.seed if args.seed is not None else 0,
+            jobs=args.jobs if args.jobs is not None else -1, out=args.out,
+            false_alarm=args.false_alarm if args.false_alarm is not None else api.REPRODUCE_FALSE_ALARM,
+            explore=args.explore, explore_runs=args.explore_runs, report=not args.no_report, on_progress=on_progress)
+    finally:
+        if progress is not None:
+            progress.stop()
+    if args.json:
+        _print_json(summary)
+    else:
+        _render_reproduce(summary)
+    return EXIT_VIOLATED if summary["counts"].get("not reproduced") else EXIT_OK
+
+
 # ------------------------------------------------------------------------------------------------- main
 def _theorems_epilog() -> str:
     lines = ["theorems and their scenarios (the first is the default; see `boundcheck show THEOREM`):"]
@@ -705,6 +776,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name (required for show, validate)")
     s.add_argument("--json", action="store_true", help="print JSON (default: text)")
     s.set_defaults(func=cmd_scenario)
+
+    s = sub.add_parser("reproduce", help="run a paper's experiments and judge its empirical claims",
+                       description="Run a paper's experiments (stated settings, documented guesses where the paper "
+                                   "is silent) and judge its empirical claims with paired tests inside one "
+                                   "false-alarm budget. Exit 0: no claim 'not reproduced'; 1: some claim not "
+                                   "reproduced.", epilog=EXIT_CODES_HELP)
+    s.add_argument("paper", help="paper id: pe_gp_ucb (seed 000), igp_ucb_gp_ts (seed 004), ... (required)")
+    s.add_argument("--experiment", help="one experiment of the paper (default: all)")
+    s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
+    s.add_argument("--seed", type=_integer, help="seed (default: 0)")
+    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--out", metavar="DIR", help="output folder (default: reports/reproduce/<paper>)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float,
+                   help="family-wise probability that any verdict is wrong (default: 0.05)")
+    s.add_argument("--explore", action="store_true",
+                   help="re-test the claims that did not reproduce over the grid of unstated settings (default: off)")
+    s.add_argument("--explore-runs", dest="explore_runs", type=_integer,
+                   help="paired runs per explored setting (default: the grid's own)")
+    s.add_argument("--json", action="store_true", help="print the JSON summary (default: tables)")
+    s.add_argument("--no-report", dest="no_report", action="store_true", help="write no report (default: write it)")
+    s.set_defaults(func=cmd_reproduce)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
                        description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "

@@ -52,7 +52,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
             verdict = v
     claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory, "algorithm": name}
                               for name, res in ((spec.main, results), *others.items()) for r in res])
-    claims_df["details"] = claims_df["details"].map(str)
+    if "details" in claims_df:  # a family without claims (reproduce --explore cells) stores an empty table
+        claims_df["details"] = claims_df["details"].map(str)
     store.write_table("claims", claims_df)
     q = 1.0 - spec.delta
     regret = {
