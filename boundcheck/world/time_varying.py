@@ -72,9 +72,11 @@ class TVScenario(Scenario):
     a1: float = 1.0  # Assumption 3 (4)
     b1: float = 1.0
     assumption3: str = ""  # how the constants were obtained ("" = not established)
+    steps_detail: str = "full"  # "full" steps table, or "resets" (only the reset steps: 30 000-run studies)
 
     def __post_init__(self) -> None:
         check_choice("beta rule", self.beta_rule, BETA_RULES)
+        check_choice("steps detail", self.steps_detail, ("full", "resets"))
         check_positive("c1", self.c1)
         check_positive("c2", self.c2)
         check_probability("delta_B", self.delta_B)

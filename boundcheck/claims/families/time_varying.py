@@ -56,6 +56,15 @@ _TOL = 1e-7  # independent recomputation vs the algorithm's own posterior (grid-
 _NAMES = ("et_gp_ucb", "r_gp_ucb_tv", "tv_gp_ucb", "gp_ucb")  # the policies whose widths the study sets
 
 
+def growth(regret: np.ndarray) -> np.ndarray:
+    """R_T/T − R_{⌈T/2⌉}/⌈T/2⌉ per run: positive when the normalised regret grows over the second half (the paper's
+    "slowly diverge", Fig. 2 d)."""
+    T = regret.shape[1]
+    h = (T + 1) // 2
+    cum = np.cumsum(regret, axis=1)
+    return cum[:, -1] / T - cum[:, h - 1] / h
+
+
 def require_tv(scenario: Scenario, theorem_id: str) -> TVScenario:
     if not isinstance(scenario, TVScenario):
         raise BoundcheckError(f"{theorem_id} needs a time-varying scenario of paper 001 (a TVScenario, e.g. "
@@ -479,6 +488,18 @@ class TVEvaluator(ChunkEvaluator):
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
 
+_GAMMA_CACHE: dict[tuple, tuple] = {}
+
+
+def cached_gamma_curves(groups: dict[str, tuple[np.ndarray, float]], T: int, noise_var: float) -> tuple:
+    """:func:`gamma_curves`, remembered per (kernel groups, T, λ) in this process: the panels of an experiment
+    (Table 2's fifteen) share one kernel and horizon."""
+    key = (tuple(sorted((k, float(e)) for k, (_, e) in groups.items())), int(T), float(noise_var))
+    if key not in _GAMMA_CACHE:
+        _GAMMA_CACHE[key] = gamma_curves(groups, T, noise_var)
+    return _GAMMA_CACHE[key]
+
+
 # ------------------------------------------------------------------------------------- study schedules
 def base_values(sc: TVScenario, T: int, delta: float) -> dict[str, float]:
     """The theorems' symbols that a scenario fixes."""
@@ -585,7 +606,7 @@ class TVFamilyBase(Family):
         th, T = self.theorem, int(horizon)
         sc = require_tv(scenario, th.id)
         values = self.base_values(sc, T, delta)
-        g_up, g_lo, g_methods, per_group = gamma_curves(self.gamma_groups(sc), T, self.gamma_noise_var(sc))
+        g_up, g_lo, g_methods, per_group = cached_gamma_curves(self.gamma_groups(sc), T, self.gamma_noise_var(sc))
         widths = self.widths(sc, T, values)
         tp = np.arange(T + 1, dtype=float)
         tp[0] = 1.0
@@ -631,9 +652,18 @@ class TVFamilyBase(Family):
             gamma_used=g_up, extra=extra)
 
     # ------------------------------------------------------------------ evaluation
+    def evaluate(self, traj, scenario, inst, seed, main=None, **kw):
+        runs, steps = super().evaluate(traj, scenario, inst, seed, main, **kw)
+        if getattr(scenario, "steps_detail", "full") == "resets" and "reset" in steps:
+            # a 30 000-run study keeps only its reset steps (the stopping times), not 6 million rows
+            steps = steps[steps["reset"].fillna(False).astype(bool)][["run", "algorithm", "t", "cum_regret", "reset"]]
+            steps = steps.reset_index(drop=True)
+        return runs, steps
+
     def baseline_columns(self, ev: TVEvaluator, name: str) -> dict[str, np.ndarray]:
         tr = ev.traj.algorithms[name]
         d = super().baseline_columns(ev, name)
+        d["norm_regret_growth"] = growth(tr.regret)
         if "reset" in tr.steps:
             d["n_resets"] = np.asarray(tr.steps["reset"], dtype=bool).sum(axis=1)
         if "z_all" in tr.monitors:  # the confidence event of the policy's own posterior, with its width
@@ -643,7 +673,7 @@ class TVFamilyBase(Family):
 
     def common_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         R_T = ev.R_t[:, -1]
-        out = {"regret": R_T, "tightness": R_T / ev.inst.bound_T}
+        out = {"regret": R_T, "tightness": R_T / ev.inst.bound_T, "norm_regret_growth": growth(ev.tr.regret)}
         if "f_absmax" in ev.tr.monitors:
             trivial = 2.0 * np.asarray(ev.tr.monitors["f_absmax"]).sum(axis=1)
             out["trivial_bound"] = trivial
@@ -680,6 +710,8 @@ class ETFamily(TVFamilyBase):
     def theorem_values(self, sc, T, delta, values, g_up, g_lo, widths, rho, extra) -> None:
         if sc.eps == 0.0:  # E[τ] ≥ T(1 − Σ2Φ̄(√ρ)) ≥ δT (Lemma 3's corollary): τ̄ = T, no pilot needed
             tau_mean, tau_se, pilot = float(T), 0.0, 0
+        elif sc.beta_rule == "practical":  # the bound does not apply: no pilot, τ̄ = T (reported as such)
+            tau_mean, tau_se, pilot = float(T), float("nan"), 0
         else:
             w = widths["et_gp_ucb"] * extra["beta_scale"]  # the algorithm as the study runs it
             taus = pilot_first_stop(sc, w, rho, runs=self.pilot_runs)

@@ -36,7 +36,7 @@ def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: 
             noise_var: float = 0.02, eps: float = 0.03, horizon: int = 400, delta: float = 0.1,
             beta_rule: str = "theory", c1: float = 0.4, c2: float = 4.0, delta_B: float = 0.1,
             reset_N: int | None = None, tv_eps: float | None = None, truth_lengthscale: float | None = None,
-            data_noise_var: float | None = None, description: str = "") -> TVScenario:
+            data_noise_var: float | None = None, description: str = "", steps_detail: str = "full") -> TVScenario:
     """A scenario of paper 001 on the regular ``points_per_axis^dim`` grid in [0,1]^dim.
 
     The truth is the ε chain of GP(0, SE ℓ) (``truth_lengthscale`` makes it rougher than the model: out of theory)
@@ -70,7 +70,8 @@ def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: 
         notes=("grid discretisation with exact argmax [PROPOSED]: the paper does not state its own (spec §7 #29)",
                "common random numbers: every algorithm sees the same f path and noise [PROPOSED]"),
         beta_rule=beta_rule, c1=c1, c2=c2, delta_B=delta_B, reset_N=reset_N, tv_eps=tv_eps,
-        model_noise_sd=model_sd, dim=dim, side=1.0, **assumption3_se(float(lengthscale), dim, n),
+        model_noise_sd=model_sd, dim=dim, side=1.0, steps_detail=steps_detail,
+        **assumption3_se(float(lengthscale), dim, n),
     )
 
 
