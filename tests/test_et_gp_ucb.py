@@ -528,6 +528,26 @@ def test_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
         api.verify("et_gp_ucb", "gp_sample_se", runs=2, horizon=3, report=False, jobs=1)
 
 
+def test_reproduce_registration():
+    """``boundcheck reproduce et_gp_ucb``: every empirical claim names a panel and algorithms its experiment runs,
+    and Table 2's numbers are the ones the detailed tables compare with."""
+    from boundcheck.study.et_experiments import PAPER_TABLE2
+    from boundcheck.study.experiments import experiments_of, get_paper
+    from theory.empirical import empirical_claims
+
+    assert set(get_paper("et_gp_ucb").theorems) == {"et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger"}
+    exps = {e.name: e for e in experiments_of("et_gp_ucb")}
+    assert set(exps) == {"fig2", "table2", "table3"} and len(exps["table2"].panels) == 15
+    for c in empirical_claims("et_gp_ucb"):
+        e = exps[c.experiment]
+        for p in c.panels:
+            assert set(c.algorithms) <= set(e.panel(p).algorithms), c.id
+    bands = {c.panels[0]: c.band for c in empirical_claims("et_gp_ucb", "table2") if c.id.startswith("t2_resets_e")}
+    for (eps, dB), (res, _) in PAPER_TABLE2.items():
+        lo, hi = bands[f"eps{eps:g}_dB{dB:g}"]
+        assert lo < res < hi
+
+
 def test_catalogue_scenarios():
     sc = get_scenario("tv_grid2d_misspecified_paper")
     assert sc.domain.n == 900 and sc.period == 68 and sc.eps_told == 0.001 and sc.eps == 0.05
