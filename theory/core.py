@@ -126,10 +126,11 @@ class Claim:
     * ``expectation``: E[X] ≤ ``expectation_bound``;
     * ``deterministic``: an implication that must hold in every run where its premise holds;
     * ``calibration``: a distributional identity (innovations i.i.d. N(0, 1));
-    * ``identity``: a sanity identity true by construction, shown outside the verdict.
+    * ``identity``: a sanity identity true by construction (no planted defect can move it), shown outside
+      the verdict.
 
-    How large a test's error may be (its size) is not a property of the claim: the verification layer's
-    error budget decides it (``boundcheck.claims.budget``).
+    How large a test's error may be (its share of the false-alarm budget) is not a property of the claim:
+    the verification layer's error budget decides it (``boundcheck.claims.budget``).
     """
 
     id: str
@@ -149,6 +150,10 @@ class Claim:
 
 @dataclass(frozen=True)
 class Assumption:
+    """A hypothesis of the theorem. ``predicate`` names the check (``boundcheck.world.assumptions``) that
+    answers it for a scenario *and* the algorithm's configuration (the models it is given, β scaling); a
+    verify whose scenario breaks one is "not applicable" unless run explicitly outside the theorem."""
+
     text: str
     predicate: str  # name of the engine predicate that checks a scenario against it
 
@@ -182,11 +187,12 @@ class Theorem:
     claims: tuple[Claim, ...]
     corrections: tuple[Correction, ...]
     default_scenario: str
-    scenarios: tuple[str, ...]
+    scenarios: tuple[str, ...]  # built-in scenarios that satisfy every assumption
     algorithms: tuple[str, ...]  # the theorem's own algorithm first, then the baselines compared with it
     anytime_terms: Mapping[str, sp.Expr] | None = None  # Bound_T(t): symbol t, gamma_T read as gamma_t
     anytime_note: str = ""
     notes: tuple[str, ...] = ()
+    controls: tuple[str, ...] = ()  # negative-control scenarios: break an assumption (--allow-out-of-theory)
     constraints: tuple[sp.Basic, ...] = ()  # relations the bound symbols must satisfy (e.g. H ≤ T), beyond their
     # sympy assumptions (positive, nonnegative, integer); checked on user input by ``boundcheck bound``
     domains: Mapping[str, Domain] = field(default_factory=dict)  # overrides of symbol_domain, by symbol name

@@ -271,9 +271,9 @@ ET_ASSUMPTIONS = (
     Assumption("f_t follows the ε Markov chain of Assumption 2 with the model's kernel, drawn fresh per run",
                "truth_in_candidates"),
     Assumption("k stationary with k(x, x) ≤ 1", "kernel_bounded_by_one"),
-    Assumption("noise i.i.d. N(0, σ_n²) with the σ_n the algorithm uses (Assumption 1)", "model_noise_is_data_noise"),
+    Assumption("noise i.i.d. N(0, σ_n²) with the σ_n the algorithm uses (Assumption 1)", "noise_matches"),
     Assumption("X ⊂ [0, r]^d with the Assumption-3 constants of the scenario's kernel", "assumption3_constants"),
-    Assumption("β_t is Theorem 1's schedule (not the practical c₁ log(c₂t))", "theoretical_schedules"),
+    Assumption("β_t is Theorem 1's schedule (not the practical c₁ log(c₂t))", "tv_theoretical_schedules"),
 )
 
 ET_THEOREM = Theorem(
@@ -380,7 +380,7 @@ R_THEOREM = Theorem(
         "bound_printed": R_BOUND_PRINTED, "beta_printed_t": beta_thm2_printed(t),
     },
     assumptions=(*ET_ASSUMPTIONS[:4],
-                 Assumption("β_t is Theorem 2's schedule (not the practical c₁ log(c₂t))", "theoretical_schedules")),
+                 Assumption("β_t is Theorem 2's schedule (not the practical c₁ log(c₂t))", "tv_theoretical_schedules")),
     claims=R_CLAIMS,
     corrections=R_CORRECTIONS,
     default_scenario="tv_grid2d_eps003",
@@ -442,8 +442,8 @@ TV_THEOREM = Theorem(
         Assumption("TV-GP-UCB is told the true ε", "told_true_eps"),
         Assumption("finite domain D", "finite_domain"),
         Assumption("k(x, x) ≤ 1", "kernel_bounded_by_one"),
-        Assumption("noise i.i.d. N(0, σ²) with the σ the model uses", "model_noise_is_data_noise"),
-        Assumption("β_t is the theoretical schedule", "theoretical_schedules"),
+        Assumption("noise i.i.d. N(0, σ²) with the σ the model uses", "noise_matches"),
+        Assumption("β_t is the theoretical schedule", "tv_theoretical_schedules"),
     ),
     claims=TV_CLAIMS,
     corrections=(
@@ -496,7 +496,7 @@ TRIGGER_THEOREM = Theorem(
     assumptions=(
         Assumption("no change: ε = 0 (Lemma 3's premise)", "static_truth"),
         Assumption("f ~ GP(0, k) with the model's kernel, drawn fresh per run", "truth_in_candidates"),
-        Assumption("noise i.i.d. N(0, σ_n²) with the σ_n the trigger uses", "model_noise_is_data_noise"),
+        Assumption("noise i.i.d. N(0, σ_n²) with the σ_n the trigger uses", "noise_matches"),
         Assumption("k(x, x) ≤ 1", "kernel_bounded_by_one"),
     ),
     claims=TRIGGER_CLAIMS,
@@ -510,8 +510,8 @@ TRIGGER_THEOREM = Theorem(
                    "after a reset the data set is a data-selected subset"),
     ),
     default_scenario="tv_grid2d_static",
-    scenarios=("tv_grid2d_static", "tv_grid20_static", "tv_line_static", "tv_grid20_static_lengthscale",
-               "tv_grid20_static_noise"),
+    scenarios=("tv_grid2d_static", "tv_grid20_static", "tv_line_static"),
+    controls=("tv_grid20_static_lengthscale", "tv_grid20_static_noise"),
     algorithms=("et_gp_ucb", "gp_ucb"),
     notes=("Lemma 3 holds for any β (x_t only has to be history-measurable); the study runs the scenario's β.",
            "Compensator (spec §6 C1): p_t = 2Φ̄(κ_t/√(σ²_{D_t}(x_t)+σ_n²)) is the exact conditional trigger "

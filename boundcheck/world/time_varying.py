@@ -5,11 +5,13 @@ these theorems name.
 :class:`TVScenario` is a :class:`~boundcheck.world.scenario.Scenario` with the extra fields of paper 001's
 experiments (spec §5): which β the algorithms run (each theorem's, or the practical c₁ log(c₂t) of the
 experiments), the trigger parameter δ_B, R-GP-UCB's reset period and the ε TV-GP-UCB is told (``None``: derived
-from the truth), the models' noise when it differs from the data's (a negative control), and the constants of
-Assumption 3 (a₀, b₀, a₁, b₁ on X ⊂ [0, r]^d).
+from the truth), and the constants of Assumption 3 (a₀, b₀, a₁, b₁ on X ⊂ [0, r]^d).
 
 Predicates registered here (additive, through :func:`~boundcheck.world.assumptions.register_predicate`):
-``static_truth`` (ε = 0), ``model_noise_is_data_noise``, ``assumption3_constants``, ``told_true_eps``.
+``assumption3_constants``, ``told_true_eps`` and ``tv_theoretical_schedules`` (the theorem's β, unscaled, not the
+experiments' practical one). ε = 0 and the data's noise are the shared predicates ``static_truth`` and
+``noise_matches``; a misspecified-noise control scales the data's noise law (``noise_law = "gaussian:2"``,
+:mod:`boundcheck.model.noise`), the models keep R.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ..errors import BoundcheckError
 from ..model.domains import grid
 from ..model.priors import GPPrior
 from ..utils.validation import check_choice, check_int, check_positive, check_probability, check_unit_interval
-from .assumptions import register_predicate
+from .assumptions import Conditions, register_predicate
 from .scenario import Scenario
 
 __all__ = ["TVScenario", "FactoredGPPrior", "BETA_RULES", "reset_period", "assumption3_se", "derivative_sup_mean",
@@ -64,7 +66,6 @@ class TVScenario(Scenario):
     delta_B: float = 0.1  # ET-GP-UCB's trigger parameter
     reset_N: int | None = None  # R-GP-UCB's period; None: ⌈min{T, 12 ε^{−1/4}}⌉ with the true ε
     tv_eps: float | None = None  # the ε TV-GP-UCB is told; None: the true ε
-    model_noise_sd: float | None = None  # the models' σ_n when it differs from the data's R (negative control)
     dim: int = 1  # X ⊂ [0, side]^dim
     side: float = 1.0
     a0: float = 1.0  # Assumption 3 (3)
@@ -84,15 +85,7 @@ class TVScenario(Scenario):
             check_int("reset period N", self.reset_N)
         if self.tv_eps is not None:
             check_unit_interval("eps told to TV-GP-UCB", self.tv_eps)
-        if self.model_noise_sd is not None:
-            check_positive("model noise", self.model_noise_sd)
         check_unit_interval("eps", self.truth.eps)
-
-    @property
-    def model_noise_var(self) -> float:
-        if self.model_noise_sd is not None:
-            return float(self.model_noise_sd) ** 2
-        return super().model_noise_var
 
     @property
     def eps(self) -> float:
@@ -176,21 +169,6 @@ def _truth_eps(sc) -> float | None:
     return float(truth.eps) if isinstance(truth, GPPrior) else None
 
 
-@register_predicate("static_truth")
-def _static_truth(sc) -> tuple[bool, str]:
-    e = _truth_eps(sc)
-    if e is None:
-        return False, "the truth is not a GP prior"
-    return e == 0.0, f"ε = {e:g}" + ("" if e == 0.0 else " (the function changes)")
-
-
-@register_predicate("model_noise_is_data_noise")
-def _model_noise_is_data_noise(sc) -> tuple[bool, str]:
-    lam, R = float(sc.model_noise_var), float(sc.noise)
-    ok = abs(lam - R**2) <= 1e-12 * max(R**2, 1e-300)
-    return ok, f"data noise N(0, {R:g}²), model noise variance {lam:.6g}" + ("" if ok else " (misspecified)")
-
-
 @register_predicate("assumption3_constants")
 def _assumption3_constants(sc) -> tuple[bool, str]:
     how = getattr(sc, "assumption3", "")
@@ -205,3 +183,14 @@ def _told_true_eps(sc) -> tuple[bool, str]:
         return False, "the truth is not a GP prior"
     ok = told == e
     return ok, f"TV-GP-UCB told ε = {told:g}, true ε = {e:g}"
+
+
+@register_predicate("tv_theoretical_schedules")
+def _tv_theoretical_schedules(sc, cond: Conditions) -> tuple[bool, str]:
+    """The regret theorems' β_t, unscaled: not ``--beta-scale`` and not the experiments' practical c₁ log(c₂t)."""
+    if cond.beta_scale != 1.0:
+        return False, f"β_t scaled by {cond.beta_scale:g} (--beta-scale)"
+    if getattr(sc, "beta_rule", "theory") == "practical":
+        return False, (f"the practical β_t = {sc.c1:g} log({sc.c2:g} t) of the paper's experiments: the bound is not "
+                       "applicable")
+    return True, "the theorem's β_t, unscaled"

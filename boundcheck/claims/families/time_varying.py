@@ -16,6 +16,11 @@ record (a κ from the post-update posterior, a dropped triggering point) shows u
 
 E[τ] (Lemma 4, no closed form) comes from a pilot Monte Carlo of the theorem's algorithm on independent seeds
 (:func:`pilot_first_stop`); at ε = 0, τ̄ = T is certified by Lemma 3's corollary and no pilot runs.
+
+Vacuity (the verdict layer's ``vacuous_claims``): on the event max_{t,x}|f_t(x)| ≤ L of :func:`f_abs_bound`
+(probability ≥ 1 − δ/3) no algorithm's regret exceeds 2L·T, so a form of the bound at least that large cannot be
+violated there and is shown as a sanity identity outside the verdict (for ε > 0, every explicit form of Theorems 1
+and 2); so are Lemma 4's τ ≤ τ̄₄ and the block lengths when τ̄₄ = T.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from theory import et_gp_ucb as paper001
 from ...errors import BoundcheckError
 from ...model.information import gain_increments
 from ...model.kernels import spatio_temporal_gram
+from ...model.noise import draw_noise
 from ...model.priors import GPPrior
 from ...model.sampling import make_sampler, run_streams
 from ...policies.base import RunContext
@@ -44,9 +50,9 @@ from ..stats import exceeds
 from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves
 
-__all__ = ["block_quantities", "data_segments", "pilot_first_stop", "policy_widths", "trigger_rho_schedule",
-           "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily",
-           "TriggerFamily", "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
+__all__ = ["block_quantities", "data_segments", "f_abs_bound", "pilot_first_stop", "policy_widths",
+           "trigger_rho_schedule", "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily", "TriggerFamily",
+           "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
 
 STEP_COLUMNS = ("t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset", "innov",
                 "eps_told", "period")
@@ -63,6 +69,16 @@ def growth(regret: np.ndarray) -> np.ndarray:
     h = (T + 1) // 2
     cum = np.cumsum(regret, axis=1)
     return cum[:, -1] / T - cum[:, h - 1] / h
+
+
+def f_abs_bound(scenario: Scenario, horizon: int, delta: float) -> float:
+    """L with P(max_{t≤T, x∈X} |f_t(x)| > L) ≤ δ/3 for the scenario's truth: every f_t of the (stationary) ε chain
+    is marginally GP(μ, k), so a union bound over the M grid points and the T steps gives T·M·2Φ̄((L − max|μ|)/√κ)
+    = δ/3, κ = max_x k(x, x). On that event every instantaneous regret is at most 2L."""
+    truth = scenario.truth
+    kappa = float(np.max(np.diag(truth.K)))
+    M, T = int(scenario.domain.n), int(horizon)
+    return float(np.max(np.abs(truth.mean))) + math.sqrt(kappa) * float(norm.isf(delta / (6.0 * T * M)))
 
 
 def require_tv(scenario: Scenario, theorem_id: str) -> TVScenario:
@@ -208,7 +224,7 @@ def pilot_first_stop(scenario: TVScenario, width: np.ndarray, rho: np.ndarray, r
         tau, alive, rows = np.full(m, T), np.ones(m, dtype=bool), np.arange(m)
         for t in range(1, T + 1):
             f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)
-            eps_t = sc.noise * np.array([g.standard_normal() for g in noise_rngs])
+            eps_t = draw_noise(sc.noise_law, sc.noise, noise_rngs, 1)[:, 0]  # the engine's draw
             action = pol.select(t, sc.actions.available(t, avail_rngs))
             pol.update(t, action, (f_t[rows, action[:, 0]] + eps_t)[:, None])
             hit = pol.record["reset"] & alive
@@ -288,14 +304,20 @@ class TVEvaluator(ChunkEvaluator):
         return self.sched["lemma8_sigma_N"][Ni], self.sched["lemma8_mu_coef_N"][Ni]
 
     # ------------------------------------------------------------------ regret bounds
+    @cached_property
+    def f_bounded(self) -> np.ndarray:
+        """Runs on the event max_{t,x}|f_t(x)| ≤ L of :func:`f_abs_bound` (the premise under which a bound above
+        2L·T is vacuous)."""
+        return self.traj.f_abs_max <= f_abs_bound(self.sc, self.T, self.inst.delta)
+
     def regret_bound(self) -> dict:
-        return {"fail": self.R_t[:, -1] > self.inst.bound_T}
+        return {"fail": self.R_t[:, -1] > self.inst.bound_T, "premise": self.f_bounded}
 
     def regret_bound_finite(self) -> dict:
-        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_C"]}
+        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_C"], "premise": self.f_bounded}
 
     def regret_bound_printed(self) -> dict:
-        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_printed"]}
+        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_printed"], "premise": self.f_bounded}
 
     @cached_property
     def rhs_realised(self) -> np.ndarray:
@@ -311,7 +333,7 @@ class TVEvaluator(ChunkEvaluator):
         return {"fail": self.R_t[:, -1] > self.rhs_realised}
 
     def regret_bound_anytime(self) -> dict:
-        return {"fail": (self.R_t > self.inst.anytime[None]).any(axis=1)}
+        return {"fail": (self.R_t > self.inst.anytime[None]).any(axis=1), "premise": self.f_bounded}
 
     # ------------------------------------------------------------------ lemma events
     def confidence_at_query(self) -> dict:
@@ -570,17 +592,6 @@ class TVFamilyBase(Family):
         sc = require_tv(scenario, self.theorem.id)
         return {k: v for k, v in base_values(sc, int(horizon), delta).items() if k in self.theorem.symbols}
 
-    # ------------------------------------------------------------------ assumptions
-    def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
-        rows = super().assumption_rows(scenario, beta_scale)
-        practical = getattr(scenario, "beta_rule", "theory") == "practical"
-        for row in rows:
-            if row["predicate"] == "theoretical_schedules" and practical and row["ok"]:
-                row["ok"] = False
-                row["how"] = (f"the practical β_t = {scenario.c1:g} log({scenario.c2:g} t) of the paper's "
-                              "experiments: the bound is not applicable")
-        return rows
-
     # ------------------------------------------------------------------ numbers
     def base_values(self, sc: TVScenario, T: int, delta: float) -> dict[str, float]:
         return base_values(sc, T, delta)
@@ -650,6 +661,35 @@ class TVFamilyBase(Family):
             bound_terms={k: float(v) for k, v in bound["terms"].items()}, anytime=anytime, gamma_upper=g_up,
             gamma_lower=g_lo, gamma_methods=g_methods, group_gamma_upper=per_group, schedules=sched,
             gamma_used=g_up, extra=extra)
+
+    # ------------------------------------------------------------------ vacuity
+    def max_step_regret(self, scenario: Scenario, inst: TheoremInstance) -> tuple[float, str] | None:
+        L = f_abs_bound(scenario, inst.horizon, inst.delta)
+        return 2.0 * L, (f"while max_(t,x)|f_t(x)| ≤ L = {L:.4g} (a union bound over the grid and the horizon: "
+                         "probability ≥ 1 − δ/3)")
+
+    def vacuous_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
+        """The base's, and the other explicit forms of the bound (finite-domain, printed) above r_max·T."""
+        out = super().vacuous_claims(scenario, inst)
+        rm = self.max_step_regret(scenario, inst)
+        if rm is None:
+            return out
+        r_max, why = rm
+        trivial = r_max * inst.horizon
+        ids = {c.id for c in self.claims}
+        for cid, key in (("regret_bound_finite", "bound_C"), ("regret_bound_printed", "bound_printed")):
+            value = inst.extra.get(key)
+            if cid in ids and value is not None and value >= trivial:
+                out[cid] = (f"vacuous at these settings: {value:.4g} ≥ {trivial:.4g} = r_max·T, the largest regret "
+                            f"any algorithm can incur {why}")
+        tau4 = inst.extra.get("tau_bar4")
+        if tau4 is not None and tau4 >= inst.horizon:  # τ := T without a trigger: nothing can exceed τ̄₄ = T
+            for cid in ("stopping_time", "blocks_short"):
+                if cid in ids:
+                    out[cid] = (f"vacuous at these settings: τ̄₄ = min{{T, 4Ê[τ]/δ}} = T = {inst.horizon} (Ê[τ] = "
+                                f"{inst.extra.get('tau_mean', float('nan')):.4g}), and no stopping time or block can "
+                                "be longer than T")
+        return out
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, traj, scenario, inst, seed, main=None, **kw):
@@ -739,25 +779,25 @@ class ETFamily(TVFamilyBase):
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         out = self.common_diagnostics(ev)
         R_T = ev.R_t[:, -1]
-        rhs_b = ev.rhs_realised
-        out.update({"bound_realised": rhs_b, "tightness_realised": R_T / rhs_b,
-                    "tightness_finite": R_T / ev.inst.extra["bound_C"],
+        out.update({"tightness_finite": R_T / ev.inst.extra["bound_C"],
                     "tightness_min_tau": R_T / ev.inst.extra["bound_min_over_tau"]})
         g_up, g_lo, T = ev.inst.gamma_upper, ev.inst.gamma_lower, ev.T
         tau_bar = ev.inst.extra["tau_bar"]
         ti = min(T, max(1, math.ceil(tau_bar - 1e-9))) - 1
         sum_up = np.array([g_up[nb - 1].sum() for nb in ev.blocks])
-        realised = np.array([g.sum() for g in ev.block_gain])
-        out["realised_gain"] = realised
         out["gap_G2_a_priori"] = sum_up > (T / tau_bar + 1) * g_lo[ti]  # spec §6 C6: Σ_bγ^UB_{n_b} > (T/τ̄+1)γ^LB_τ̄
-        out["gap_G2_realised"] = realised > (T / tau_bar + 1) * g_up[ti]  # a counterexample to step (42)–(44)
+        if "sigma" in ev.steps:  # a checked algorithm that records σ_{D_t}(x_t) (a user's may not)
+            rhs_b = ev.rhs_realised
+            realised = np.array([g.sum() for g in ev.block_gain])
+            out.update({"bound_realised": rhs_b, "tightness_realised": R_T / rhs_b, "realised_gain": realised,
+                        "chain_rule_rel_err": ev.chain_error})
+            out["gap_G2_realised"] = realised > (T / tau_bar + 1) * g_up[ti]  # a counterexample to step (42)–(44)
         sig, coef = ev.lemma8(ev.n_data)
         with np.errstate(divide="ignore", invalid="ignore"):
             out["max_dsig_over_lemma8"] = np.nanmax(np.where(sig > 0, ev.blk["dsig"] / sig, 0.0), axis=1)
             out["max_dmu_over_lemma8"] = np.nanmax(np.where(coef * ev.blk["ymax"] > 0,
                                                             ev.blk["dmu"] / (coef * ev.blk["ymax"]), 0.0), axis=1)
         out["max_abs_y"] = np.abs(ev.tr.y).max(axis=1)
-        out["chain_rule_rel_err"] = ev.chain_error
         return out
 
 
@@ -791,11 +831,12 @@ class RFamily(ETFamily):
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         out = self.common_diagnostics(ev)
         R_T = ev.R_t[:, -1]
-        rhs_b = ev.rhs_realised
-        out.update({"bound_realised": rhs_b, "tightness_realised": R_T / rhs_b,
-                    "tightness_printed": R_T / ev.inst.extra["bound_printed"],
-                    "realised_gain": np.array([g.sum() for g in ev.block_gain]),
-                    "chain_rule_rel_err": ev.chain_error})
+        out["tightness_printed"] = R_T / ev.inst.extra["bound_printed"]
+        if "sigma" in ev.steps:
+            rhs_b = ev.rhs_realised
+            out.update({"bound_realised": rhs_b, "tightness_realised": R_T / rhs_b,
+                        "realised_gain": np.array([g.sum() for g in ev.block_gain]),
+                        "chain_rule_rel_err": ev.chain_error})
         return out
 
 
@@ -822,18 +863,19 @@ class TVFamily(TVFamilyBase):
 
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         R_T = ev.R_t[:, -1]
-        on, direct = ev.gains_tv
-        return {"regret": R_T, "tightness": R_T / ev.inst.bound_T,
-                "max_anytime_ratio": (ev.R_t / ev.inst.anytime[None]).max(axis=1),
-                "max_z_over_width": (ev.tr.monitors["z_all"] / ev.w[None]).max(axis=1),
-                "realised_gain": on[:, -1],
-                "chain_rule_rel_err": (np.abs(on - direct) / np.maximum(1.0, np.abs(direct))).max(axis=1)}
+        out = {"regret": R_T, "tightness": R_T / ev.inst.bound_T,
+               "max_anytime_ratio": (ev.R_t / ev.inst.anytime[None]).max(axis=1)}
+        if "z_all" in ev.tr.monitors:
+            out["max_z_over_width"] = (ev.tr.monitors["z_all"] / ev.w[None]).max(axis=1)
+        if "sigma" in ev.steps:
+            on, direct = ev.gains_tv
+            out["realised_gain"] = on[:, -1]
+            out["chain_rule_rel_err"] = (np.abs(on - direct) / np.maximum(1.0, np.abs(direct))).max(axis=1)
+        return out
 
 
 class TriggerFamily(TVFamilyBase):
     """``et_trigger`` (Lemma 3): the study's δ is the trigger parameter δ_B."""
-
-    step_columns = STEP_COLUMNS + ("innov_first",)  # the calibration claim's sample
 
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, TVEvaluator
@@ -851,17 +893,23 @@ class TriggerFamily(TVFamilyBase):
     def rho_delta_B(self, sc: TVScenario, delta: float) -> float:
         return float(delta)
 
+    def max_step_regret(self, scenario: Scenario, inst: TheoremInstance) -> None:
+        return None  # Lemma 3 has no regret claim
+
     def theorem_values(self, sc, T, delta, values, g_up, g_lo, widths, rho, extra) -> None:
         extra["false_alarm_level"] = float(paper001.false_alarm_sum_value(delta))
 
+    def derived_steps(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
+        """The calibration claim's sample: the first-segment innovations, recomputed from the data."""
+        return {"innov_first": ev.innov_first}
+
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
-        # the first-segment innovations (recomputed from the data) join the checked algorithm's step records, so
-        # that the steps table carries the calibration claim's sample (Family.evaluate writes it after this)
-        ev.tr.steps["innov_first"] = ev.innov_first
-        comp = ev.compensator
-        return {"regret": ev.R_t[:, -1], "tightness": comp / ev.inst.extra["false_alarm_level"],
-                "compensator": comp, "any_reset": ev.reset.any(axis=1), "tau_first": ev.tau[0],
-                "n_resets": ev.reset.sum(axis=1)}
+        out = {"regret": ev.R_t[:, -1], "any_reset": ev.reset.any(axis=1), "tau_first": ev.tau[0],
+               "n_resets": ev.reset.sum(axis=1)}
+        if {"mu", "kappa"} <= set(ev.steps):  # the trigger's own numbers (a user's algorithm may not record them)
+            comp = ev.compensator
+            out.update(compensator=comp, tightness=comp / ev.inst.extra["false_alarm_level"])
+        return out
 
 
 def _family(th: Theorem) -> Family:

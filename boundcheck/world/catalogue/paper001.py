@@ -10,6 +10,7 @@ others run each algorithm's theoretical β (what the regret theorems need).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import cache
 
@@ -52,10 +53,10 @@ def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: 
     if truth_lengthscale is not None and truth_lengthscale != lengthscale:
         truth, truth_index = _prior(n_axis, dim, float(truth_lengthscale), eps), None
         reasons.append(f"the truth has lengthscale {truth_lengthscale:g}, the model {lengthscale:g}")
-    data_sd = float(np.sqrt(noise_var if data_noise_var is None else check_positive("data noise", data_noise_var)))
-    model_sd = None
-    if data_noise_var is not None and data_noise_var != noise_var:
-        model_sd = float(np.sqrt(noise_var))
+    noise_law = "gaussian"
+    if data_noise_var is not None and check_positive("data noise", data_noise_var) != noise_var:
+        # the data's noise law scaled (boundcheck.model.noise); every model keeps σ_n² = noise_var
+        noise_law = f"gaussian:{math.sqrt(data_noise_var / noise_var)!r}"
         reasons.append(f"the data noise variance is {data_noise_var:g}, the model's {noise_var:g}")
     beta_text = ("each algorithm's theoretical β_t" if beta_rule == "theory"
                  else f"the practical β_t = {c1:g} log({c2:g} t) for every algorithm")
@@ -64,13 +65,13 @@ def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: 
     return TVScenario(
         name=name, description=(description + " " + base).strip(), domain=grid(n_axis, dim),
         availability=AlwaysAvailable(n), candidates=(model,), truth=truth, truth_index=truth_index,
-        noise=data_sd, horizon=check_int("horizon", horizon), delta=delta,
+        noise=math.sqrt(noise_var), noise_law=noise_law, horizon=check_int("horizon", horizon), delta=delta,
         reference_index=None if truth_index == 0 else 0, in_theory=not reasons,
         out_of_theory_reason="; ".join(reasons),
         notes=("grid discretisation with exact argmax [PROPOSED]: the paper does not state its own (spec §7 #29)",
                "common random numbers: every algorithm sees the same f path and noise [PROPOSED]"),
         beta_rule=beta_rule, c1=c1, c2=c2, delta_B=delta_B, reset_N=reset_N, tv_eps=tv_eps,
-        model_noise_sd=model_sd, dim=dim, side=1.0, steps_detail=steps_detail,
+        dim=dim, side=1.0, steps_detail=steps_detail,
         **assumption3_se(float(lengthscale), dim, n),
     )
 
