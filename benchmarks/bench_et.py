@@ -70,7 +70,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--grid", type=int, default=30)
     ap.add_argument("--horizon", type=int, default=200)
-    ap.add_argument("--runs", type=int, default=200, help="runs per batch, data-space form (Table 3's chunk: 250)")
+    ap.add_argument("--runs", type=int, default=200, help="runs per batch, data-space form")
     ap.add_argument("--grid-runs", type=int, default=10, help="runs per batch, grid-state form (m·n² memory)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--blas-threads", type=int, default=1, help="per worker (the experiments pin 1 when jobs > 1)")

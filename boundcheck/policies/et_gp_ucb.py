@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from ..model.dataspace import choose_representation, make_posterior
+from ..model.dataspace import make_posterior
 from ..model.posterior import Posterior
 from ..model.priors import GPPrior
 from ..utils.validation import check_probability
@@ -49,16 +49,17 @@ def trigger_rho(t_prime: np.ndarray, delta_B: float) -> np.ndarray:
 
 
 def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int, max_data: int | None = None,
-                    representation: str | None = None) -> Posterior:
-    """The time-invariant posterior of a block of data, with per-run resets (``Posterior.reset(runs)``), in the
-    cheaper representation (:func:`~boundcheck.model.dataspace.choose_representation`): data space when a block
-    holds at most ``max_data`` (default: the horizon) observations and 2·max_data ≤ |X|, else the grid-state
-    form. Data-space buffers are allocated for ``max_data`` once (growing them copies every run's state), and a
-    step costs O(|X|·max_r |D_t|) over the batch: ET-GP-UCB's blocks are short. The model never propagates, so
-    it is time-invariant whatever ε the prior carries (the algorithm does not know ε)."""
+                    representation: str | None = None, typical_data: int | None = None) -> Posterior:
+    """The time-invariant posterior of a block of data, with per-run resets (``Posterior.reset(runs)``), built by
+    the one factory (:func:`~boundcheck.model.dataspace.make_posterior`), which picks the cheaper representation
+    for blocks of at most ``max_data`` (default: the horizon) observations — usually ``typical_data`` — and
+    honours the arithmetic mode and :func:`~boundcheck.model.dataspace.use_representation`; ``representation``
+    forces one (tests, benchmarks). Data-space buffers are allocated for ``max_data`` once (growing them copies
+    every run's state). The model never propagates, so it is time-invariant whatever ε the prior carries (the
+    algorithm does not know ε)."""
     cap = int(horizon if max_data is None else max_data)
-    rep = representation or choose_representation(prior.n, max_data=cap)
-    return make_posterior([prior], noise_var, runs, max_data=cap, representation=rep)
+    return make_posterior([prior], noise_var, runs, max_data=cap, typical_data=typical_data,
+                          representation=representation)
 
 
 class ETGPUCB(Policy):

@@ -39,7 +39,7 @@ from theory import et_gp_ucb as paper001
 from ...errors import BoundcheckError
 from ...model.information import gain_increments
 from ...model.kernels import spatio_temporal_gram
-from ...model.noise import draw_noise
+from ...model.noise import NoiseDraws
 from ...model.priors import GPPrior
 from ...model.sampling import make_sampler, run_streams
 from ...policies.base import RunContext
@@ -217,14 +217,16 @@ def pilot_first_stop(scenario: TVScenario, width: np.ndarray, rho: np.ndarray, r
         pol.start(RunContext(runs=m, horizon=T, candidates=sc.candidates, truth=sc.truth, noise_sd=sc.noise,
                              noise_var=sc.model_noise_var, beta=width, xi=np.zeros(T + 1), actions=sc.actions,
                              rngs=[s.algorithms[0] for s in streams], truth_index=sc.truth_index,
-                             reference_index=sc.reference_index, schedules={"rho": rho}, delta=sc.delta))
+                             reference_index=sc.reference_index, schedules={"rho": rho}, delta=sc.delta,
+                             run_ids=tuple(ids)))
         sampler = make_sampler(sc.truth)
         f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
         avail_rngs = [s.availability for s in streams]
+        noise_draws = NoiseDraws(sc.noise_law, sc.noise, noise_rngs, 1)
         tau, alive, rows = np.full(m, T), np.ones(m, dtype=bool), np.arange(m)
         for t in range(1, T + 1):
-            f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)
-            eps_t = draw_noise(sc.noise_law, sc.noise, noise_rngs, 1)[:, 0]  # the engine's draw
+            f_t = sampler.start(f_rngs, lo) if t == 1 else sampler.step(f_rngs)
+            eps_t = noise_draws.next()[:, 0]  # the engine's draw
             action = pol.select(t, sc.actions.available(t, avail_rngs))
             pol.update(t, action, (f_t[rows, action[:, 0]] + eps_t)[:, None])
             hit = pol.record["reset"] & alive
