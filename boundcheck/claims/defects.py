@@ -33,6 +33,10 @@ FREQUENTIST = ("igp_ucb_confidence", "igp_ucb", "gp_ts")
 #: the variation-budget theorems (issue 16; their own planted defects are in tests/test_variation_budget.py):
 #: the generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from ``ctx.schedule``)
 VARIATION = ("r_gp_ucb", "sw_gp_ucb")
+#: paper 001 (issue 15): the regret theorems of ET-GP-UCB, R-GP-UCB and TV-GP-UCB on the ε chain, and Lemma 3
+#: (the trigger under no change, which holds for any history-measurable choice rule: no β or argmin defect)
+TIME_VARYING = ("et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb")
+TRIGGER = ("et_trigger",)
 
 
 @dataclass(frozen=True)
@@ -95,15 +99,18 @@ def _no_prediction_step(pol: Policy) -> None:
 
 def _skip_conditioning(pol: Policy, t: int, update: Callable, action, y) -> None:
     """Call ``update`` while the posterior (and a pathwise sampler) ignore the observation."""
-    post = pol.posterior
-    post.condition_batch = lambda *a, **k: None
+    post = getattr(pol, "posterior", None)
+    method = "condition_batch"
+    if post is None:  # ET-GP-UCB and R-GP-UCB (paper 001) keep their block posterior as ``model``
+        post, method = pol.model, "condition"
+    setattr(post, method, lambda *a, **k: None)
     paths = getattr(pol, "paths", None)
     if paths is not None:
         paths.observe = lambda *a, **k: None
     try:
         update(t, action, y)
     finally:
-        del post.condition_batch
+        delattr(post, method)
         if paths is not None:
             del paths.observe
 
@@ -212,12 +219,87 @@ def _argmin(pol: Policy) -> None:
     _patch_start(pol, lambda p, ctx: replace(ctx, actions=_ArgminActions(ctx.actions)))
 
 
+# paper 001 (issue 15): ET-GP-UCB's trigger, R-GP-UCB's period, TV-GP-UCB's told ε
+def _trigger_post_update(pol: Policy) -> None:
+    """ET-GP-UCB computing ψ_t and κ_t from the posterior *after* conditioning on (x_t, y_t)."""
+
+    def patched(t, action, y):
+        x, yy, r = action[:, 0], y[:, 0], pol._rows
+        pol.model.condition(x, yy)
+        mu, sd = pol.model.mean()[r, 0, x], pol.model.sd()[r, 0, x]
+        tp = t - pol.t_r
+        kappa, psi = np.sqrt(pol.rho[tp]) * (sd + pol.sigma_n), np.abs(yy - mu)
+        reset = psi > kappa
+        pol.model.reset(reset)
+        pol.model.condition(x, yy, runs=reset)
+        pol.t_r[reset] = t
+        pol.n_resets += reset
+        pol.record.update({"psi": psi, "kappa": kappa, "rho": pol.rho[tp], "reset": reset,
+                           "innov": (yy - mu) / np.sqrt(sd**2 + pol.sigma_n**2)})
+
+    pol.update = patched
+
+
+def _reset_drops_point(pol: Policy) -> None:
+    """ET-GP-UCB whose reset forgets the triggering point too (D ← ∅ instead of {(x_t, y_t)})."""
+    update = pol.update
+
+    def patched(t, action, y):
+        update(t, action, y)
+        pol.model.reset(pol.record["reset"])
+
+    pol.update = patched
+
+
+def _trigger_scaled(pol: Policy, factor: float) -> None:
+    _after_start(pol, lambda p: setattr(p, "rho", factor * p.rho))
+
+
+def _t_prime_from_data(pol: Policy) -> None:
+    """ET-GP-UCB with t' = |D_t| + 1 instead of the time since the last reset (off by one after every reset)."""
+    update = pol.update
+
+    def patched(t, action, y):
+        n = pol.record["n_data"]
+        pol.t_r = t - (n + 1)
+        update(t, action, y)
+        pol.record["t_prime"] = n + 1
+
+    pol.update = patched
+
+
+def _period_shifted(pol: Policy, by: int) -> None:
+    """R-GP-UCB resetting every N + ``by`` steps (its block posterior sized for the longer blocks)."""
+    from ..policies.et_gp_ucb import block_posterior
+
+    def then(p):
+        p.period += by
+        p.model = block_posterior(p.ctx.candidates[0], p.ctx.noise_var, p.ctx.runs, p.ctx.horizon, max_data=p.period)
+
+    _after_start(pol, then)
+
+
+def _eps_told_scaled(pol: Policy, factor: float, at_zero: float) -> None:
+    """TV-GP-UCB told ``factor`` × the ε the study gives it (``at_zero`` when that is 0)."""
+
+    def change(p, ctx):
+        sched = dict(ctx.schedules)
+        eps = float(np.asarray(sched.get("tv_eps", [getattr(ctx.truth, "eps", 0.0)]))[0])
+        told = min(1.0, factor * eps) if eps > 0 else at_zero
+        sched["tv_eps"] = np.full(ctx.horizon + 1, told)
+        return replace(ctx, schedules=sched)
+
+    _patch_start(pol, change)
+
+
 _HOOKS: dict[str, Callable] = {
     "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
     "dropped_observation": _dropped_observation, "stale_action": _stale_action,
     "sigma_after_update": _sigma_after_update, "ts_draw_scaled": _ts_draw_scaled,
     "ts_mean_dropped": _ts_mean_dropped, "ts_prior_draws": _ts_prior_draws, "argmin": _argmin,
-    "usage_double_counted": _usage_double_counted,
+    "usage_double_counted": _usage_double_counted, "trigger_post_update": _trigger_post_update,
+    "reset_drops_point": _reset_drops_point, "trigger_scaled": _trigger_scaled, "t_prime_from_data": _t_prime_from_data,
+    "period_shifted": _period_shifted, "eps_told_scaled": _eps_told_scaled,
 }
 
 
@@ -273,27 +355,38 @@ def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremIn
     return replace(inst, bound_T=inst.bound_T * factor, anytime=inst.anytime * factor, extra=extra)
 
 
+def _lemma8_exponent_flipped(inst: TheoremInstance) -> TheoremInstance:
+    """Lemma 8's bounds (paper 001) with σ_n^{+2} for σ_n^{−2}: √((3σ_n²+σ_n⁴)N²g) and (σ_n²+σ_n⁴)N²g, i.e. the
+    instance's per-N arrays times their (constant) ratio to the correct ones: a defect of the theory module."""
+    r2 = float(inst.values["R"]) ** 2
+    sched = dict(inst.schedules)
+    sched["lemma8_sigma_N"] = sched["lemma8_sigma_N"] * np.sqrt((3 * r2 + r2**2) / (3 / r2 + 1 / r2**2))
+    sched["lemma8_mu_coef_N"] = sched["lemma8_mu_coef_N"] * (r2 + r2**2) / (1 / r2 + 1 / r2**2)
+    return replace(inst, schedules=sched)
+
+
 DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
-           ALL + VARIATION, policy=wrap_policy("beta_scaled", factor=0.1)),
+           ALL + VARIATION + TIME_VARYING, policy=wrap_policy("beta_scaled", factor=0.1)),
     Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
-           ALL + VARIATION,
+           ALL + VARIATION + TIME_VARYING + TRIGGER,
            policy=wrap_policy("noise_var_scaled", factor=0.25)),
     Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}",
-           ALL + VARIATION,
+           ALL + VARIATION + TIME_VARYING + TRIGGER,
            policy=wrap_policy("stale_action")),
-    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL + VARIATION,
+    Defect("dropped_observation", "every 5th observation never reaches the posterior",
+           ALL + VARIATION + TIME_VARYING + TRIGGER,
            policy=wrap_policy("dropped_observation", every=5)),
     Defect("no_prediction_step", "the posterior skips the ε prediction step (Kalman predict) between steps",
-           ("pe_gp_ucb",), policy=wrap_policy("no_prediction_step")),
+           ("pe_gp_ucb", "tv_gp_ucb"), policy=wrap_policy("no_prediction_step")),
     Defect("sigma_after_update", "the paper's misprint C8: the elimination test uses σ_t(x_t), after the update",
            ("pe_gp_ucb",), policy=wrap_policy("sigma_after_update")),
     Defect("usage_double_counted", "PE-GP-UCB counts each use of a prior twice in |S^p| (bookkeeping)",
            ("pe_gp_ucb",), policy=wrap_policy("usage_double_counted")),
     Defect("truth_outside_model", "f is drawn from GP(μ^{p*}, 9k): a prior not among the algorithm's models",
-           BAYESIAN, scenario=_truth_outside_model),
+           BAYESIAN + TIME_VARYING + TRIGGER, scenario=_truth_outside_model),
     Defect("noise_doubled", "the data's noise is twice as large (N(0, (2R)²)) while every model assumes R",
-           ALL + VARIATION,
+           ALL + VARIATION + TIME_VARYING + TRIGGER,
            scenario=_data_noise_doubled),
     Defect("rkhs_norm_tripled", "‖f‖_k = 3B while the algorithms are given B", FREQUENTIST,
            scenario=_rkhs_norm_tripled),
@@ -306,10 +399,26 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
            policy=wrap_policy("ts_prior_draws")),
     Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
-           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION, policy=wrap_policy("argmin")),
+           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION + TIME_VARYING,
+           policy=wrap_policy("argmin")),
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see",
-           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION, instance=_bound_understated),
+           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION + TIME_VARYING, instance=_bound_understated),
+    # paper 001 (issue 15)
+    Defect("trigger_post_update", "ET-GP-UCB's ψ_t and κ_t from the posterior after conditioning on (x_t, y_t)",
+           ("et_gp_ucb",) + TRIGGER, policy=wrap_policy("trigger_post_update")),
+    Defect("reset_drops_point", "ET-GP-UCB's reset forgets the triggering point too (D ← ∅, not {(x_t, y_t)})",
+           ("et_gp_ucb",), policy=wrap_policy("reset_drops_point")),
+    Defect("lazy_trigger", "ET-GP-UCB's threshold ρ_t' 25× too large (a trigger that hardly fires)",
+           ("et_gp_ucb",) + TRIGGER, policy=wrap_policy("trigger_scaled", factor=25.0)),
+    Defect("t_prime_off_by_one", "ET-GP-UCB with t' = |D_t| + 1, not the time since the reset (one too many after "
+           "every reset)", ("et_gp_ucb",), policy=wrap_policy("t_prime_from_data")),
+    Defect("period_off_by_one", "R-GP-UCB resetting every N + 1 steps", ("et_r_gp_ucb",),
+           policy=wrap_policy("period_shifted", by=1)),
+    Defect("eps_told_wrong", "TV-GP-UCB told 10× the true ε (0.3 when ε = 0)", ("tv_gp_ucb",),
+           policy=wrap_policy("eps_told_scaled", factor=10.0, at_zero=0.3)),
+    Defect("lemma8_exponent_flipped", "Lemma 8's bounds with σ_n^{+2} for σ_n^{−2} (a sign lost in the theory module: "
+           "a defect of the verification itself)", ("et_gp_ucb", "et_r_gp_ucb"), instance=_lemma8_exponent_flipped),
 )}
 
 

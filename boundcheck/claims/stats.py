@@ -628,4 +628,6 @@ def theorem_verdict(results: list[ClaimResult]) -> str:
     verdicts = [r.verdict for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE]
     if "violated" in verdicts:
         return "violated"
+    if not verdicts:  # nothing was checked (every claim needs a record the policy lacks): no grounds for "holds"
+        return "inconclusive"
     return "holds" if all(v == "holds" for v in verdicts) else "inconclusive"

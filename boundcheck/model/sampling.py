@@ -1,6 +1,8 @@
 """Exact samplers on finite domains, streamed over time, and the seeding scheme.
 
-* ``L = chol(K + jitter I)`` once per (kernel, domain); the jitter actually used is recorded.
+* ``L = chol(K + jitter I)`` once per (kernel, domain); the jitter actually used is recorded. A prior whose
+  ``sampling_factor`` is ``"eigen"`` uses the clipped eigen-root instead (n × r, exact, no jitter; r ≪ n for smooth
+  kernels on dense grids).
 * The ε chain is streamed: ``f_1 = μ + L z_1``, ``f_{t+1} - μ = √(1-ε)(f_t - μ) + √ε L z_{t+1}``, whose
   covariance is exactly ``k_X(x,x') (1-ε)^{|t-t'|/2}``; a (runs × T × n) array is never held.
 * Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .priors import GPPrior, RKHSFamily
+from .priors import GPPrior, RKHSFamily, clipped_root
 
 __all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams",
            "rows_matmul", "ROW_BLOCK", "NormalBlocks"]
@@ -117,7 +119,10 @@ class ChainSampler:
     def __init__(self, prior: GPPrior, jitter: float = 1e-10) -> None:
         self.prior = prior
         self.info: dict[str, np.ndarray] = {}
-        self.L, self.jitter = cholesky_jittered(prior.K, jitter)
+        if getattr(prior, "sampling_factor", "cholesky") == "eigen":  # low-rank exact root, no jitter (issue 15)
+            self.L, self.jitter = clipped_root(prior.K), 0.0
+        else:
+            self.L, self.jitter = cholesky_jittered(prior.K, jitter)
         self.rho = float(np.sqrt(1.0 - prior.eps))
         self.sqrt_eps = float(np.sqrt(prior.eps))
         self._dev: np.ndarray | None = None
@@ -127,7 +132,7 @@ class ChainSampler:
     def _draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
         if self._normals is None or self._normals.rngs is not rngs:
             # the same values as one draw of n per step, fetched several steps at a time (bounded memory)
-            n = self.L.shape[0]
+            n = self.L.shape[1]  # normals per step: the root's columns (r < n for the clipped eigen-root)
             self._normals = NormalBlocks(rngs, n, steps=max(1, min(16, (1 << 21) // max(1, len(rngs) * n))))
         return rows_matmul(self._normals.next(), self.L.T, self.first_run)
 

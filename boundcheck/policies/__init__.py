@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..errors import BoundcheckError
 from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
+from .et_gp_ucb import ETGPUCB
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
 from .improvement import GPEI, GPPI
@@ -21,6 +22,7 @@ from .random_search import RandomSearch
 from .regret_balancing import RegretBalancing
 from .restart_gp_ucb import RestartGPUCB
 from .sw_gp_ucb import SlidingWindowGPUCB
+from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
 from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
@@ -124,6 +126,8 @@ for _name, _factory, _kw in (
     ("r_gp_ucb_zs_pseudocode", RestartGPUCB, {"name": "r_gp_ucb_zs_pseudocode", "label": "R-GP-UCB (pseudocode β)"}),
     ("sw_gp_ucb", SlidingWindowGPUCB, {}),
     ("sw_gp_ucb_pseudocode", SlidingWindowGPUCB, {"name": "sw_gp_ucb_pseudocode", "label": "SW-GP-UCB (pseudocode β)"}),
+    ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("r_gp_ucb_after", RGPUCBAfter, {}),  # seed 001
+    ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
 ):
     register(_name, _factory, _kw)
 

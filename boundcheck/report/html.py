@@ -405,6 +405,37 @@ def _theorem_section(ctx: ReportContext) -> str:
     if th.anytime_note:
         out.append(f"<p class='small'>Anytime form: {rich(th.anytime_note)}</p>")
     out.append(_literal_section(th, vals))
+    out.append(_looseness(ctx))
+    return "".join(out)
+
+
+_FORMS = {"tightness": "the bound checked", "tightness_realised": "realised-block form (B)",
+          "tightness_finite": "finite-domain form (C)", "tightness_printed": "the printed form",
+          "tightness_min_tau": "the bound at the most favourable τ̄"}
+
+
+def _looseness(ctx: ReportContext) -> str:
+    """How far each form of the bound is from the regret, and from the trivial bound (family columns)."""
+    runs = ctx.runs
+    main = runs[runs["algorithm"] == ctx.main_algorithm] if "algorithm" in runs else runs
+    rows = []
+    for col, what in _FORMS.items():
+        if col in main and main[col].notna().any():
+            med = float(main[col].median())
+            rows.append([e(what), fmt(med, 3), fmt(1 / med, 3) if med > 0 else "—"])
+    if len(rows) < 2 and "bound_over_trivial" not in main:
+        return ""
+    out = ["<h3>How loose is it?</h3>", table(["form", "median R_T / RHS", "RHS / R_T (×)"], rows, num={1, 2})]
+    if "bound_over_trivial" in main and main["bound_over_trivial"].notna().any():
+        r = float(main["bound_over_trivial"].median())
+        verdict = "vacuous: above" if r > 1 else "below"
+        out.append(f"<p><b>The bound is {e(verdict)} the trivial bound</b> R<sub>T</sub> ≤ 2Σ<sub>t</sub> "
+                   f"max<sub>x</sub>|f<sub>t</sub>(x)| of this scenario (median ratio {e(fmt(r, 3))}).</p>")
+    gaps = [c for c in main.columns if c.startswith("gap_")]  # proof gaps a family counts per run
+    if gaps:
+        out.append("<p class='small'>Proof gaps, fraction of runs where they open: " + "; ".join(
+            f"<span class='id'>{e(c)}</span> {e(fmt(float(main[c].astype(float).mean()), 3))}" for c in gaps)
+            + ".</p>")
     return "".join(out)
 
 
