@@ -13,7 +13,7 @@ import numpy as np
 
 __all__ = ["ErrorBudget", "PerClaimBudget", "STOCHASTIC", "holm_adjusted", "holm_reject"]
 
-STOCHASTIC = ("probability", "expectation", "calibration")
+STOCHASTIC = ("probability", "expectation", "calibration", "equality")
 
 
 class ErrorBudget:
@@ -37,7 +37,7 @@ class PerClaimBudget(ErrorBudget):
     def sizes(self, kinds: Sequence[str]) -> list[float | None]:
         out: list[float | None] = []
         for k in kinds:
-            if k == "calibration":
+            if k in ("calibration", "equality"):  # hypothesis tests: violated when rejected
                 out.append(self.calibration)
             elif k in ("probability", "expectation", "deterministic"):
                 out.append(self.interval)  # deterministic: the descriptive interval on the counterexample rate

@@ -27,6 +27,8 @@ __all__ = [
     "deterministic_verdict",
     "expectation_verdict",
     "calibration_verdict",
+    "equality_verdict",
+    "anytime_expectation_verdict",
     "theorem_verdict",
     "exceeds",
 ]
@@ -159,6 +161,53 @@ def calibration_verdict(claim_id: str, u: np.ndarray, a: float = 0.01, **meta) -
     return ClaimResult(claim_id, "calibration", float(a), len(rejected), int(u2.shape[0]),
                        float(min(adjusted.values())), None, None, "violated" if rejected else "holds",
                        details=details, test_size=float(a), **meta)
+
+
+def equality_verdict(claim_id: str, values: np.ndarray, a: float = 0.01, **meta) -> ClaimResult:
+    """E[X] = 0 from per-run values of X (a stochastic identity, centred): two-sided one-sample t-test of size
+    ``a``; **violated** when rejected, **holds** otherwise (like a calibration test). ``rate`` is the mean, the
+    interval the (1 − a) t-interval on it; ``details`` has the p-value and the standardised effect."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = int(x.size)
+    mean = float(x.mean()) if n else float("nan")
+    sd = float(x.std(ddof=1)) if n > 1 else float("nan")
+    scale = max(float(np.abs(x).max()) if n else 0.0, 1e-300)
+    if n > 1 and sd > 1e-12 * scale:
+        tstat = mean / (sd / np.sqrt(n))
+        p = float(2 * stats.t.sf(abs(tstat), n - 1))
+        half = float(stats.t.ppf(1 - a / 2, n - 1) * sd / np.sqrt(n))
+    else:  # no spread: the identity holds exactly iff every value is 0 (to round-off)
+        p = 1.0 if abs(mean) <= 1e-9 * scale else 0.0
+        half = 0.0
+    verdict = "violated" if p < a else "holds"
+    details = dict(meta.pop("details", {}))
+    details.update(mean=mean, sd=sd, p_value=p, effect=(mean / sd if sd and np.isfinite(sd) and sd > 0 else None))
+    return ClaimResult(claim_id, "equality", 0.0, int(verdict == "violated"), n, mean, mean - half, mean + half,
+                       verdict, details=details, test_size=float(a), **meta)
+
+
+def anytime_expectation_verdict(claim_id: str, sample: np.ndarray, bound: float = 0.0, a: float = 0.05,
+                                **meta) -> ClaimResult:
+    """E[X_t] ≤ ``bound`` for every column t of ``sample`` (runs × T), simultaneously: Student-t intervals at
+    confidence 1 − a/T each (Bonferroni over t). **violated** if some lower end exceeds the bound, **holds** if
+    every upper end is below it. ``rate`` is the largest mean; ``details`` names the worst step."""
+    x = np.asarray(sample, dtype=np.float64)
+    x = x if x.ndim == 2 else x[:, None]
+    n, T = x.shape
+    mean = np.nanmean(x, axis=0)
+    sd = np.nanstd(x, axis=0, ddof=1) if n > 1 else np.full(T, np.inf)
+    q = float(stats.t.ppf(1 - a / (2 * T), n - 1)) if n > 1 else float("inf")
+    half = q * sd / np.sqrt(n)
+    lo, hi = mean - half, mean + half
+    worst = int(np.nanargmax(hi))
+    verdict = "violated" if np.any(lo > bound) else ("holds" if np.all(hi <= bound) else "inconclusive")
+    details = dict(meta.pop("details", {}))
+    details.update(worst_t=worst + 1, bound=float(bound), steps=T, per_step_size=a / T,
+                   violated_steps=int(np.sum(lo > bound)))
+    return ClaimResult(claim_id, "expectation", float(bound), int(np.sum(np.nanmean(x > bound, axis=0) > 0)), n,
+                       float(mean[worst]), float(lo[worst]), float(hi[worst]), verdict, details=details,
+                       test_size=float(a), **meta)
 
 
 def theorem_verdict(results: list[ClaimResult]) -> str:

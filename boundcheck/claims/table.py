@@ -7,8 +7,9 @@ statistics into :class:`~boundcheck.claims.stats.ClaimResult` objects, with each
 error budget and recorded in the result.
 
 Per-run columns in the ``runs`` table: ``fail_<id>`` (probability / deterministic), ``premise_<id>``
-(deterministic: the runs where the premise held) and ``value_<id>`` (expectation). Calibration claims read
-their sample, one row per run, from a column of the ``steps`` table.
+(deterministic: the runs where the premise held) and ``value_<id>`` (expectation, equality). Calibration claims
+and anytime expectation claims (an expectation claim with a ``sample``) read their sample, one row per run,
+from a column of the ``steps`` table.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from theory import Claim, S
 from .budget import ErrorBudget
 from .stats import (
     ClaimResult,
+    anytime_expectation_verdict,
     calibration_verdict,
     deterministic_verdict,
+    equality_verdict,
     expectation_verdict,
     probability_verdict,
 )
@@ -92,6 +95,11 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
         elif c.kind == "deterministic":
             results.append(deterministic_verdict(c.id, main_runs[f"fail_{c.id}"].to_numpy(),
                                                  main_runs[f"premise_{c.id}"].to_numpy(), a, **meta))
+        elif c.kind == "expectation" and spec.sample is not None:  # E[X_t] ≤ b at every t (steps column)
+            results.append(anytime_expectation_verdict(c.id, sample(spec.sample), level_of(c.expectation_bound, delta),
+                                                       a, **meta))
+        elif c.kind == "equality":
+            results.append(equality_verdict(c.id, main_runs[f"value_{c.id}"].to_numpy(), a, **meta))
         elif c.kind == "expectation":
             results.append(expectation_verdict(c.id, main_runs[f"value_{c.id}"].to_numpy(),
                                                level_of(c.expectation_bound, delta), a, **meta))

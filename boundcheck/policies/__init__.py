@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import BoundcheckError
 from .base import Policy, RunContext, masked_argmax
+from .combinatorial import REGISTRATIONS as _COMBINATORIAL
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
 from .improvement import GPEI, GPPI
@@ -73,6 +74,7 @@ for _name, _factory, _kw in (
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
+    *_COMBINATORIAL,
 ):
     register(_name, _factory, _kw)
 

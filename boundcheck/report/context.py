@@ -29,6 +29,8 @@ KIND_HELP = {
                      "counterexample is a violation",
     "expectation": "a bound on an expectation, checked with a one-sided interval on the mean",
     "calibration": "a distributional identity tested at the given size (KS, mean, variance, lag-1)",
+    "equality": "a stochastic identity E[X] = 0 (X centred per run), two-sided t-test at the given size; "
+                "violated when rejected",
 }
 VERDICT_HELP = {
     "holds": "the interval lies below the level (or no counterexample)",

@@ -30,7 +30,7 @@ from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
 
-__all__ = ["simulate", "ENGINE_MONITORS"]
+__all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations"]
 
 #: monitors the engine records through a policy's exposed posterior
 ENGINE_MONITORS = frozenset({"z_all", "z_chosen", "innov"})
@@ -44,6 +44,32 @@ def _as_action(action, m: int, K: int, name: str) -> np.ndarray:
         raise BoundcheckError(f"policy {name!r}: select() must return ({m}, {K}) integer base-arm indices, "
                               f"got shape {a.shape} dtype {a.dtype}")
     return a.astype(np.int64, copy=False)
+
+
+def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray, y: np.ndarray,
+                          noise_var: float) -> dict[str, np.ndarray]:
+    """Innovations of a round with K > 1 base arms (−1: padding) under the reference posterior, before the update.
+
+    With e = r_t − μ_{t−1}(a_t) ~ N(0, Σ_{t−1}(a_t) + ς²I) given H_t (exact posterior, exogenous X_t):
+
+    * ``innov`` = 1ᵀe / √(1ᵀ(Σ + ς²I)1): the total reward's innovation, i.i.d. N(0, 1) over rounds;
+    * ``innov_sq`` = eᵀ(Σ + ς²I)⁻¹e ~ χ²_k (k = |a_t|), the squared norm of the whitened vector;
+    * ``innov_norm`` = Φ⁻¹(F_{χ²_k}(innov_sq)): i.i.d. N(0, 1) over rounds."""
+    from scipy.stats import chi2, norm
+
+    m, K = action.shape
+    valid = action >= 0
+    B = np.where(valid, action, 0)
+    cols = np.stack([post.cov_column(B[:, k], tp) for k in range(K)], axis=1)  # (m, K, n)
+    S = np.take_along_axis(cols, B[:, None, :], axis=2)  # (m, K, K)
+    S = np.where(valid[:, :, None] & valid[:, None, :], S, 0.0)
+    M = S + np.eye(K)[None] * np.where(valid, noise_var, 1.0)[:, None, :]
+    e = np.where(valid, y - np.take_along_axis(mu_ref, B, axis=1), 0.0)
+    ones = valid.astype(float)
+    total = (e * ones).sum(axis=1) / np.sqrt(np.einsum("mi,mij,mj->m", ones, M, ones))
+    q = np.einsum("mi,mi->m", e, np.linalg.solve(M, e[..., None])[..., 0])
+    k = valid.sum(axis=1)
+    return {"innov": total, "innov_sq": q, "innov_norm": norm.ppf(np.clip(chi2.cdf(q, k), 1e-300, 1 - 1e-16))}
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
@@ -79,11 +105,16 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             d[key] = np.zeros((m, T) + value.shape[1:], dtype=value.dtype)
         d[key][:, t - 1] = value
 
+    round_monitor = getattr(inst, "round_monitor", None)  # a family's truth-side monitors of a round (K ≥ 1)
     for t in range(1, T + 1):
-        f_t = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)  # (m, n)
-        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
+        # X_t first: it may carry the round's base arms (contexts); its stream is independent of f and noise,
+        # so the order changes no number
         avail = actions.available(t, avail_rngs)
+        draw = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)
+        f_t = actions.realise(draw, avail)  # (m, n)
+        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
         best = actions.best_value(f_t, avail)
+        cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
         np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
         for pol in pols:
@@ -104,6 +135,12 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
                 store(tr.monitors, "innov", t,
                       (y_t[:, 0] - mu_ref[rows, x_t]) / np.sqrt(sd_ref[rows, x_t] ** 2 + R**2))
+            elif monitored:
+                for k, v in super_arm_innovations(post, tp, mu_ref, action, y_t, R**2).items():
+                    store(tr.monitors, k, t, v)
+            if round_monitor is not None and getattr(pol, "arm_model", None) is not None:
+                for k, v in round_monitor(t, pol, f_t, avail, action, y_t, actions, cache).items():
+                    store(tr.monitors, k, t, v)
             pol.update(t, action, y_t)
             tr.actions[:, t - 1], tr.obs[:, t - 1] = action, y_t
             tr.regret[:, t - 1] = best - actions.value(f_t, action)

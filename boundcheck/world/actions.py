@@ -91,6 +91,11 @@ class ActionSet:
     def available(self, t: int, rngs: list[np.random.Generator]) -> np.ndarray:
         return self.availability.draw(t, rngs)
 
+    def realise(self, f: np.ndarray, available) -> np.ndarray:
+        """The values of the round's base arms given the sampler's draw ``f`` (m, n) and X_t: ``f`` itself for a
+        fixed finite domain; action sets whose base arms are drawn each round (contexts) map the draw to them."""
+        return f
+
     def oracle(self, score: np.ndarray, available: np.ndarray) -> np.ndarray:  # pragma: no cover
         """The action maximising Σ_{i∈a} score(i) over the available ones: (m, K) base-arm indices."""
         raise NotImplementedError
