@@ -42,14 +42,14 @@ def _gather_block(S: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return cols, np.take_along_axis(cols, B[:, :, None], axis=1)
 
 
-def block_whiten(cov_BB: np.ndarray, resid: np.ndarray, valid: np.ndarray, noise_var: float):
+def block_whiten(cov_BB: np.ndarray, resid: np.ndarray, valid: np.ndarray, noise_var: float, eig: bool = False):
     """Per run, for the valid entries of a padded block: the Cholesky factor of Σ_BB + ς²I, the whitened
-    residual L⁻¹(r − μ_B), ½ log det(I + ς⁻²Σ_BB) and λ_max(Σ_BB). Padded entries are decoupled (identity)."""
+    residual L⁻¹(r − μ_B), ½ log det(I + ς⁻²Σ_BB) and (``eig``) λ_max(Σ_BB). Padded entries are decoupled."""
     k = cov_BB.shape[-1]
     vv = valid[:, :, None] & valid[:, None, :]
     eye = np.eye(k)[None]
     Sbb = np.where(vv, cov_BB, 0.0)
-    lam = np.linalg.eigvalsh(Sbb)[:, -1] if k else np.zeros(cov_BB.shape[0])
+    lam = np.linalg.eigvalsh(Sbb)[:, -1] if eig and k else None
     M = Sbb + eye * np.where(valid, noise_var, 1.0)[:, None, :]
     Lc = np.linalg.cholesky(M)
     w = np.linalg.solve(Lc, np.where(valid, resid, 0.0)[..., None])[..., 0]
@@ -129,18 +129,23 @@ class BlockPosterior:
                 np.isin(np.arange(self.m), runs)[:, None]
         if not valid.any():
             return
+        width = int(np.flatnonzero(valid.any(axis=0))[-1]) + 1  # drop all-padding slots at the end (paths)
+        idx, y, valid = idx[:, :width], y[:, :width], valid[:, :width]
         B = np.where(valid, idx, 0)
-        cols, bb = _gather_block(self.Sigma, B)
-        cols = np.where(valid[:, None, :], cols, 0.0)
-        mu_B = np.take_along_axis(self.prior_mean[0][None] + self.dev, B, axis=1)
-        Lc, w, logdet, _ = block_whiten(bb, y - mu_B, valid, self.noise_var)
-        # G = Σ_{:,B} (Σ_BB + ς²I)⁻¹ = (L⁻ᵀ L⁻¹ Σ_{B,:})ᵀ; one triangular pair per run
-        Linv_cols = np.linalg.solve(Lc, np.swapaxes(cols, 1, 2))  # (m, K, n) = L⁻¹ Σ_{B,:}
-        self.Sigma -= np.swapaxes(Linv_cols, 1, 2) @ Linv_cols
-        self.dev += np.einsum("mkn,mk->mn", Linv_cols, w)
+        rows = np.where(valid[:, :, None], self.Sigma[np.arange(self.m)[:, None], B], 0.0)  # Σ_{B,:} (m, K, n)
+        k = rows.shape[1]
+        vv = valid[:, :, None] & valid[:, None, :]
+        # Σ_BB + ς²I on the valid entries, the identity on the padding (decoupled: zero gain, zero residual)
+        M = np.where(vv, np.take_along_axis(rows, B[:, None, :], axis=2), 0.0)
+        M += np.eye(k)[None] * np.where(valid, self.noise_var, 1.0)[:, None, :]
+        resid = np.where(valid, y - np.take_along_axis(self.prior_mean[0][None] + self.dev, B, axis=1), 0.0)
+        X = np.linalg.solve(M, np.concatenate([rows, resid[:, :, None]], axis=2))  # M⁻¹[Σ_{B,:}, r − μ_B]
+        self.Sigma -= np.swapaxes(rows, 1, 2) @ X[:, :, :-1]  # Σ − Σ_{:,B} M⁻¹ Σ_{B,:}
+        self.dev += np.einsum("mkn,mk->mn", rows, X[:, :, -1])
+        logdet_M = 2.0 * np.log(np.diagonal(np.linalg.cholesky(M), axis1=1, axis2=2)).sum(axis=1)
         k = valid.sum(axis=1)
-        self.loglik[:, 0] += np.where(k > 0, -0.5 * (k * _LOG2PI + 2 * logdet + k * np.log(self.noise_var)
-                                                      + (w * w).sum(axis=1)), 0.0)
+        self.loglik[:, 0] += np.where(k > 0, -0.5 * (k * _LOG2PI + logdet_M + (resid * X[:, :, -1]).sum(axis=1)),
+                                      0.0)
         self.n_obs += k
 
     def propagate(self) -> None:

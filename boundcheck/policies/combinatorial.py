@@ -32,7 +32,7 @@ verification family computes its truth-side round monitors from it (declared in 
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtr
 
 from ..model.combinatorial import FeatureArms, GridArms
 from ..world.combinatorial import ContextualTopK
@@ -46,6 +46,7 @@ COMB_MONITORS = frozenset({"q1", "q2", "sig_all", "u_star", "u_chosen", "mu_err"
                            "n_chosen", "lam_chosen", "logdet_chosen", "cover", "pit", "f_worst", "innov",
                            "innov_norm", "innov_sq"})
 INFINITE_MONITORS = frozenset({"a6_gap", "l32_gap", "a7_fail", "eq67_fail"})
+_SQRT_2PI = float(np.sqrt(2 * np.pi))
 
 
 def rectified_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -53,7 +54,7 @@ def rectified_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     s = np.asarray(s, dtype=np.float64)
     safe = np.maximum(s, 1e-300)
     z = m / safe
-    return np.where(s > 0, m * norm.cdf(z) + s * norm.pdf(z), np.maximum(m, 0.0))
+    return np.where(s > 0, m * ndtr(z) + s * np.exp(-0.5 * z * z) / _SQRT_2PI, np.maximum(m, 0.0))
 
 
 def _arm_model(ctx: RunContext, joint: bool):
@@ -70,14 +71,16 @@ class _Combinatorial(Policy):
     final_records = frozenset({"info_direct"})
     joint = False
 
-    def __init__(self, rectify: bool = False, rectify_sd: str = "posterior") -> None:
-        self.rectify, self.rectify_sd = bool(rectify), rectify_sd
+    def __init__(self, rectify: bool = False, rectify_sd: str = "posterior", monitored: bool = True) -> None:
+        self.rectify, self.rectify_sd, self.monitored = bool(rectify), rectify_sd, bool(monitored)
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         self.arm_model = _arm_model(ctx, self.joint)
-        self.posterior = self.arm_model.post if self.arm_model.finite else None
-        self.truth_prior = 0 if self.arm_model.finite else None
+        # ``monitored=False`` (experiments): no truth-side monitoring of the model by the engine
+        exposed = self.arm_model.finite and self.monitored
+        self.posterior = self.arm_model.post if exposed else None
+        self.truth_prior = 0 if exposed else None
         self._rows = np.arange(ctx.runs)
 
     def choose(self, score: np.ndarray, sd: np.ndarray, available) -> np.ndarray:

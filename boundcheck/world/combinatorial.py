@@ -344,31 +344,64 @@ class RoadPaths(DAGPaths):
         if np.any(cost < 0) or not np.all(np.isfinite(cost)):
             raise BoundcheckError("Dijkstra needs finite non-negative edge costs (rectify the indices first)")
         dag, m = self.dag, cost.shape[0]
-        V, E = dag.n_nodes, dag.n_edges
-        avail = np.broadcast_to(np.asarray(available, dtype=bool), cost.shape)
-        r, e = np.nonzero(avail)
-        G = csr_matrix((cost[r, e], (r * V + dag.tail[e], r * V + dag.head[e])), shape=(m * V, m * V))
+        V = dag.n_nodes
+        avail = np.asarray(available, dtype=bool)
+        if avail.ndim == 1 and avail.all():  # a fixed structure: only the weights change from call to call
+            order, indices, indptr = _block_structure(dag, m)
+            G = csr_matrix((cost.ravel()[order], indices, indptr), shape=(m * V, m * V))
+        else:
+            r, e = np.nonzero(np.broadcast_to(avail, cost.shape))
+            G = csr_matrix((cost[r, e], (r * V + dag.tail[e], r * V + dag.head[e])), shape=(m * V, m * V))
         _, pred = dijkstra(G, directed=True, indices=np.arange(m) * V + dag.start, return_predecessors=True)
-        edge_of = np.full((V, V), -1, dtype=np.int64)
-        edge_of[dag.tail, dag.head] = np.arange(E)
+        edge_of = _edge_lookup(dag)
         rows = np.arange(m)
         node = np.full(m, dag.goal, dtype=np.int64)
         rev = np.full((m, self.K), -1, dtype=np.int64)
-        for i in range(self.K):
+        for i in range(self.K):  # walk the predecessors back from the goal
             active = node != dag.start
+            if not active.any():
+                break
             p = pred[rows, rows * V + node] - rows * V
             if np.any(active & (p < 0)):
                 raise BoundcheckError("no start–goal path among the available edges")
             rev[:, i] = np.where(active, edge_of[np.maximum(p, 0), node], -1)
             node = np.where(active, p, node)
         # reverse each path into start → goal order, padding at the end
-        n_edges = (rev >= 0).sum(axis=1)
+        cols = (rev >= 0).sum(axis=1)[:, None] - 1 - np.arange(self.K)[None]
+        ok = cols >= 0
         out = np.full_like(rev, -1)
-        for i in range(self.K):
-            src = n_edges - 1 - i
-            ok = src >= 0
-            out[ok, i] = rev[rows[ok], src[ok]]
+        out[np.nonzero(ok)[0], cols[ok]] = rev[ok]
         return out
+
+
+_STRUCTURES: dict = {}
+
+
+def _edge_lookup(dag: DAG) -> np.ndarray:
+    """(V, V) array: the edge from u to v, −1 if none (cached per DAG)."""
+    key = ("edges", id(dag))
+    if key not in _STRUCTURES:
+        edge_of = np.full((dag.n_nodes, dag.n_nodes), -1, dtype=np.int64)
+        edge_of[dag.tail, dag.head] = np.arange(dag.n_edges)
+        _STRUCTURES[key] = (edge_of, dag)
+    return _STRUCTURES[key][0]
+
+
+def _block_structure(dag: DAG, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR structure of the block-diagonal graph of ``m`` copies of ``dag`` (every edge present): the order of
+    the flattened (m, E) costs, the column indices and the row pointers (cached per DAG and m)."""
+    key = (id(dag), m)
+    if key not in _STRUCTURES:
+        V, E = dag.n_nodes, dag.n_edges
+        r = np.repeat(np.arange(m), E)
+        e = np.tile(np.arange(E), m)
+        rows, cols = r * V + dag.tail[e], r * V + dag.head[e]
+        order = np.lexsort((cols, rows))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=m * V))])
+        if len(_STRUCTURES) > 128:
+            _STRUCTURES.clear()
+        _STRUCTURES[key] = (order, cols[order].astype(np.int32), indptr.astype(np.int32), dag)
+    return _STRUCTURES[key][:3]
 
 
 @dataclass(frozen=True)

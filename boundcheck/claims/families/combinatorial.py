@@ -164,8 +164,11 @@ class RoundMonitor:
             # every arm when U_t uses the theorem's β_t and the posterior is the law of f given H_t
             z = (f - U) / np.maximum(sd, 1e-300) + float(self.width_theory[t])
             out["pit"] = (norm.cdf(z) - 0.5).mean(axis=1)
-        if pol.posterior is None:  # no grid posterior for the engine to monitor: the innovations from the model
-            out.update(innovation_stats(S, y - take(mu, action), valid, self.noise_var))
+        if pol.posterior is None or action.shape[1] == 1:  # what the engine does not record (it does K > 1)
+            stats = innovation_stats(S, y - take(mu, action), valid, self.noise_var)
+            if pol.posterior is not None:
+                stats.pop("innov")  # the engine's own single-arm innovation stays
+            out.update(stats)
         if self.infinite:
             out.update(self._infinite(t, model, avail, action, a_star, cache, U, mu, sd, w, actions))
         return out

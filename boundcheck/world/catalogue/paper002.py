@@ -280,8 +280,10 @@ def road_kernel(net: RoadNetwork, lengthscale: float = 1.0) -> np.ndarray:
     return (0.25 * net.sigma_det) ** 2 * (0.5 * graph_matern_line(net) * kf + 0.5 * kf)
 
 
-def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500) -> Scenario:
-    """S3 route ``route_index`` (1-based) at feature lengthscale ``lengthscale`` (prior = environment)."""
+def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500,
+                  model_lengthscale: float | None = None) -> Scenario:
+    """S3 route ``route_index`` (1-based): the environment's feature lengthscale ``lengthscale``; the model's is
+    ``model_lengthscale`` (default: the same, a well-specified prior; otherwise misspecified, out of theory)."""
     net = road_network()
     rts = routes(net)
     if not 1 <= route_index <= len(rts):
@@ -291,17 +293,25 @@ def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500
     e = route.edges
     K = road_kernel(net, lengthscale)[np.ix_(e, e)]
     prior = GPPrior(f"GP(−E_det, σ₀²(½k̃_G k_f + ½k'_f)), ℓ_f = {lengthscale:g}", -net.energy[e], K, 0.0)
+    model, misspecified = prior, model_lengthscale is not None and model_lengthscale != lengthscale
+    if misspecified:
+        Km = road_kernel(net, model_lengthscale)[np.ix_(e, e)]
+        model = GPPrior(f"GP(−E_det, σ₀²(½k̃_G k_f + ½k'_f)), ℓ_f = {model_lengthscale:g}", -net.energy[e], Km, 0.0)
     noise = 0.1 * net.sigma_det
     avail = AlwaysAvailable(e.size)
+    extra = dict(truth_index=None, reference_index=0, in_theory=False,
+                 out_of_theory_reason=f"model lengthscale {model_lengthscale:g} ≠ environment {lengthscale:g}") \
+        if misspecified else dict(truth_index=0)
     return Scenario(
-        name=f"comb_road_{route_index}" + ("" if lengthscale == 1.0 else f"_l{lengthscale:g}"),
+        name=f"comb_road_{route_index}" + ("" if lengthscale == 1.0 else f"_l{lengthscale:g}")
+        + (f"_model_l{model_lengthscale:g}" if misspecified else ""),
         description=(f"S3 synthetic road network ({len(net.xy)} intersections, {net.n_edges} directed roads), route "
                      f"{route_index}: {e.size} corridor edges, paths of up to {dag.k_max} edges; reward = −energy, "
                      f"f ~ GP(−E_det, σ₀²(½k̃_G k_f + ½k'_f)) with σ₀ = 0.25σ_det = {0.25 * net.sigma_det:.3g} Wh, "
                      f"noise 0.1σ_det = {noise:.3g} Wh, feature lengthscale {lengthscale:g}; exact DP oracle "
                      "(Algorithm 2's rectified Dijkstra is the experiments' variant, outside the theorems)."),
         domain=FiniteDomain(net.contexts[e], name=f"road_route{route_index}"), availability=avail,
-        candidates=(prior,), truth=prior, truth_index=0, noise=noise, horizon=horizon, delta=0.1,
+        candidates=(model,), truth=prior, noise=noise, horizon=horizon, delta=0.1, **extra,
         action_set=RoadPaths(dag, avail), params={**BUCB_DEFAULT, "rescale_prior": True},
         notes=("prior scale s = 0.25σ_det: the theorems' prior-scale generalisation (spec §3.7) is used",
                "corridor = goal-directed edges inside an ellipse of stretch 1.3 [PROPOSED]"))
