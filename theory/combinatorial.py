@@ -127,12 +127,13 @@ def _common_claims(left: str, left_src: str, infinite: bool) -> list[Claim]:
     if not infinite:
         claims += [
             Claim("R1_chain_pathwise", "deterministic",
-                  "per run: Σ_t f(a*_t) − U_t(a*_t) ≤ Σ_t Σ_{a∈a*_t}(f(a) − U_t(a))₊ and the Rao–Blackwellised "
-                  "Q₃ ≤ Q₄ ≤ Q₅ ≤ Q₆ with the β_t the algorithm used (σ_{t−1} ≤ s; |𝒜|φ(√β_t) summed ≤ Q₆)",
-                  "Lemma A.2 / 3.1, eqs. (16)–(33)"),
+                  "per run: Σ_t f(a*_t) − U_t(a*_t) ≤ Σ_t Σ_{a∈a*_t}(f(a) − U_t(a))₊ ≤ Σ_t Σ_{a∈𝒜}(f(a) − U_t(a))₊, "
+                  "and the Rao–Blackwellised Q₃ ≤ Q₄ ≤ Q₅ ≤ Q₆ with the β_t the algorithm used (σ_{t−1} ≤ s; "
+                  "|𝒜|φ(√β_t) summed ≤ Q₆)", "Lemma A.2 / 3.1, eqs. (16)–(33)"),
             Claim("R1_conditional", "expectation",
-                  "Q₂ ≤ Q₃: E[Σ_{a∈a*_t}(f(a) − U_t(a))₊] ≤ E[Σ_{a∈𝒜} E_t[(f(a) − U_t(a))₊ | H_t]] (exact "
-                  "conditional value σ(φ(√β) − √βΦ̄(√β)))", "Lemma A.2, eq. (25)", expectation_bound=sp.Integer(0)),
+                  "Q₂ ≤ Q₃: E[Σ_{a∈a*_t}(f(a) − U_t(a))₊] ≤ E[Σ_{a∈𝒜} E_t[(f(a) − U_t(a))₊ | H_t]] (the exact "
+                  "conditional value σ_{t−1}(a)(φ(√β_t) − √β_t Φ̄(√β_t)), Rao–Blackwellised)", "Lemma A.2, eq. (25)",
+                  expectation_bound=sp.Integer(0)),
             Claim("coverage", "equality",
                   "per-arm coverage P(f(a) > U_t(a)) = Φ̄(√β_t) at every (t, a) with the theorem's β_t, via the "
                   "probability integral transform: v = Φ((f(a) − U_t(a))/σ_{t−1}(a) + √β_t) ~ U(0,1), E[v̄] = ½",
@@ -282,8 +283,9 @@ _ASSUMPTIONS_INFINITE = (
     Assumption("τ_t satisfies (6a)–(6d) and the corrected (6b″), (6c′); β_t theoretical", "theoretical_schedules"),
 )
 
-_SCENARIOS_FINITE = ("comb_topk", "comb_topk_k1", "comb_topk_k2", "comb_topk_k8", "comb_topk_n100", "comb_grid",
-                     "comb_grid_open")
+_SCENARIOS_FINITE = ("comb_topk", "comb_topk_k1", "comb_topk_k2", "comb_topk_k4", "comb_topk_k8", "comb_topk_n100",
+                     "comb_topk_smooth", "comb_grid", "comb_grid_open", "comb_road_1", "comb_road_2", "comb_road_3",
+                     "comb_road_4")
 _SCENARIOS_INFINITE = ("comb_rff",)
 _FIN_NOTE = ("Bound(t): T → t, β_T → β_t, γ_{TK} → γ_{tK} (certified at every t); the theorem holds for every "
              "horizon, so E[R_t] ≤ Bound(t) is checked at every t ≤ T.")

@@ -324,6 +324,8 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "comb_topk_k4": lambda: _topk("comb_topk_k4", k=4),
     "comb_topk_k8": lambda: _topk("comb_topk_k8", k=8, size=12),
     "comb_topk_n100": lambda: _topk("comb_topk_n100", n=100, k=4, size=30, lengthscale=0.2, noise=0.1),
+    # strongly correlated arms: where sampling each arm independently visibly breaks the TS identity
+    "comb_topk_smooth": lambda: _topk("comb_topk_smooth", lengthscale=1.0),
     "comb_grid": lambda: _grid("comb_grid"),
     "comb_grid_open": lambda: _grid("comb_grid_open", p_close=0.0),
     "comb_rff": lambda: _contextual("comb_rff"),
