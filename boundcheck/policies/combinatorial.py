@@ -42,9 +42,9 @@ __all__ = ["CombGPUCB", "CombGPTS", "CombBI", "CombRandom", "COMB_MONITORS", "IN
            "rectified_mean"]
 
 #: truth-side quantities of a round the paper-002 family computes from a policy's ``arm_model``
-COMB_MONITORS = frozenset({"q1", "q2", "q2_all", "sig_all", "u_star", "u_chosen", "u_best", "mu_err", "sig_chosen", "var_chosen",
-                           "n_chosen", "lam_chosen", "logdet_chosen", "cover", "pit", "f_worst", "innov",
-                           "innov_norm", "innov_sq"})
+COMB_MONITORS = frozenset({"q1", "q2", "q2_all", "sig_all", "u_star", "u_chosen", "u_best", "mu_err", "sig_chosen",
+                           "var_chosen", "n_chosen", "lam_chosen", "logdet_chosen", "cover", "pit", "f_worst",
+                           "innov", "innov_norm", "innov_sq"})
 INFINITE_MONITORS = frozenset({"a6_gap", "l32_gap", "a7_fail", "eq67_fail"})
 _SQRT_2PI = float(np.sqrt(2 * np.pi))
 
