@@ -38,7 +38,7 @@ def fig_r1_chain(ctx: ReportContext, out: Path):
     ax.errorbar(x, mean, yerr=half, fmt="o-", color="#0173b2", capsize=4, lw=1.6)
     ax.axhline(0.0, color="#999", lw=0.8)
     ax.set_xticks(x, ["Q₁ E[f(a*)−U(a*)]", "Q₂ Σ(f−U)₊ on a*", "Q₃ Rao–Blackwell", "Q₄ φ(√β)Σσ",
-                      "Q₅ s|𝒜|Σφ(√β)", "Q₆ bound"], rotation=12)
+                      "Q₅ s|A|Σφ(√β)", "Q₆ bound"], rotation=12)
     ax.set_yscale("symlog", linthresh=1e-2)
     ax.set_ylabel("sum over t ≤ T")
     mono = bool(np.all(np.diff(mean) >= -1e-9 * np.maximum(1, np.abs(mean[1:]))))
