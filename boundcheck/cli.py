@@ -101,15 +101,17 @@ def cmd_show(args) -> int:
     for name, (_, meaning) in th.symbols.items():
         con.print(f"  {name:>16}: {meaning}")
     con.print("[bold]Assumptions:[/bold]")
+    from rich.markup import escape  # statements contain brackets (E[f(a) − U(a)]) that are not markup
+
     for a in th.assumptions:
-        con.print(f"  - {a.text}")
+        con.print(escape(f"  - {a.text}"))
     con.print("[bold]Claims checked:[/bold]")
     for c in th.claims:
         lvl = f" (level {_claim_level(c)})" if _claim_level(c) is not None else ""
-        con.print(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}")
+        con.print(escape(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}"))
     con.print("[bold]Corrections to the paper:[/bold]")
     for c in th.corrections:
-        con.print(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})")
+        con.print(escape(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})"))
     con.print(f"\nDefault scenario: {th.default_scenario}; scenarios: {', '.join(th.scenarios)}")
     return EXIT_OK
 
