@@ -157,5 +157,11 @@ class TopK(ActionSet):
         # stable sort on −score: equal scores keep index order, so ties go to the lowest index
         return np.argsort(-s, axis=1, kind="stable")[:, : self.k]
 
+    def best_value(self, f: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """Σ of the K largest available values, computed apart from the oracle (so that a check comparing the
+        oracle's choice with the maximum is not circular)."""
+        s = np.where(np.broadcast_to(available, f.shape), f, -np.inf)
+        return -np.sort(-s, axis=1)[:, : self.k].sum(axis=1)
+
     def describe(self) -> str:
         return f"top-{self.k} super arms; {self.availability.describe()}"
