@@ -123,7 +123,8 @@ def _meta(spec: StudySpec) -> dict:
     algos = []
     for i, p in enumerate(spec.policies):
         cls = p.declared
-        algos.append({"name": p.name, "label": p.label or getattr(cls, "label", p.name),
+        label = p.label or getattr(p.make(), "label", None) or p.name  # an instance knows a label set in __init__
+        algos.append({"name": p.name, "label": label,
                       "role": "theorem" if i == 0 else getattr(cls, "role", "baseline"),
                       "description": getattr(cls, "description", "")})
     return {

@@ -15,6 +15,7 @@ from pathlib import Path
 import theory
 
 from .errors import BoundcheckError
+from .utils.validation import check_symbol_values
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -148,6 +149,7 @@ def cmd_bound(args) -> int:
     for name in ("T", "R", "n_X", "n_U"):
         if name in values and values[name] <= 0:
             raise BoundcheckError(f"{name} must be positive, got {values[name]}")
+    check_symbol_values(th, values)
     res = th.evaluate(values)
     out = {"theorem": th.id, "values": values, "value": float(res["value"]),
            "terms": {k: float(v) for k, v in res["terms"].items()},

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------------------------------- layers
 LAYERS = {"errors": 0, "utils": 0, "model": 1, "world": 2, "policies": 3, "claims": 4, "study": 5, "report": 6,
-          "api": 7, "cli": 8, "testing": 8, "__init__": 8}
+          "api": 7, "cli": 8, "testing": 8, "__init__": 8, "__main__": 8}
 
 
 def _layer(path: Path) -> int:

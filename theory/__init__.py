@@ -13,7 +13,8 @@ __all__ = ["get", "all_theorems", "register", "Theorem", "Claim", "Assumption", 
            "UnknownTheorem"]
 
 # modules, not ids: the ids live in the Theorem objects themselves
-_BUILTIN_MODULES = ("theory.pe_gp_ucb", "theory.srinivas", "theory.chowdhury_gopalan", "theory.combinatorial")
+_BUILTIN_MODULES = ("theory.pe_gp_ucb", "theory.srinivas", "theory.chowdhury_gopalan", "theory.zhou_shroff",
+                    "theory.combinatorial")
 _REGISTRY: dict[str, Theorem] = {}
 _loaded = False
 

@@ -130,6 +130,8 @@ class Theorem:
     anytime_terms: Mapping[str, sp.Expr] | None = None  # Bound_T(t): symbol t, gamma_T read as gamma_t
     anytime_note: str = ""
     notes: tuple[str, ...] = ()
+    constraints: tuple[sp.Basic, ...] = ()  # relations the bound symbols must satisfy (e.g. H ≤ T), beyond their
+    # sympy assumptions (positive, nonnegative, integer); checked on user input by ``boundcheck bound``
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

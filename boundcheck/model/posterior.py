@@ -20,6 +20,10 @@ Operations (grid-state form, O(n²) per observation and group):
   ``Σ ← (1-ε) Σ + ε K``. Exact for the kernel ``k_X (1-ε)^{|t-t'|/2}``.
 * :meth:`reset` — back to the prior for selected runs (R-GP-UCB, ET-GP-UCB).
 
+The data-space form (O(n·|D|) per observation, resets and sliding windows) is
+:class:`~boundcheck.model.dataspace.DataSpacePosterior`; :func:`~boundcheck.model.dataspace.make_posterior`
+picks the cheaper form by cost.
+
 Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler`: Matheron's rule
 ``h = g − K_{DX}(K_XX + λI)⁻¹(g_X + e)`` with a prior draw ``g`` from a factor of K computed once and the
 data-space gain ``W_t = K_{DX}(K_XX + λI)⁻¹`` updated in O(n t) per step, so a draw costs O(n r + n t) per run
@@ -213,7 +217,7 @@ class PathwiseSampler:
     Call :meth:`observe` with x_t *before* ``posterior.condition`` (it reads Σ_{t−1}).
     """
 
-    def __init__(self, posterior: BatchedPosterior, prior: int = 0, capacity: int = 64) -> None:
+    def __init__(self, posterior: Posterior, prior: int = 0, capacity: int = 64) -> None:
         g = posterior.group_of[prior]
         if posterior.eps[g] != 0.0:
             raise BoundcheckError("pathwise sampling is implemented for static priors (ε = 0) only")

@@ -143,7 +143,10 @@ class RKHSSampler:
 
 
 def make_sampler(truth: GPPrior | RKHSFamily) -> ChainSampler | RKHSSampler:
-    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family."""
+    """The sampler for a scenario's truth: a GP prior (ε chain) or a fixed-function RKHS family; a truth that
+    brings its own sampler (``make_sampler()``, e.g. a variation-budget sequence) uses it."""
+    if hasattr(truth, "make_sampler"):
+        return truth.make_sampler()
     if isinstance(truth, RKHSFamily):
         return RKHSSampler(truth)
     return ChainSampler(truth)

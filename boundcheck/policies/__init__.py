@@ -19,6 +19,8 @@ from .pe_gp_ucb import PEGPUCB
 from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
 from .regret_balancing import RegretBalancing
+from .restart_gp_ucb import RestartGPUCB
+from .sw_gp_ucb import SlidingWindowGPUCB
 from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
@@ -74,6 +76,10 @@ for _name, _factory, _kw in (
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
+    ("r_gp_ucb_zs", RestartGPUCB, {}),
+    ("r_gp_ucb_zs_pseudocode", RestartGPUCB, {"name": "r_gp_ucb_zs_pseudocode", "label": "R-GP-UCB (pseudocode β)"}),
+    ("sw_gp_ucb", SlidingWindowGPUCB, {}),
+    ("sw_gp_ucb_pseudocode", SlidingWindowGPUCB, {"name": "sw_gp_ucb_pseudocode", "label": "SW-GP-UCB (pseudocode β)"}),
     *_COMBINATORIAL,
 ):
     register(_name, _factory, _kw)

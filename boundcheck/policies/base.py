@@ -51,6 +51,7 @@ class RunContext:
     # whose name is a key uses that schedule instead of ``beta`` (the theorem's own algorithm uses ``beta``)
     schedules: dict[str, np.ndarray] = field(default_factory=dict)
     delta: float = 0.1  # the theorem's δ
+    window: int | None = None  # H (restart period) or w (window) of forgetting algorithms, from the scenario
 
     @property
     def monitor_index(self) -> int | None:

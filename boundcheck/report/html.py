@@ -322,7 +322,27 @@ def _theorem_section(ctx: ReportContext) -> str:
                + ".</p>")
     if th.anytime_note:
         out.append(f"<p class='small'>Anytime form: {rich(th.anytime_note)}</p>")
+    out.append(_literal_section(th, vals))
     return "".join(out)
+
+
+def _literal_section(th, values: dict) -> str:
+    """The paper's printed constants against the restored ones (theorems with a ``_literal`` sibling)."""
+    from .literal import literal_comparison
+
+    cmp = literal_comparison(th, values)
+    if cmp is None:
+        return ""
+    rows = []
+    for name, rest, lit in [*cmp["rows"], ("Bound(T)", *cmp["total"])]:
+        ratio = lit / rest if rest and rest == rest and lit == lit else float("nan")
+        mark = " (smaller)" if ratio < 1 else ""
+        rows.append([f'<span class="id">{e(name)}</span>', fmt(rest), fmt(lit), e(fmt(ratio) + mark)])
+    return (f"<h3>Paper-literal constants</h3><p class='small'>The bound as printed "
+            f"(<span class='id'>{e(cmp['literal'])}</span>) against the constants restored from the proof "
+            f"(<span class='id'>{e(cmp['restored'])}</span>), at the values used. Where the literal value is "
+            "smaller, the paper's printed constant is not supported by its proof.</p>"
+            + table(["term", "restored", "paper-literal", "literal / restored"], rows, num={1, 2, 3}))
 
 
 def _assumptions_section(ctx: ReportContext) -> str:

@@ -367,6 +367,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
                     if gm else "") + ".")
         if th.anytime_note:
             L.append(r"\par Anytime form: " + tex(th.anytime_note))
+        L.extend(_literal_lines(th, b.get("values", {})))
     else:
         L.append(tex(f"The theorem is not in the theory layer; stored bound value {fmt(b.get('at_horizon'))}."))
 
@@ -426,6 +427,23 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
                                                         for a, b_ in GLOSSARY]))
     L.append(r"\end{document}")
     return "\n".join(L) + "\n"
+
+
+def _literal_lines(th, values: dict) -> list[str]:
+    """The paper's printed constants against the restored ones (theorems with a ``_literal`` sibling)."""
+    from .literal import literal_comparison
+
+    cmp = literal_comparison(th, values)
+    if cmp is None:
+        return []
+    rows = []
+    for name, rest, lit in [*cmp["rows"], ("Bound(T)", *cmp["total"])]:
+        ratio = lit / rest if rest and rest == rest and lit == lit else float("nan")
+        rows.append([ident(name), tex(fmt(rest)), tex(fmt(lit)), tex(fmt(ratio) + (" (smaller)" if ratio < 1 else ""))])
+    return [r"\subsection*{Paper-literal constants}",
+            tex(f"The bound as printed ({cmp['literal']}) against the constants restored from the proof "
+                f"({cmp['restored']}), at the values used."),
+            _short_table("lrrr", ["term", "restored", "paper-literal", "literal / restored"], rows)]
 
 
 def write_latex(ctx: ReportContext, figs: list[FigureInfo], out_dir: Path) -> Path:

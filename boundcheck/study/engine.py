@@ -25,6 +25,7 @@ import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
+from ..model.noise import draw_noise
 from ..model.sampling import make_sampler, run_streams
 from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
@@ -88,7 +89,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             noise_var=scenario.model_noise_var, beta=inst.beta, xi=inst.xi, actions=actions,
             rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
-            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta))
+            reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
+            window=scenario.window))
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise
@@ -112,7 +114,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         avail = actions.available(t, avail_rngs)
         draw = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)
         f_t = actions.realise(draw, avail)  # (m, n)
-        eps_t = R * np.stack([g.standard_normal(K) for g in noise_rngs])  # (m, K): one draw per base arm
+        eps_t = draw_noise(scenario.noise_law, R, noise_rngs, K)  # (m, K): one draw per base arm
         best = actions.best_value(f_t, avail)
         cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best

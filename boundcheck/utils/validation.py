@@ -25,6 +25,7 @@ __all__ = [
     "check_unit_interval",
     "check_choice",
     "check_square_matrix",
+    "check_symbol_values",
 ]
 
 
@@ -110,3 +111,26 @@ def check_square_matrix(name: str, value) -> np.ndarray:
     if not np.all(np.isfinite(M)):
         raise BoundcheckError(f"{name} has non-finite entries")
     return M
+
+
+def check_symbol_values(theorem, values: dict) -> None:
+    """Values given for a theorem's bound symbols (``boundcheck bound --set``): each must satisfy its symbol's sympy
+    assumptions (positive, nonnegative, integer), and together the theorem's ``constraints`` (e.g. H ≤ T)."""
+    symbols = getattr(theorem, "symbols", {})
+    for name, value in values.items():
+        if name not in symbols:
+            continue
+        sym = symbols[name][0]
+        if sym.is_positive and not value > 0:
+            raise BoundcheckError(f"{name} must be positive, got {value:g}")
+        if sym.is_nonnegative and not value >= 0:
+            raise BoundcheckError(f"{name} must be non-negative, got {value:g}")
+        if sym.is_integer and float(value) != int(value):
+            raise BoundcheckError(f"{name} must be an integer, got {value:g}")
+    subs = {symbols[k][0]: v for k, v in values.items() if k in symbols}
+    for rel in getattr(theorem, "constraints", ()):
+        if not rel.free_symbols <= set(subs):
+            continue
+        if not bool(rel.subs(subs)):
+            given = ", ".join(f"{s}={subs[s]:g}" for s in rel.free_symbols)
+            raise BoundcheckError(f"the values violate {rel} ({given})")

@@ -82,3 +82,49 @@ def _kernel_bounded_by_one(sc) -> tuple[bool, str]:
 @register_predicate("noise_matches")
 def _noise_matches(sc) -> tuple[bool, str]:
     return True, f"data noise N(0, {sc.noise:g}²), the R every model uses"
+
+
+# ----------------------------------------------------- drifting functions with a variation budget (paper 003)
+def _budget_truth(sc):
+    truth = sc.truth
+    return truth if hasattr(truth, "budget_bound") and hasattr(truth, "max_norm") else None
+
+
+@register_predicate("norms_bounded_over_time")
+def _norms_bounded_over_time(sc) -> tuple[bool, str]:
+    truth = _budget_truth(sc)
+    if truth is None:
+        return False, "f_t is not a sequence of RKHS functions with exact norms"
+    if sc.B is None:
+        return False, "no RKHS norm bound B given to the algorithms"
+    ok = truth.max_norm <= sc.B * (1 + 1e-9)
+    return ok, f"max_t ‖f_t‖_k = {truth.max_norm:g} (exact); B = {sc.B:g}" + ("" if ok else ": exceeds B")
+
+
+@register_predicate("variation_budget_within")
+def _variation_budget_within(sc) -> tuple[bool, str]:
+    truth = _budget_truth(sc)
+    if truth is None:
+        return False, "f_t is not a sequence with an exact variation budget"
+    given = sc.declared_budget()
+    real = float(truth.budget_bound)
+    ok = real <= given * (1 + 1e-9) + 1e-12
+    return ok, (f"realised Σ‖f_(t+1) − f_t‖_k ≤ {real:g} (exact a priori); P_T given = {given:g}"
+                + ("" if ok else ": the realised budget exceeds it"))
+
+
+@register_predicate("noise_sub_gaussian")
+def _noise_sub_gaussian(sc) -> tuple[bool, str]:
+    from ..model.noise import describe_noise_law, parse_noise_law
+
+    _, scale = parse_noise_law(sc.noise_law)
+    return scale <= 1.0, f"data noise {describe_noise_law(sc.noise_law, sc.noise)}; R = {sc.noise:g}"
+
+
+@register_predicate("forgetting_window")
+def _forgetting_window(sc) -> tuple[bool, str]:
+    if sc.window is None:
+        return False, "no restart period / window H given"
+    rule = {"remark": " (Remark (2) of the paper)", "remark_unknown": " (Remark (3): P_T unknown)"}.get(
+        sc.window_rule, "")
+    return 1 <= sc.window <= sc.horizon, f"H = w = {sc.window}{rule}, T = {sc.horizon}; λ = {sc.model_noise_var:.6g}"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import BoundcheckError
 from ..model.domains import FiniteDomain
 from ..model.priors import GPPrior, RKHSFamily
-from ..utils.validation import check_int, check_probability
+from ..utils.validation import check_int, check_nonnegative, check_positive, check_probability
 from .actions import ActionSet, Availability, SingleArm
 
 __all__ = ["Scenario"]
@@ -39,7 +39,7 @@ class Scenario:
     in_theory: bool = True
     out_of_theory_reason: str = ""
     notes: tuple[str, ...] = field(default=())
-    model_noise: str = "R2"  # the models' likelihood variance λ: "R2" (= R²) or "1+2/T" (IGP-UCB's theory)
+    model_noise: str = "R2"  # the models' likelihood variance λ: "R2" (= R²), "1+2/T" (IGP-UCB), "1", "1+2/H"
     B: float | None = None  # RKHS norm bound given to the algorithms (frequentist theorems)
     gamma_rule: str = "certified"  # "certified" or "rate:<se|matern|constant>" (a paper's uncertified γ_t)
     gamma_rate_params: dict = field(default_factory=dict)  # d, nu for the rate formulas
@@ -47,6 +47,24 @@ class Scenario:
     # theorem-specific parameters of the schedules the scenario fixes (e.g. GP-BUCB's ξ, ω; ``rescale_prior``
     # to use a theorem's prior-scale generalisation when k(x, x) > 1)
     params: dict = field(default_factory=dict)
+    # drifting functions with a variation budget (Zhou & Shroff 2021); defaults leave other scenarios unchanged
+    noise_law: str = "gaussian"  # data noise: "gaussian" N(0, R²), "rademacher" ±R; "LAW:c" scales it by c
+    P_T: float | None = None  # variation budget Σ‖f_{t+1} − f_t‖_k given to the theorem (None: the truth's own)
+    window: int | None = None  # H (restart period) or w (window) of forgetting algorithms, 1 ≤ window ≤ T
+    window_rule: str = ""  # "remark" / "remark_unknown": the window is re-derived when the horizon changes
+
+    def __post_init__(self) -> None:
+        from ..model.noise import parse_noise_law
+
+        parse_noise_law(self.noise_law)
+        if self.B is not None:
+            check_positive("B (RKHS norm bound)", self.B)
+        if self.P_T is not None:
+            check_nonnegative("P_T (variation budget)", self.P_T)
+        if self.window is not None:
+            check_int("H / w (restart period or window)", self.window, 1, self.horizon)
+        if self.window_rule not in ("", "remark", "remark_unknown"):
+            raise BoundcheckError(f"scenario {self.name!r}: unknown window rule {self.window_rule!r}")
 
     @property
     def actions(self) -> ActionSet:
@@ -64,6 +82,12 @@ class Scenario:
             return self.noise**2
         if self.model_noise == "1+2/T":
             return 1.0 + 2.0 / self.horizon
+        if self.model_noise == "1":
+            return 1.0
+        if self.model_noise == "1+2/H":  # λ = 1 + 2/H (or 1 + 2/w) of a forgetting algorithm (spec 003 §3.8)
+            if self.window is None:
+                raise BoundcheckError(f"scenario {self.name!r}: λ = 1 + 2/H needs a window H")
+            return 1.0 + 2.0 / self.window
         raise BoundcheckError(f"scenario {self.name!r}: unknown model_noise {self.model_noise!r}")
 
     def at(self, horizon: int | None = None, delta: float | None = None) -> Scenario:
@@ -71,9 +95,31 @@ class Scenario:
         changes = {}
         if horizon is not None:
             changes["horizon"] = check_int("horizon", horizon)
+            if changes["horizon"] != self.horizon:
+                changes.update(self._horizon_dependent(changes["horizon"]))
         if delta is not None:
             changes["delta"] = check_probability("delta", delta)
         return replace(self, **changes) if changes else self
+
+    def _horizon_dependent(self, horizon: int) -> dict:
+        """Fields that follow the horizon: a drifting truth's design (its budget is over the whole horizon) and a
+        window chosen by rule."""
+        out = {}
+        if hasattr(self.truth, "at_horizon"):
+            out["truth"] = self.truth.at_horizon(horizon)
+        if self.window_rule:
+            from ..model.variation import remark_window
+
+            P = None if self.window_rule == "remark_unknown" else self.declared_budget(out.get("truth"))
+            out["window"] = remark_window(self.candidates[0].K, horizon, P)
+        return out
+
+    def declared_budget(self, truth=None) -> float | None:
+        """The variation budget P_T the theorem is given: ``P_T``, else the truth's own certified budget."""
+        if self.P_T is not None:
+            return float(self.P_T)
+        truth = self.truth if truth is None else truth
+        return float(truth.budget_bound) if hasattr(truth, "budget_bound") else None
 
     def assumption_report(self) -> dict[str, tuple[bool, str]]:
         """Predicate name -> (satisfied, how), for every registered assumption predicate."""

@@ -16,7 +16,8 @@ from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_t
 __all__ = ["Family", "ChunkEvaluator", "TheoremInstance", "register_family", "family_for", "gamma_curves",
            "steps_table"]
 
-_BUILTIN_MODULES = (f"{__name__}.pe_gp_ucb", f"{__name__}.kernelized", f"{__name__}.combinatorial")
+_BUILTIN_MODULES = (f"{__name__}.pe_gp_ucb", f"{__name__}.kernelized", f"{__name__}.variation_budget",
+                    f"{__name__}.combinatorial")
 _FAMILIES: dict[str, Family] = {}
 _loaded = False
 

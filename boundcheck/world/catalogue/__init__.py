@@ -14,7 +14,7 @@ from ..scenario import Scenario
 
 __all__ = ["register_scenario", "get_scenario", "scenario_names"]
 
-_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper002")
+_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper003", f"{__name__}.paper002")
 _BUILDERS: dict[str, Callable[[], Scenario]] = {}
 _loaded = False
 
