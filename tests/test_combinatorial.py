@@ -334,3 +334,50 @@ def test_road_network_experiments_return_tidy_results(tmp_path):
                                   alg.final.set_index(["algorithm", "run"])["regret"].loc["gp_ucb"])
     paths = experiment_figures(res, tmp_path)
     assert {p.name for p in paths} >= {"algorithms_regret.png", "chosen_paths.png", "bucb_beta.png"}
+
+
+class OverconfidentUCB(CombGPUCB):
+    """A planted defect: the model's prior variance is 4× too small (a wrong prior)."""
+
+    name = "comb_gp_ucb"
+
+    def start(self, ctx):
+        from boundcheck.model.combinatorial import GridArms
+
+        super().start(ctx)
+        p = ctx.candidates[0]
+        self.arm_model = GridArms(replace(p, K=p.K / 4), ctx.noise_var, ctx.runs)
+        self.posterior = self.arm_model.post
+
+
+def test_a_wrong_prior_is_caught_by_the_rao_blackwell_step_and_the_innovations():
+    v = _verdicts("comb_gp_ucb", "comb_topk", runs=60, horizon=20, policies=[PolicySpec("comb_gp_ucb",
+                                                                                        OverconfidentUCB)])
+    assert v["R1_conditional"] == v["K1_innovations"] == v["lemma_A10"] == v["lemma_A4"] == "violated"
+
+
+def test_bound_and_expectation_claims_are_live():
+    """Mechanism negative controls: shrunk bounds and constants are exceeded (the claims can say violated)."""
+    from boundcheck.claims.stats import anytime_expectation_verdict
+    from boundcheck.study.runner import run_chunk
+
+    spec = api.build_study("comb_gp_ts", "comb_topk", runs=8, horizon=15, seed=1, policies=["comb_gp_ts"])
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    small = replace(inst, bound_T=inst.bound_T * 1e-4, anytime=inst.anytime * 1e-4,
+                    bound_terms={k: v * 1e-4 for k, v in inst.bound_terms.items()},
+                    extra={**inst.extra, "s": -100.0, "Q6": -1e3})
+    _, tables, _ = run_chunk(spec, small, 0, list(range(8)))
+    r = tables["runs"]
+    for claim in ("bayes_regret", "R1_left_term", "ts_lcb", "lemma_A5"):
+        assert (r[f"value_{claim}"] > 0).all(), claim
+    excess = tables["steps"].pivot(index="run", columns="t", values="bound_excess").to_numpy()
+    assert anytime_expectation_verdict("x", excess[:, 5:]).verdict == "violated"
+    # the infinite case: a Lipschitz constant 1000× too small breaks the pathwise Lemma A.7; a one-point grid
+    # makes the discretisation gap of Lemma A.6 large
+    spec = api.build_study("comb_gp_ucb_infinite", "comb_rff", runs=6, horizon=10, seed=2, policies=["comb_gp_ucb"])
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    mon = inst.round_monitor
+    mon = replace(mon, L=mon.L * 1e-3, tau6d_log=np.zeros_like(mon.tau6d_log))
+    _, tables, _ = run_chunk(spec, replace(inst, round_monitor=mon), 0, list(range(6)))
+    r = tables["runs"]
+    assert r["fail_lemma_A7"].all() and r["value_lemma_A6"].mean() > 0

@@ -136,7 +136,7 @@ def _common_claims(left: str, left_src: str, infinite: bool) -> list[Claim]:
                   expectation_bound=sp.Integer(0)),
             Claim("coverage", "equality",
                   "per-arm coverage P(f(a) > U_t(a)) = Φ̄(√β_t) at every (t, a) with the theorem's β_t, via the "
-                  "probability integral transform: v = Φ((f(a) − U_t(a))/σ_{t−1}(a) + √β_t) ~ U(0,1), E[v̄] = ½",
+                  "probability integral transform: v = Φ((f(a) − U_t(a))/σ_{t−1}(a) + √β_t) ~ U(0,1), E[v²] = 1/3",
                   "Lemma A.2 (proof): f(a) | H_t ~ N(μ_{t−1}(a), σ²_{t−1}(a))"),
         ]
     claims += [

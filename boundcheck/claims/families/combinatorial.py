@@ -164,8 +164,10 @@ class RoundMonitor:
             out["cover"] = (f > U).sum(axis=1).astype(float)
             # probability integral transform at the theorem's threshold: v = Φ((f − U_t)/σ + √β_t) ~ U(0, 1) for
             # every arm when U_t uses the theorem's β_t and the posterior is the law of f given H_t
+            # E[v²] = 1/3: the second moment sees a shifted law (β too small, f-dependent availability) and a
+            # mis-scaled one (an overconfident posterior) alike, and weights the upper tail the claim is about
             z = (f - U) / np.maximum(sd, 1e-300) + float(self.width_theory[t])
-            out["pit"] = (norm.cdf(z) - 0.5).mean(axis=1)
+            out["pit"] = (norm.cdf(z) ** 2 - 1.0 / 3.0).mean(axis=1)
         if pol.posterior is None or action.shape[1] == 1:  # what the engine does not record (it does K > 1)
             stats = innovation_stats(S, y - take(mu, action), valid, self.noise_var)
             if pol.posterior is not None:
@@ -259,7 +261,7 @@ class CombEvaluator(ChunkEvaluator):
 
     def coverage(self) -> dict:
         """Per-arm coverage P(f(a) > U_t(a)) = Φ̄(√β_t) at every (t, a), through the probability integral
-        transform v = Φ((f(a) − U_t(a))/σ_{t−1}(a) + √β_t), U(0, 1) under the claim: E[v] = ½ (a bounded
+        transform v = Φ((f(a) − U_t(a))/σ_{t−1}(a) + √β_t), U(0, 1) under the claim: E[v²] = 1/3 (a bounded
         statistic; the raw exceedance counts are heavy-tailed, clumped over correlated arms, and are reported
         as diagnostics)."""
         return {"value": self.M("pit").mean(axis=1)}
