@@ -302,7 +302,9 @@ def _theorem(tid: str, title: str, alg: str, terms: dict, printed: str, schedule
         scenarios=_SCENARIOS_INFINITE if infinite else _SCENARIOS_FINITE, algorithms=(alg, *baselines),
         anytime_note=_FIN_NOTE,
         notes=("Bayesian regret: f is redrawn from the prior in every run, so every claim is about an "
-               "expectation over f, noise, availability and the algorithm's randomness.",),
+               "expectation over f, noise, availability and the algorithm's randomness.",
+               "Expectation and equality claims are centred: the per-run statistic is X − (its bound or value), so "
+               "their level is 0 (e.g. bayes_regret tests E[R_T − Bound(T)] ≤ 0).",),
     )
 
 

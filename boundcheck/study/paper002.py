@@ -34,7 +34,7 @@ from ..claims.families import TheoremInstance
 from ..claims.families.combinatorial import width_bucb, width_ucb
 from ..errors import BoundcheckError
 from ..policies import PolicySpec
-from ..policies.combinatorial import CombBI, CombGPTS, CombGPUCB
+from ..policies.combinatorial import CombBI, CombGPTSIndependent, CombGPUCB
 from ..utils.validation import check_choice, check_int
 from ..world.catalogue.paper002 import road_network, road_scenario, routes
 from .engine import simulate
@@ -71,7 +71,7 @@ def _gp(**kw) -> dict:
 
 def _algorithms(name: str) -> list[tuple[str, str, PolicySpec]]:
     """(key, schedule, policy) of an experiment; the schedule names the β rule of the key's width."""
-    gp_ts = PolicySpec("gp_ts", CombGPTS, _gp(joint=False, name="gp_ts", label="GP-TS"))
+    gp_ts = PolicySpec("gp_ts", CombGPTSIndependent, _gp(name="gp_ts", label="GP-TS"))
     bi_ts = PolicySpec("bi_ts", CombBI, _rectified(index="ts", name="bi_ts", label="BI-TS"))
     ucb = PolicySpec("gp_ucb", CombGPUCB, _gp(name="gp_ucb", label="GP-UCB"))
     bucb = PolicySpec("gp_bucb", CombGPUCB, _gp(name="gp_bucb", label="GP-BUCB (ω=1, ξ=1)"))
