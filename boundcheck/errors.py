@@ -1,5 +1,16 @@
-"""Errors the CLI turns into a one-line message and exit code 2."""
+"""Errors the CLI turns into a one-line message and exit code 2, and the warning a damaged store raises."""
 
 
 class BoundcheckError(ValueError):
-    """Bad user input: unknown theorem or scenario, invalid parameter, non-PSD kernel, bad config."""
+    """Bad user input: unknown theorem or scenario, invalid parameter, non-PSD kernel, bad config; also work
+    refused (a study larger than the memory allowed, a results folder in use by another run)."""
+
+
+class IntegrityWarning(UserWarning):
+    """A stored file failed verification (its sha256 differs from the manifest's) or was never recorded:
+    it is not used, and ``verify`` recomputes it. The CLI prints it as one line on stderr."""
+
+
+class UserCodeError(BoundcheckError):
+    """A user's policy raised, or broke the policy protocol (an index outside the available set, a non-integer
+    index, …). The message names the policy, the run and the step; the CLI exits with code 2."""

@@ -3,9 +3,13 @@
 Example (a test a user can copy)::
 
     from boundcheck.testing import assert_bound_holds
+    from mypackage import MyGPUCB          # an ask/tell class (see examples/gp_ucb.py)
 
     def test_pe_gp_ucb_bound():
         assert_bound_holds("pe_gp_ucb", runs=40, horizon=60, seed=1)
+
+    def test_my_gp_ucb_behaves_as_theorem_1_says():
+        assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=40, horizon=40, scenario="gp_sample_se")
 
 The plugin adds the ``--boundcheck-runs N`` option and a ``boundcheck`` fixture whose ``verify(...)``
 uses that number of runs by default. Everything goes through :mod:`boundcheck.api`.
@@ -20,14 +24,18 @@ __all__ = ["assert_bound_holds", "run_check", "format_claims", "check_policy", "
 
 def run_check(theorem, *, scenario=None, runs: int = 50, horizon: int | None = None, delta: float | None = None,
               seed: int = 0, beta_scale: float = 1.0, jobs: int = 1, out: str | Path | None = None,
-              policies=None, backend: str = "loky") -> dict:
+              policies=None, backend: str = "loky", algorithm=None, scheduler: str | None = None) -> dict:
     """Run ``boundcheck verify`` in-process (no report) and return the JSON summary.
 
-    ``theorem``, ``scenario`` and ``policies`` may be names or objects (see :func:`boundcheck.api.verify`)."""
+    ``theorem``, ``scenario`` and ``policies`` may be names or objects (see :func:`boundcheck.api.verify`);
+    ``scenario`` may be a scenario file. ``algorithm``: your implementation (an ask/tell class, a batched
+    :class:`~boundcheck.policies.Policy` subclass, ``"FILE.py:CLASS"``), or a list of them, checked in the role of
+    the theorem's algorithm with the theorem's own algorithms as paired baselines."""
     from . import api
 
     return api.verify(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed, beta_scale=beta_scale,
-                      policies=policies, jobs=jobs, backend=backend, out=out, report=False)
+                      policies=policies, jobs=jobs, backend=backend, scheduler=scheduler, out=out, report=False,
+                      algorithm=algorithm)
 
 
 def format_claims(summary: dict) -> str:
@@ -39,8 +47,13 @@ def format_claims(summary: dict) -> str:
     for c in summary["claims"]:
         ci = "" if c["ci_low"] is None else f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
         lvl = "" if c["level"] is None else f"{c['level']:.3g}"
+        why = f" ({c['details']['reason']})" if c["verdict"] == "not applicable" and c.get("details") else ""
         lines.append(f"{c['id']:<26}{c['kind']:<14}{lvl:>8}{c['violations']:>6}/{c['runs']:<5}{ci:>22}  "
-                     f"{c['verdict']}")
+                     f"{c['verdict']}{why}")
+    for name, info in (summary.get("checked") or {}).items():
+        if name != summary.get("main_algorithm"):
+            bad = [c["id"] for c in info["claims"] if c["verdict"] == "violated"]
+            lines.append(f"also checked {name}: {info['verdict']}" + (f" (violated: {', '.join(bad)})" if bad else ""))
     return "\n".join(lines)
 
 
@@ -50,8 +63,13 @@ def assert_bound_holds(theorem, *, runs: int = 50, horizon: int | None = None, s
 
     With ``allow_inconclusive=False`` every claim must also *hold* (enough runs to be conclusive)."""
     summary = run_check(theorem, runs=runs, horizon=horizon, seed=seed, **kwargs)
-    bad = [c["id"] for c in summary["claims"]
-           if c["verdict"] == "violated" or (not allow_inconclusive and c["verdict"] != "holds")]
+    claims = list(summary["claims"])
+    for name, info in (summary.get("checked") or {}).items():  # several implementations: every one must hold
+        if name != summary.get("main_algorithm"):
+            claims += [dict(c, id=f"{name}:{c['id']}") for c in info["claims"]]
+    settled = ("holds", "not applicable")
+    bad = [c["id"] for c in claims
+           if c["verdict"] == "violated" or (not allow_inconclusive and c["verdict"] not in settled)]
     if bad:
         raise AssertionError(f"claims not holding: {', '.join(bad)}\n{format_claims(summary)}")
     return summary

@@ -183,7 +183,11 @@ def test_check_policy_catches_broken_policies(cls, match):
         check_policy(cls)
 
 
-def test_family_refuses_a_main_policy_without_the_records_its_claims_read():
+def test_claims_a_main_policy_does_not_record_for_are_not_applicable():
+    """Issue 12: a checked policy without the records a claim reads gets "not applicable" for that claim (the
+    engine's reference posterior still gives it the truth-side monitors); a family whose every claim needs a
+    record refuses it with one line."""
+
     class Bare(Policy):
         name = "bare"
 
@@ -193,8 +197,11 @@ def test_family_refuses_a_main_policy_without_the_records_its_claims_read():
         def update(self, t, action, y):
             pass
 
-    with pytest.raises(BoundcheckError, match="does not record .*z_all"):
-        api.build_study("gp_ucb", runs=2, horizon=3, policies=[Bare])
+    spec = api.build_study("gp_ucb", runs=2, horizon=3, policies=[Bare])
+    assert spec.not_applicable["bare"] == {"D1_optimism": "needs sigma, ucb", "D2_intermediate": "needs sigma, ucb",
+                                           "D3_information": "needs sigma"}
+    with pytest.raises(BoundcheckError, match="read .*prior.* which policy 'bare' does not record"):
+        api.build_study("pe_gp_ucb", runs=2, horizon=3, policies=[Bare])
 
 
 # ----------------------------------------------------------------------------------- K base arms

@@ -13,7 +13,7 @@ from boundcheck.cli import main
     (["verify", "--theorem", "pe_gp_ucb", "--delta", "1.5"], "delta"),
     (["verify", "--theorem", "pe_gp_ucb", "--delta", "0"], "delta"),
     (["verify", "--theorem", "pe_gp_ucb", "--runs", "0"], "runs"),
-    (["verify", "--theorem", "pe_gp_ucb", "--runs", "abc"], "invalid int"),
+    (["verify", "--theorem", "pe_gp_ucb", "--runs", "abc"], "not an integer"),
     (["verify", "--theorem", "pe_gp_ucb", "--config", "/nonexistent.toml"], "not found"),
     (["bound", "pe_gp_ucb", "--set", "T"], "malformed --set"),
     (["bound", "pe_gp_ucb", "--set", "T=abc"], "malformed --set"),

@@ -209,8 +209,8 @@ def test_report_compares_paper_literal_and_restored_constants():
     assert literal_comparison(theory.get("igp_ucb"), {"T": 10}) is None
 
 
-@pytest.mark.parametrize("bad, msg", [("H=0", "positive"), ("H=2000", "H <= T"), ("lam=0", "positive"),
-                                      ("lam=-1", "positive"), ("B=-1", "positive"), ("P_T=-2", "non-negative"),
+@pytest.mark.parametrize("bad, msg", [("H=0", "integer ≥ 1"), ("H=2000", "H <= T"), ("lam=0", "> 0"),
+                                      ("lam=-1", "> 0"), ("B=-1", "> 0"), ("P_T=-2", "≥ 0"),
                                       ("H=2.5", "integer")])
 def test_cli_bad_input_exit_2(bad, msg, capsys):
     base = {"T": "1000", "delta": "0.1", "R": "0.1", "B": "1", "P_T": "5", "H": "28", "lam": "1", "gamma_H": "6"}

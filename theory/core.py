@@ -19,6 +19,9 @@ __all__ = [
     "Assumption",
     "Correction",
     "Theorem",
+    "Domain",
+    "STANDARD_DOMAINS",
+    "symbol_domain",
     "ClaimKind",
     "GuaranteeKind",
     "srinivas_C",
@@ -46,6 +49,62 @@ class _Symbols:
 
 
 S = _Symbols()
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where a bound symbol may take values: the interval the theorem's hypotheses allow, and whether the
+    symbol counts something (an integer). ``boundcheck bound`` refuses values outside it, so a bound is never
+    evaluated where the theorem says nothing (a negative B, a fractional horizon)."""
+
+    lower: float | None = None
+    upper: float | None = None
+    lower_open: bool = False
+    upper_open: bool = False
+    integer: bool = False
+
+    def contains(self, value: float) -> bool:
+        v = float(value)
+        if v != v or (self.integer and not (abs(v) < float("inf") and v.is_integer())):
+            return False
+        if self.lower is not None and (v < self.lower or (self.lower_open and v == self.lower)):
+            return False
+        return not (self.upper is not None and (v > self.upper or (self.upper_open and v == self.upper)))
+
+    def describe(self) -> str:
+        """``an integer ≥ 1``, ``a number in (0, 1)``, ``a number > 0``, ``a number ≥ 0``."""
+        what = "an integer" if self.integer else "a number"
+        lo, hi = self.lower, self.upper
+        if lo is not None and hi is not None:
+            return f"{what} in {'(' if self.lower_open else '['}{lo:g}, {hi:g}{')' if self.upper_open else ']'}"
+        if lo is not None:
+            return f"{what} {'>' if self.lower_open else '≥'} {lo:g}"
+        if hi is not None:
+            return f"{what} {'<' if self.upper_open else '≤'} {hi:g}"
+        return what
+
+
+#: domains of the shared symbols that their sympy assumptions cannot express (counts, δ)
+STANDARD_DOMAINS: dict[sp.Symbol, Domain] = {
+    S.T: Domain(1, integer=True),
+    S.t: Domain(1, integer=True),
+    S.n_X: Domain(1, integer=True),
+    S.n_U: Domain(1, integer=True),
+    S.delta: Domain(0, 1, lower_open=True, upper_open=True),
+}
+
+
+def symbol_domain(symbol: sp.Symbol) -> Domain:
+    """A symbol's domain: :data:`STANDARD_DOMAINS`, else its sympy assumptions (``integer``, ``positive``,
+    ``nonnegative``); a symbol declared with none of them may be any real number."""
+    if symbol in STANDARD_DOMAINS:
+        return STANDARD_DOMAINS[symbol]
+    integer = bool(symbol.is_integer)
+    if symbol.is_positive:
+        return Domain(1 if integer else 0, lower_open=not integer, integer=integer)
+    if symbol.is_nonnegative:
+        return Domain(0, integer=integer)
+    return Domain(integer=integer)
 
 
 _ONE = sp.Integer(1)
@@ -132,6 +191,7 @@ class Theorem:
     notes: tuple[str, ...] = ()
     constraints: tuple[sp.Basic, ...] = ()  # relations the bound symbols must satisfy (e.g. H ≤ T), beyond their
     # sympy assumptions (positive, nonnegative, integer); checked on user input by ``boundcheck bound``
+    domains: Mapping[str, Domain] = field(default_factory=dict)  # overrides of symbol_domain, by symbol name
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -161,6 +221,10 @@ class Theorem:
     @property
     def free_names(self) -> list[str]:
         return list(self.symbols)
+
+    def domain(self, name: str) -> Domain:
+        """Where the bound symbol ``name`` may take values (``domains`` entry, else :func:`symbol_domain`)."""
+        return self.domains[name] if name in self.domains else symbol_domain(self.symbols[name][0])
 
     def _lambdified(self, key: str, exprs: Mapping[str, sp.Expr], extra: tuple[sp.Symbol, ...] = ()):
         if key not in self._cache:

@@ -21,6 +21,7 @@ from scipy import stats
 
 __all__ = [
     "REL_TOL",
+    "NOT_APPLICABLE",
     "ClaimResult",
     "clopper_pearson",
     "probability_verdict",
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 REL_TOL = 1e-9
+NOT_APPLICABLE = "not applicable"  # a claim the checked policy does not record enough for (ignored in verdicts)
 
 
 def exceeds(lhs: np.ndarray, rhs: np.ndarray, rel_tol: float = REL_TOL) -> np.ndarray:
@@ -53,7 +55,7 @@ class ClaimResult:
     rate: float | None
     ci_low: float | None
     ci_high: float | None
-    verdict: str  # holds | violated | inconclusive | identity
+    verdict: str  # holds | violated | inconclusive | identity | not applicable
     statement: str = ""
     source: str = ""
     main: bool = False
@@ -211,7 +213,7 @@ def anytime_expectation_verdict(claim_id: str, sample: np.ndarray, bound: float 
 
 
 def theorem_verdict(results: list[ClaimResult]) -> str:
-    verdicts = [r.verdict for r in results if r.kind != "identity"]
+    verdicts = [r.verdict for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE]
     if "violated" in verdicts:
         return "violated"
     return "holds" if all(v == "holds" for v in verdicts) else "inconclusive"

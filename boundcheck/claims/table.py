@@ -14,7 +14,7 @@ from a column of the ``steps`` table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +25,7 @@ from theory import Claim, S
 
 from .budget import ErrorBudget
 from .stats import (
+    NOT_APPLICABLE,
     ClaimResult,
     anytime_expectation_verdict,
     calibration_verdict,
@@ -34,7 +35,7 @@ from .stats import (
     probability_verdict,
 )
 
-__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of"]
+__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of", "not_applicable", "NOT_APPLICABLE"]
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,21 @@ class ClaimSpec:
         return {f"{key}_{self.id}": value for key, value in stats.items()}
 
 
-def claim_columns(specs: Sequence[ClaimSpec], evaluator) -> dict[str, np.ndarray]:
-    """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order."""
+def claim_columns(specs: Sequence[ClaimSpec], evaluator, skip: Collection[str] = ()) -> dict[str, np.ndarray]:
+    """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order (claims in ``skip``,
+    not applicable to the policy, are left out)."""
     out: dict[str, np.ndarray] = {}
     for spec in specs:
-        if spec.statistic is not None:
+        if spec.statistic is not None and spec.id not in skip:
             out.update(spec.columns(spec.statistic(evaluator)))
     return out
+
+
+def not_applicable(specs: Sequence[ClaimSpec], recorded: Collection[str]) -> dict[str, str]:
+    """Claim id -> why it does not apply to a policy that records only ``recorded`` (its declared per-step and
+    final records and the truth-side monitors it gets)."""
+    have = frozenset(recorded)
+    return {s.id: "needs " + ", ".join(sorted(s.needs - have)) for s in specs if s.needs - have}
 
 
 def level_of(expr, delta: float) -> float | None:
@@ -81,14 +90,27 @@ def level_of(expr, delta: float) -> float | None:
 
 
 def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
-          budget: ErrorBudget, delta: float) -> list[ClaimResult]:
+          budget: ErrorBudget, delta: float, skip: Mapping[str, str] | None = None) -> list[ClaimResult]:
     """Verdicts of every claim from the runs of the theorem's algorithm (``main_runs``, sorted by run) and
-    ``sample(column)`` ((runs × T) array from the steps table, for calibration claims)."""
-    sizes = budget.sizes([s.kind for s in specs])
+    ``sample(column)`` ((runs × T) array from the steps table, for calibration claims).
+
+    ``skip``: claim id -> reason, for claims that do not apply to the checked policy (it does not record what
+    they read): their verdict is "not applicable" with the reason, they take no share of the error budget and
+    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them."""
+    skip = dict(skip or {})
+    live = [s for s in specs if s.id not in skip]
+    size_of = dict(zip([s.id for s in live], budget.sizes([s.kind for s in live]), strict=True))
     results = []
-    for spec, a in zip(specs, sizes, strict=True):
+    for spec in specs:
         c = spec.claim
         meta = {"statement": c.statement, "source": c.source, "main": c.main}
+        if c.id in skip:
+            level = level_of(c.alpha if c.kind == "probability" else c.expectation_bound, delta) \
+                if c.kind in ("probability", "expectation") else None
+            results.append(ClaimResult(c.id, c.kind, level, 0, 0, None, None, None, NOT_APPLICABLE,
+                                       details={"reason": skip[c.id]}, **meta))
+            continue
+        a = size_of[c.id]
         if c.kind == "probability":
             results.append(probability_verdict(c.id, c.kind, main_runs[f"fail_{c.id}"].to_numpy(),
                                                level_of(c.alpha, delta), a, **meta))

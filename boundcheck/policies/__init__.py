@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import BoundcheckError
+from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
 from .combinatorial import REGISTRATIONS as _COMBINATORIAL
 from .gp_ts import GPTS
@@ -24,17 +25,31 @@ from .sw_gp_ucb import SlidingWindowGPUCB
 from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
-           "policy_names"]
+           "policy_names", "AskTellPolicy", "AskTellContext", "AskTellAdapter", "is_ask_tell"]
 
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A policy as data: ``factory(**kwargs)`` builds a fresh instance named ``name``."""
+    """A policy as data: ``factory(**kwargs)`` builds a fresh instance named ``name``.
+
+    ``stream``: the index of the policy's random stream in every run (None: its position in the study), so
+    that adding a policy to a study never changes the streams of the others (``api.build_study`` gives
+    user algorithms the streams after the theorem's own algorithms)."""
 
     name: str
     factory: Callable[..., Policy]
     kwargs: dict = field(default_factory=dict)
     label: str | None = None
+    stream: int | None = field(default=None, compare=False)
+
+    def __reduce__(self):
+        """A policy defined outside boundcheck (a user's file or test module) travels by value on every backend:
+        its spec is pickled as cloudpickle bytes, so that a serializer that tries plain pickle first (dask)
+        never pickles the user's class by a module name the workers cannot import."""
+        state = (self.name, self.factory, self.kwargs, self.label, self.stream)
+        if all(_is_ours(obj) for obj in (self.factory, *self.kwargs.values())):
+            return (_spec_from_state, (state,))
+        return (_spec_from_bytes, (_cloudpickle().dumps(state),))
 
     def make(self) -> Policy:
         policy = self.factory(**self.kwargs)
@@ -45,9 +60,39 @@ class PolicySpec:
 
     @property
     def declared(self) -> type:
-        """The policy class (for reading the declared records without building an instance)."""
+        """The policy class, for reading the declared records (``records``, ``final_records``, ``monitors``,
+        ``provides_posterior``, ``role``, ``label``, ``description``) without starting it; an unstarted instance
+        for classes whose arguments decide the records (``declared_by_instance``, e.g. :class:`AskTellAdapter`)."""
         f = self.factory
-        return f if isinstance(f, type) else type(self.make())
+        if isinstance(f, type):
+            return self.make() if getattr(f, "declared_by_instance", False) else f
+        return type(self.make())
+
+
+def _is_ours(obj) -> bool:
+    """Plain data, or code from boundcheck or theory (importable by name in every worker)."""
+    if not callable(obj):
+        return True
+    return str(getattr(obj, "__module__", "")).split(".")[0] in ("boundcheck", "theory", "builtins", "functools")
+
+
+def _cloudpickle():
+    try:
+        from joblib.externals import cloudpickle
+    except ImportError:  # pragma: no cover - joblib is a dependency
+        import cloudpickle
+    return cloudpickle
+
+
+def _spec_from_state(state: tuple) -> PolicySpec:
+    name, factory, kwargs, label, stream = state
+    return PolicySpec(name, factory, kwargs, label, stream)
+
+
+def _spec_from_bytes(data: bytes) -> PolicySpec:
+    import pickle
+
+    return _spec_from_state(pickle.loads(data))
 
 
 _REGISTRY: dict[str, PolicySpec] = {}
@@ -98,12 +143,17 @@ def policy_spec(policy: str | PolicySpec | type | Callable[..., Policy]) -> Poli
             return _REGISTRY[policy]
         except KeyError:
             raise BoundcheckError(f"unknown algorithm {policy!r}; known: {', '.join(_REGISTRY)}") from None
+    if is_ask_tell(policy):  # the per-run form: run through the adapter
+        remember_origin(policy)
+        return PolicySpec(user_policy_name(policy), AskTellAdapter, {"user": policy},
+                          getattr(policy, "label", None))
     if callable(policy):
         name = getattr(policy, "name", None)
         if not isinstance(name, str) or name in ("policy", ""):
             name = getattr(policy, "__name__", "user_policy")
         return PolicySpec(name, policy, {}, getattr(policy, "label", None) if isinstance(policy, type) else None)
-    raise BoundcheckError(f"cannot use {policy!r} as a policy: give a name, a Policy class or a factory")
+    raise BoundcheckError(f"cannot use {policy!r} as a policy: give a name, a Policy class, an ask/tell class "
+                          "or a factory")
 
 
 def make_policy(name: str) -> Policy:

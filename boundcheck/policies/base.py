@@ -15,6 +15,13 @@ A policy that keeps its model in a :class:`~boundcheck.model.posterior.Posterior
 (confidence events, innovations) without a second model. Policies may add truth-side monitors with
 ``truth_monitors(t, f_t, action) -> {name: (m,) array}`` (declared in ``monitors``), called after the choice
 and before the update; they must never act on them.
+
+A policy that keeps no posterior of its own (``provides_posterior = False``, e.g. a user's policy) is still
+monitored: the engine keeps a reference posterior of the true prior given that policy's data (see
+:mod:`boundcheck.study.engine`), unless its ``role`` is ``"uninformed"`` (random search).
+
+Ordinary per-run code (one object per run, ``ask(t, available) -> index`` and ``tell(index, y)``) implements
+:class:`~boundcheck.policies.asktell.AskTellPolicy` instead; an adapter runs it in this batched protocol.
 """
 
 from __future__ import annotations
@@ -52,6 +59,9 @@ class RunContext:
     schedules: dict[str, np.ndarray] = field(default_factory=dict)
     delta: float = 0.1  # the theorem's δ
     window: int | None = None  # H (restart period) or w (window) of forgetting algorithms, from the scenario
+    points: np.ndarray | None = None  # (n, d) the domain's points (the ask/tell context passes them on)
+    B: float | None = None  # the RKHS norm bound the theorem gives the algorithm (frequentist theorems)
+    run_ids: tuple[int, ...] = ()  # the Monte Carlo run of each row (for messages about user code only)
 
     @property
     def monitor_index(self) -> int | None:

@@ -174,8 +174,8 @@ class CombBI(Policy):
     records = frozenset({"n_arms"})
 
     def __init__(self, index: str = "ucb", name: str | None = None, label: str | None = None,
-                 rectify: bool = False, rectify_sd: str = "posterior") -> None:
-        self.index = index
+                 rectify: bool = False, rectify_sd: str = "posterior", monitored: bool = True) -> None:
+        self.index, self.monitored = index, bool(monitored)  # monitored=False: no engine reference posterior
         self.name = name or {"ucb": "comb_bi_ucb", "bucb": "comb_bi_bucb", "ts": "comb_bi_ts"}[index]
         self.label = label or {"ucb": "BI-UCB", "bucb": "BI-BUCB", "ts": "BI-TS"}[index]
         self.rectify, self.rectify_sd = bool(rectify), rectify_sd

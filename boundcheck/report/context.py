@@ -332,23 +332,10 @@ class ReportContext:
 
 
 def _read_columns(store: ResultStore, table: str, columns: list[str] | None) -> pd.DataFrame | None:
-    """A stored table (only ``columns`` where given, to keep large step tables light); None if absent."""
-    files = sorted((store.root / "chunks").glob(f"{table}-*.parquet"))
-    if not files:
+    """A stored table (only ``columns`` where given, to keep large step tables light), verified; None if absent."""
+    if not store.has_table(table):
         return None
-    if columns is None:
-        return store.read_table(table)
-    frames = []
-    for f in files:
-        import pyarrow.parquet as pq
-
-        have = set(pq.read_schema(f).names)
-        frames.append(pd.read_parquet(f, columns=[c for c in columns if c in have]))
-    df = pd.concat(frames, ignore_index=True)
-    if "algorithm" in df:  # categorical: a large step table stays light
-        df["algorithm"] = df["algorithm"].astype("category")
-    keys = [k for k in ("run", "algorithm", "t") if k in df]
-    return df.sort_values(keys, kind="stable", ignore_index=True) if keys else df
+    return store.read_table(table, columns)
 
 
 STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior", "eliminated"]
@@ -366,8 +353,7 @@ def load(results_dir: Path) -> ReportContext:
     steps = _read_columns(store, "steps", STEP_COLUMNS)
     if steps is None:
         notes.append("no per-step table stored: curves over time are not drawn")
-    gpath = results_dir / "gamma.parquet"
-    gamma = pd.read_parquet(gpath) if gpath.exists() else None
+    gamma = store.read_result_table("gamma")
     th = None
     try:
         import theory

@@ -71,6 +71,7 @@ code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size:
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
 .badge.holds, .badge.yes { background: var(--ok); } .badge.violated, .badge.no { background: var(--bad); }
 .badge.inconclusive, .badge.unknown { background: var(--warn); }
+.badge.not.applicable { background: #8a8a8a; }
 .out-note { border-left: 5px solid #8d6100; background: #fff6e0; padding: 8px 12px; margin: 10px 0; }
 .eq { overflow-x: auto; padding: 8px 0; font-size: 17px; }
 math[display="block"] { margin: 6px 0; } td math { font-size: 1.15em; }
@@ -237,6 +238,8 @@ def _verdict_section(ctx: ReportContext) -> str:
         if c.get("kind") == "calibration" and det.get("p_values"):
             pv = ", ".join(f"{k} {fmt(v, 2)}" for k, v in det["p_values"].items())
             note = f"<br><span class='small mute'>p-values: {e(pv)}</span>"
+        if c.get("verdict") == "not applicable":
+            note = f"<br><span class='small mute'>{e(det.get('reason', ''))} (not recorded by the policy)</span>"
         rate = fmt(c.get("rate"), 3) if c.get("kind") != "calibration" else "—"
         rows.append([
             f'<span class="id">{e(c["id"])}</span>' + (" <b>(theorem)</b>" if c.get("main") else ""),
@@ -248,6 +251,7 @@ def _verdict_section(ctx: ReportContext) -> str:
         ])
     head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "CI (confidence)", "verdict", "theory"]
     out = [table(head, rows, num={3, 4, 5, 6})]
+    out.append(_applicability(ctx))
     und = ctx.undecided()
     if und:
         out.append("<p class='small'>Inconclusive: the interval straddles the level. "
@@ -256,6 +260,30 @@ def _verdict_section(ctx: ReportContext) -> str:
     out.append("<p class='small mute'>Kinds: " + "; ".join(f"<b>{e(k)}</b>: {e(v)}" for k, v in KIND_HELP.items()
                                                            if any(c.get('kind') == k for c in ctx.claims))
                + ". The theorem is violated if any claim is, holds if all hold, else inconclusive.</p>")
+    return "".join(out)
+
+
+def _applicability(ctx: ReportContext) -> str:
+    """Which claims applied to a user's policy, why the others did not, and the verdicts of further checked
+    implementations (``verify --algorithm`` repeated)."""
+    out = []
+    main = ctx.summary.get("main_algorithm", "")
+    na = ctx.summary.get("not_applicable") or {}
+    if na:
+        applied = [c["id"] for c in ctx.claims if c.get("verdict") != "not applicable"]
+        out.append(f"<p class='small'>Checked on <b>{e(main)}</b>: {', '.join(map(e, applied))} applied. Not "
+                   "applicable (the policy does not record what they read; an ask/tell policy turns them on by "
+                   "reporting the extras in its <code>records</code>): "
+                   + "; ".join(f"<span class='id'>{e(k)}</span> {e(v)}" for k, v in na.items()) + ".</p>")
+    for name, info in (ctx.summary.get("checked") or {}).items():
+        if name == main:
+            continue
+        bad = [c["id"] for c in info.get("claims", []) if c.get("verdict") == "violated"]
+        out.append(f"<p class='small'>Also checked: <b>{e(name)}</b> {badge(info.get('verdict', ''))}"
+                   + (f" — violated: {', '.join(map(e, bad))}" if bad else "")
+                   + (f"; not applicable: {', '.join(map(e, info['not_applicable']))}"
+                      if info.get("not_applicable") else "") + " (its claims: <code>results/claims.parquet</code>, "
+                   "column <code>algorithm</code>).</p>")
     return "".join(out)
 
 

@@ -13,20 +13,31 @@ misspecified) it records, before the update (single-arm actions),
 A policy may add its own truth-side monitors with ``truth_monitors(t, f_t, action)`` (see
 :mod:`boundcheck.policies.base`).
 
+A policy that exposes no posterior (a user's policy, in either form) is monitored all the same: the engine keeps
+its own *reference posterior* of p* (or of the reference prior when misspecified), with the models' likelihood
+variance λ, conditioned on exactly that policy's queries and observations, and records the same three monitors
+from it. Policies that expose their posterior keep the fast path (no second model); uninformed references
+(``role = "uninformed"``, random search) are not monitored.
+
+User code is held to the protocol here: an action outside the domain or outside X_t, a non-integer action or
+an exception in a policy that is not part of boundcheck is a :class:`~boundcheck.errors.UserCodeError` naming
+the policy, the runs and the step (the ask/tell adapter names the very run).
+
 The truth is drawn by :func:`~boundcheck.model.sampling.make_sampler`: a GP prior (ε chain) or a family of fixed
 RKHS functions; per-run facts about it (e.g. the exact RKHS norm) land in ``Trajectories.truth``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..claims.families import TheoremInstance
-from ..errors import BoundcheckError
+from ..errors import BoundcheckError, UserCodeError
 from ..model.noise import draw_noise
-from ..model.sampling import make_sampler, run_streams
+from ..model.posterior import BatchedPosterior
+from ..model.sampling import RunStreams, make_sampler, run_streams
 from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
@@ -37,14 +48,90 @@ __all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations"]
 ENGINE_MONITORS = frozenset({"z_all", "z_chosen", "innov"})
 
 
-def _as_action(action, m: int, K: int, name: str) -> np.ndarray:
+def _runs_text(run_ids: np.ndarray) -> str:
+    return f"run {run_ids[0]}" if run_ids.size == 1 else f"runs {run_ids[0]}–{run_ids[-1]}"
+
+
+def _as_action(action, m: int, K: int, name: str, t: int | None = None, available: np.ndarray | None = None,
+               run_ids: np.ndarray | None = None, padded: bool = False) -> np.ndarray:
+    """The (m, K) int64 action of a policy's ``select``, checked against the domain and X_t (``padded``: −1
+    entries stand for no base arm, in super arms of different sizes)."""
+    where = "" if t is None or run_ids is None else f" at step {t} ({_runs_text(run_ids)})"
     a = np.asarray(action)
     if a.ndim == 1:
         a = a[:, None]
     if a.shape != (m, K) or not np.issubdtype(a.dtype, np.integer):
-        raise BoundcheckError(f"policy {name!r}: select() must return ({m}, {K}) integer base-arm indices, "
-                              f"got shape {a.shape} dtype {a.dtype}")
-    return a.astype(np.int64, copy=False)
+        raise UserCodeError(f"policy {name!r}: select() must return ({m}, {K}) integer base-arm indices, "
+                            f"got shape {a.shape} dtype {a.dtype}{where}")
+    a = a.astype(np.int64, copy=False)
+    if available is not None:
+        n = available.shape[-1]
+        pad = (a == -1) if padded else np.zeros(a.shape, dtype=bool)
+        outside = ((a < 0) & ~pad) | (a >= n)
+        if outside.any():
+            r = int(np.flatnonzero(outside.any(axis=1))[0])
+            run = "" if run_ids is None else f" (run {run_ids[r]})"
+            raise UserCodeError(f"policy {name!r}: select() returned index {int(a[outside][0])}, outside the "
+                                f"domain (0..{n - 1}){where}{run}")
+        ok = np.take_along_axis(np.broadcast_to(available, (m, n)), np.maximum(a, 0), axis=1) | pad
+        if not ok.all():
+            r = int(np.flatnonzero(~ok.all(axis=1))[0])
+            run = "" if run_ids is None else f" (run {run_ids[r]})"
+            raise UserCodeError(f"policy {name!r}: select() returned index {int(a[r][~ok[r]][0])}, which is not in "
+                                f"the available set X_t{where}{run}")
+    return a
+
+
+def _is_user_code(pol) -> bool:
+    """Policies defined outside boundcheck (their exceptions are the user's, reported as UserCodeError)."""
+    return not type(pol).__module__.startswith("boundcheck.")
+
+
+def _guard(pol, what: str, t: int, run_ids: np.ndarray, fn, *args):
+    """Call ``fn(*args)``; an exception from user code becomes one UserCodeError line."""
+    if not _is_user_code(pol):
+        return fn(*args)
+    try:
+        return fn(*args)
+    except BoundcheckError:
+        raise
+    except Exception as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else ""
+        step = "start" if t == 0 else f"step {t}"
+        raise UserCodeError(f"policy {pol.name!r} ({type(pol).__module__}.{type(pol).__qualname__}) raised "
+                            f"{type(exc).__name__}: {msg} in {what}, {_runs_text(run_ids)}, {step}") from None
+
+
+def _reference_posterior(pol, scenario: Scenario, m: int) -> BatchedPosterior | None:
+    """The engine's own posterior of p* for a policy that exposes none (None: the policy's own is used, or
+    the policy is an uninformed reference, or asks not to be monitored (``monitored = False``), or the base arms
+    are drawn afresh each round (contexts: no fixed domain to hold a posterior on), or the scenario names no
+    reference prior)."""
+    if getattr(pol, "posterior", None) is not None or getattr(pol, "role", "baseline") == "uninformed":
+        return None
+    if getattr(pol, "monitored", True) is False or not getattr(scenario.actions, "fixed_arms", True):
+        return None
+    ref = scenario.truth_index if scenario.truth_index is not None else scenario.reference_index
+    if ref is None:
+        return None
+    return BatchedPosterior([scenario.candidates[ref]], scenario.model_noise_var, m)
+
+
+def _condition_padded(post, action: np.ndarray, y: np.ndarray) -> None:
+    """K observations per run into a reference posterior, skipping padding (−1): exact sequential rank-1 (the
+    same updates, in the same order, as ``condition_batch`` when nothing is padded)."""
+    for k in range(action.shape[1]):
+        ok = action[:, k] >= 0
+        if ok.any():
+            post.condition(np.maximum(action[:, k], 0), y[:, k], runs=None if ok.all() else ok)
+
+
+def _streams(seed: int, run: int, policies: Sequence[PolicySpec]) -> RunStreams:
+    """The run's streams; a policy's algorithm stream is its ``stream`` index (default: its position)."""
+    ids = [j if p.stream is None else int(p.stream) for j, p in enumerate(policies)]
+    base = run_streams(seed, run, max(ids) + 1 if ids else 0)
+    return RunStreams(f=base.f, noise=base.noise, algorithms=tuple(base.algorithms[i] for i in ids),
+                      availability=base.availability)
 
 
 def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray, y: np.ndarray,
@@ -74,23 +161,30 @@ def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray,
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
-             inst: TheoremInstance) -> Trajectories:
-    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch)."""
+             inst: TheoremInstance, progress: Callable[[int], None] | None = None) -> Trajectories:
+    """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch).
+    ``progress(t)`` is called after each step (see :mod:`boundcheck.study.progress`)."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(inst.horizon)
     actions = scenario.actions
     K = actions.K
-    streams = [run_streams(seed, int(r), len(policies)) for r in run_ids]
+    if any(p.stream is not None for p in policies):
+        streams = [_streams(seed, int(r), policies) for r in run_ids]
+    else:
+        streams = [run_streams(seed, int(r), len(policies)) for r in run_ids]
     f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
     avail_rngs = [s.availability for s in streams]
     pols = [spec.make() for spec in policies]
+    ids = tuple(int(r) for r in run_ids)
     for j, pol in enumerate(pols):
-        pol.start(RunContext(
+        ctx = RunContext(
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             noise_var=scenario.model_noise_var, beta=inst.beta, xi=inst.xi, actions=actions,
             rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
             reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
-            window=scenario.window))
+            window=scenario.window, points=scenario.domain.points, B=scenario.B, run_ids=ids)
+        _guard(pol, "start()", 0, run_ids, pol.start, ctx)
+    refs = [_reference_posterior(pol, scenario, m) for pol in pols]
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise
@@ -108,6 +202,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         d[key][:, t - 1] = value
 
     round_monitor = getattr(inst, "round_monitor", None)  # a family's truth-side monitors of a round (K ≥ 1)
+    padded = bool(getattr(actions, "padded", False))  # super arms of different sizes: −1 entries are no arm
     for t in range(1, T + 1):
         # X_t first: it may carry the round's base arms (contexts); its stream is independent of f and noise,
         # so the order changes no number
@@ -119,15 +214,19 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
         np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
-        for pol in pols:
+        for pol, ref in zip(pols, refs, strict=True):
             tr = out[pol.name]
-            post, tp = pol.posterior, pol.truth_prior
+            if ref is not None:  # the engine's own posterior of p* given this policy's data
+                post, tp = ref, 0
+            else:
+                post, tp = pol.posterior, pol.truth_prior
             monitored = post is not None and tp is not None
             if monitored:
                 mu_ref = post.mean()[:, tp]
                 sd_ref = np.sqrt(np.maximum(post.group_var()[:, post.group_of[tp]], 1e-300))
                 store(tr.monitors, "z_all", t, (np.abs(f_t - mu_ref) / sd_ref).max(axis=1))
-            action = _as_action(pol.select(t, avail), m, K, pol.name)
+            action = _as_action(_guard(pol, "select()", t, run_ids, pol.select, t, avail), m, K, pol.name, t,
+                                actions.available_mask(avail, m), run_ids, padded)
             y_t = f_t[rows[:, None], action] + eps_t
             if hasattr(pol, "truth_monitors"):
                 for k, v in pol.truth_monitors(t, f_t, action).items():
@@ -143,11 +242,16 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             if round_monitor is not None and getattr(pol, "arm_model", None) is not None:
                 for k, v in round_monitor(t, pol, f_t, avail, action, y_t, actions, cache).items():
                     store(tr.monitors, k, t, v)
-            pol.update(t, action, y_t)
+            _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)
+            if ref is not None:
+                _condition_padded(ref, action, y_t)
+                ref.propagate()
             tr.actions[:, t - 1], tr.obs[:, t - 1] = action, y_t
             tr.regret[:, t - 1] = best - actions.value(f_t, action)
             for k, v in pol.record.items():
                 store(tr.steps, k, t, v)
+        if progress is not None:
+            progress(t)
     for pol in pols:
-        out[pol.name].final = pol.finish()
+        out[pol.name].final = _guard(pol, "finish()", T, run_ids, pol.finish)
     return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info))

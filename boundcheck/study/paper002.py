@@ -66,17 +66,17 @@ def _rectified(**kw) -> dict:
 
 
 def _gp(**kw) -> dict:
-    return _rectified(monitored=False, **kw)  # no truth-side monitors: nothing is checked here
+    return _rectified(monitored=False, **kw)  # no truth-side monitors (nor reference posteriors): nothing is checked
 
 
 def _algorithms(name: str) -> list[tuple[str, str, PolicySpec]]:
     """(key, schedule, policy) of an experiment; the schedule names the β rule of the key's width."""
     gp_ts = PolicySpec("gp_ts", CombGPTSIndependent, _gp(name="gp_ts", label="GP-TS"))
-    bi_ts = PolicySpec("bi_ts", CombBI, _rectified(index="ts", name="bi_ts", label="BI-TS"))
+    bi_ts = PolicySpec("bi_ts", CombBI, _gp(index="ts", name="bi_ts", label="BI-TS"))
     ucb = PolicySpec("gp_ucb", CombGPUCB, _gp(name="gp_ucb", label="GP-UCB"))
     bucb = PolicySpec("gp_bucb", CombGPUCB, _gp(name="gp_bucb", label="GP-BUCB (ω=1, ξ=1)"))
-    bi_ucb = PolicySpec("bi_ucb", CombBI, _rectified(index="ucb", name="bi_ucb", label="BI-UCB"))
-    bi_bucb = PolicySpec("bi_bucb", CombBI, _rectified(index="bucb", name="bi_bucb", label="BI-BUCB"))
+    bi_ucb = PolicySpec("bi_ucb", CombBI, _gp(index="ucb", name="bi_ucb", label="BI-UCB"))
+    bi_bucb = PolicySpec("bi_bucb", CombBI, _gp(index="bucb", name="bi_bucb", label="BI-BUCB"))
     if name == "algorithms":
         return [("gp_ucb", "ucb", ucb), ("gp_bucb", "bucb1", bucb), ("gp_ts", "-", gp_ts),
                 ("bi_ucb", "ucb", bi_ucb), ("bi_bucb", "bucb1", bi_bucb), ("bi_ts", "-", bi_ts)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import platform
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from .. import __version__
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
+from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
 from .spec import StudySpec
 from .store import ResultStore
 from .summary import summarize
@@ -35,13 +37,18 @@ class RunOptions:
     jobs: int = -1
     backend: str = "loky"
     scheduler: str | None = None
+    progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
 
 
-def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int]):
-    """Worker: simulate one chunk of runs and evaluate every claim on it."""
+def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int],
+              progress: StepReporter | None = None, parent: ParentInfo | None = None):
+    """Worker: simulate one chunk of runs and evaluate every claim on it. ``progress`` reports steps;
+    ``parent``: a worker process exits when that process dies (:func:`~boundcheck.study.progress.watch_parent`)."""
+    watch_parent(parent)
     start = time.perf_counter()
-    traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst)
-    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main)
+    traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
+    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
+                                       checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start}
 
@@ -49,7 +56,10 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
 def _ship_by_value(spec: StudySpec) -> None:
     """Policies (and their modules) that are not part of an installed package travel by value, so that a
     worker process does not need to import the user's file or test module by name."""
-    modules = {getattr(p.factory, "__module__", "") for p in spec.policies}
+    modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
+               for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
+    for name in list(modules):  # modules a user's policy file imported from its own folder
+        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
     picklers = []
     with contextlib.suppress(ImportError):
         from joblib.externals import cloudpickle as jcp
@@ -78,7 +88,11 @@ def _backend(options: RunOptions):
         except ImportError:
             raise BoundcheckError("--backend dask needs dask.distributed: pip install 'boundcheck[dask]'") from None
         if options.scheduler:
-            client = Client(options.scheduler)
+            try:
+                client = Client(options.scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BoundcheckError(f"cannot reach the dask scheduler at {options.scheduler}: "
+                                      f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
             cluster = None
         else:
             n = options.jobs if options.jobs > 0 else None
@@ -91,7 +105,11 @@ def _backend(options: RunOptions):
             client.close()
             if cluster is not None:
                 cluster.close()
-    elif options.backend in ("loky", "threading"):
+    elif options.backend == "loky":
+        # every worker starts a watchdog first thing, so that it dies with this process even while importing
+        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(ParentInfo.here(),)):
+            yield
+    elif options.backend == "threading":
         with joblib.parallel_config(backend=options.backend):
             yield
     else:
@@ -100,37 +118,96 @@ def _backend(options: RunOptions):
 
 def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options: RunOptions, *,
               in_theory: bool, reasons: list[str], meta: dict | None = None,
-              on_chunk: Callable[[int, int], None] | None = None) -> dict:
+              on_chunk: Callable[[int, int], None] | None = None,
+              on_progress: Callable[[int, int], None] | None = None) -> dict:
     """Run (or resume) a study, store every chunk as it completes, and return the JSON summary.
 
     ``meta``: what the reports need to know about the scenario and the algorithms (labels, roles, the
-    assumption rows), stored in the manifest so that a report never rebuilds a scenario."""
-    import joblib
+    assumption rows), stored in the manifest so that a report never rebuilds a scenario. ``on_chunk(done,
+    total)`` counts chunks (main thread); ``on_progress(done, total)`` counts run-steps, from a background
+    thread, several times a second while chunks run.
 
+    The results folder is locked for the whole run (a second run on it is refused). Stored chunks that fail
+    verification are reported and recomputed. If this call created the folder and fails before storing any
+    chunk, it removes the folder again."""
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
-    manifest = store.open(spec.to_dict(), spec.key, {
-        "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
-        "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
-    })
-    done = store.done_chunks()
-    todo = [(c, ids) for c, ids in spec.chunks() if c not in done]
-    total = len(spec.chunks())
-    if on_chunk:
-        on_chunk(len(done), total)
-    if todo:
-        _ship_by_value(spec)
-        with _backend(options):
-            par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
-            for chunk, tables, info in par(joblib.delayed(run_chunk)(spec, inst, c, ids) for c, ids in todo):
-                store.write_chunk(chunk, tables, info)
-                done.add(chunk)
-                if on_chunk:
-                    on_chunk(len(done), total)
-    manifest = store.read_manifest() or manifest
-    manifest["elapsed_s"] = manifest.get("elapsed_s", 0.0) + (time.perf_counter() - t0)
-    manifest["jobs"], manifest["backend"] = options.jobs, options.backend
-    store.write_manifest(manifest)
-    return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
+    created = not store.root.exists()
+    with contextlib.ExitStack() as stack:
+        if not _looks_complete(store, spec.n_chunks):  # the backend first: an unreachable scheduler (or a dask
+            stack.enter_context(_backend(options))  # cluster that cannot start) fails before anything is written
+            backend_ready = True
+        else:
+            backend_ready = False
+        stack.enter_context(store.lock())
+        try:
+            manifest = store.open(spec.to_dict(), spec.key, {
+                "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
+                "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
+            }, n_chunks=spec.n_chunks)
+            done = store.done_chunks(manifest)
+            store.forget_chunks({int(c) for c in manifest["chunks"]} - done)
+            total = spec.n_chunks
+            if on_chunk:
+                on_chunk(len(done), total)
+            if len(done) < total:
+                _ship_by_value(spec)
+                if not backend_ready:
+                    stack.enter_context(_backend(options))
+                _run_chunks(spec, inst, store, options, done, on_chunk, on_progress)
+            manifest = store.require_manifest()
+            elapsed = time.perf_counter() - t0
+            manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
+            manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
+            manifest["jobs"], manifest["backend"] = options.jobs, options.backend
+            store.write_manifest(manifest)
+            return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
+        except BaseException:
+            # still holding the lock: a folder this run created and stored nothing in goes away again
+            if created and not _any_chunk_stored(store):
+                shutil.rmtree(store.root, ignore_errors=True)
+            raise
+
+
+def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, options: RunOptions, done: set[int],
+                on_chunk: Callable[[int, int], None] | None, on_progress: Callable[[int, int], None] | None) -> None:
+    import joblib
+
+    T, total = spec.horizon, spec.n_chunks
+    done_units = sum(len(spec.chunk_runs(c)) for c in done) * T
+    pdir = store.root / ".progress"
+    parent = ParentInfo.here() if options.backend == "loky" else None
+    monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
+               else contextlib.nullcontext())
+    with monitor:
+        tasks = (joblib.delayed(run_chunk)(spec, inst, c, ids,
+                                           StepReporter(pdir, c, len(ids), T, options.progress_interval)
+                                           if on_progress else None, parent)
+                 for c, ids in spec.chunks() if c not in done)
+        par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
+        for chunk, tables, info in par(tasks):
+            store.write_chunk(chunk, tables, info)
+            done.add(chunk)
+            if on_progress:
+                monitor.chunk_done(chunk, info["runs"][1] - info["runs"][0] + 1)
+            if on_chunk:
+                on_chunk(len(done), total)
+
+
+def _looks_complete(store: ResultStore, n_chunks: int) -> bool:
+    """Whether the folder's manifest already records every chunk (read-only; verification comes later)."""
+    try:
+        manifest = store.read_manifest()
+    except BoundcheckError:
+        return False
+    return bool(manifest) and len(manifest.get("chunks", {})) >= n_chunks
+
+
+def _any_chunk_stored(store: ResultStore) -> bool:
+    try:
+        manifest = store.read_manifest()
+    except BoundcheckError:
+        return True  # unreadable: leave it for the user to look at
+    return bool(manifest and manifest.get("chunks"))

@@ -7,7 +7,8 @@ stale stored chunks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from theory import Theorem
 
@@ -30,6 +31,11 @@ class StudySpec:
     seed: int
     beta_scale: float = 1.0
     chunk_size: int = 25
+    #: the algorithms whose claims are checked (default: the first policy); several user implementations
+    #: can be checked side by side, the theorem's own algorithms then run as paired baselines
+    checked: tuple[str, ...] = ()
+    #: algorithm -> {claim id: why it does not apply} (the policy does not record what the claim reads)
+    not_applicable: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def theorem(self) -> Theorem:
@@ -49,6 +55,11 @@ class StudySpec:
         return self.policies[0].name
 
     @property
+    def checked_algorithms(self) -> tuple[str, ...]:
+        """The algorithms whose claims are checked (the first is ``main``)."""
+        return self.checked or (self.main,)
+
+    @property
     def algorithms(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.policies)
 
@@ -59,15 +70,31 @@ class StudySpec:
 
     def to_dict(self) -> dict:
         """The JSON configuration stored in the manifest (names for people, fingerprints for resuming)."""
-        return {"theorem": self.theorem.id, "scenario": self.scenario.name, "runs": self.runs,
-                "horizon": self.horizon, "delta": self.delta, "seed": self.seed, "beta_scale": self.beta_scale,
-                "chunk_size": self.chunk_size, "algorithms": list(self.algorithms),
-                "fingerprints": self.fingerprints()}
+        d = {"theorem": self.theorem.id, "scenario": self.scenario.name, "runs": self.runs,
+             "horizon": self.horizon, "delta": self.delta, "seed": self.seed, "beta_scale": self.beta_scale,
+             "chunk_size": self.chunk_size, "algorithms": list(self.algorithms),
+             "fingerprints": self.fingerprints()}
+        # added only when used, so that the keys of studies of the built-in algorithms do not change
+        if self.checked and self.checked != (self.main,):
+            d["checked"] = list(self.checked)
+        if any(p.stream is not None for p in self.policies):
+            d["streams"] = [p.stream for p in self.policies]
+        if any(self.not_applicable.values()):
+            d["not_applicable"] = {k: dict(v) for k, v in self.not_applicable.items() if v}
+        return d
 
     @property
     def key(self) -> str:
         return fingerprint(self.to_dict())
 
-    def chunks(self) -> list[tuple[int, list[int]]]:
-        ids = list(range(self.runs))
-        return [(c, ids[i:i + self.chunk_size]) for c, i in enumerate(range(0, self.runs, self.chunk_size))]
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.runs // self.chunk_size)
+
+    def chunk_runs(self, chunk: int) -> list[int]:
+        """The run indices of one chunk."""
+        return list(range(chunk * self.chunk_size, min(self.runs, (chunk + 1) * self.chunk_size)))
+
+    def chunks(self) -> Iterator[tuple[int, list[int]]]:
+        """``(chunk, run indices)`` for every chunk, generated lazily (10¹² runs never make a list)."""
+        return ((c, self.chunk_runs(c)) for c in range(self.n_chunks))

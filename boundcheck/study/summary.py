@@ -28,17 +28,32 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     budget = budget or PerClaimBudget()
     fam = spec.family
     runs = store.read_table("runs")
-    main = runs[runs["algorithm"] == spec.main].sort_values("run")
+    steps_cache: list[pd.DataFrame] = []
 
-    def sample(column: str) -> np.ndarray:
-        steps = store.read_table("steps")
-        s = steps[steps["algorithm"] == spec.main]
-        return s.pivot(index="run", columns="t", values=column).to_numpy()
+    def judged(name: str):
+        """The runs of a checked algorithm and its claim verdicts."""
+        rows = runs[runs["algorithm"] == name].sort_values("run")
 
-    results = judge(fam.claims, main, sample, budget, spec.delta)
+        def sample(column: str) -> np.ndarray:
+            if not steps_cache:
+                steps_cache.append(store.read_table("steps"))
+            steps = steps_cache[0]
+            s = steps[steps["algorithm"] == name]
+            return s.pivot(index="run", columns="t", values=column).to_numpy()
+
+        return rows, judge(fam.claims, rows, sample, budget, spec.delta, skip=spec.not_applicable.get(name))
+
+    main, results = judged(spec.main)
     verdict = theorem_verdict(results)
-    claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory} for r in results])
-    claims_df["details"] = claims_df["details"].map(str)
+    others = {name: judged(name)[1] for name in spec.checked_algorithms[1:]}
+    for res in others.values():  # several implementations checked: the worst verdict
+        v = theorem_verdict(res)
+        if v == "violated" or (v == "inconclusive" and verdict == "holds"):
+            verdict = v
+    claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory, "algorithm": name}
+                              for name, res in ((spec.main, results), *others.items()) for r in res])
+    if "details" in claims_df:  # a family without claims (reproduce --explore cells) stores an empty table
+        claims_df["details"] = claims_df["details"].map(str)
     store.write_table("claims", claims_df)
     q = 1.0 - spec.delta
     regret = {
@@ -66,10 +81,17 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "tightness": {"median": float(main["tightness"].median()), "max": float(main["tightness"].max())},
         "regret": regret,
         "paired_regret": paired_regret(runs, spec.main, q=0.05),
-        "elapsed_s": float(manifest.get("elapsed_s", 0.0)),
+        "not_applicable": dict(spec.not_applicable.get(spec.main, {})),
+        "elapsed_s": float(manifest.get("elapsed_s", 0.0)),  # this run's wall time (not summed over resumes)
+        "compute_s_total": float(manifest.get("compute_s_total", manifest.get("elapsed_s", 0.0))),
         "version": __version__,
         "report": {"html": None, "tex": None},
     }
+    if others:
+        summary["checked"] = {
+            name: {"verdict": theorem_verdict(res), "claims": [r.to_json() for r in res],
+                   "not_applicable": dict(spec.not_applicable.get(name, {}))}
+            for name, res in ((spec.main, results), *others.items())}
     store.write_json("summary", summary)
     return summary
 

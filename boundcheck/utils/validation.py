@@ -9,8 +9,11 @@ string is not a number.
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 from collections.abc import Iterable
 from numbers import Integral, Real
+from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +29,15 @@ __all__ = [
     "check_choice",
     "check_square_matrix",
     "check_symbol_values",
+    "check_seed",
+    "check_jobs",
+    "check_text",
+    "check_output_dir",
+    "MAX_SEED",
 ]
+
+#: seeds are stored in int64 columns and fed to numpy.random.SeedSequence
+MAX_SEED = 2**63 - 1
 
 
 def _is_bool(value) -> bool:
@@ -113,20 +124,61 @@ def check_square_matrix(name: str, value) -> np.ndarray:
     return M
 
 
+def check_seed(name: str, value) -> int:
+    """A seed: an integer in [0, 2⁶³ − 1]."""
+    return check_int(name, value, minimum=0, maximum=MAX_SEED)
+
+
+def check_jobs(name: str, value, maximum: int = 4096) -> int:
+    """A number of workers: −1 (all cores) or an integer in [1, maximum]."""
+    v = check_int(name, value, minimum=None, maximum=maximum)
+    if v == 0 or v < -1:
+        raise BoundcheckError(f"{name} must be a positive number of workers or -1 (all cores), got {v}")
+    return v
+
+
+def check_text(name: str, value, *, empty: bool = False) -> str:
+    """A string (not a number, not a list); non-empty unless ``empty=True``."""
+    if not isinstance(value, str):
+        raise BoundcheckError(f"{name} must be a string, got {value!r}")
+    if not empty and not value.strip():
+        raise BoundcheckError(f"{name} must not be empty")
+    return value
+
+
+def check_output_dir(name: str, value) -> Path:
+    """A directory boundcheck may create and write into, checked without leaving anything behind: not an
+    empty string, not an existing file, under no existing file, and its nearest existing ancestor writable
+    (probed by creating and removing a temporary file there)."""
+    if isinstance(value, str) and not value.strip():
+        raise BoundcheckError(f"{name} must name a directory, got an empty string")
+    if not isinstance(value, str | os.PathLike):
+        raise BoundcheckError(f"{name} must be a path, got {value!r}")
+    path = Path(value)
+    if "\0" in str(path):
+        raise BoundcheckError(f"{name} contains a NUL character")
+    if path.exists() and not path.is_dir():
+        raise BoundcheckError(f"{name} {str(path)!r} exists and is not a directory")
+    probe = path.absolute()
+    while not probe.exists():
+        if probe.is_symlink():
+            raise BoundcheckError(f"{name} {str(path)!r}: {probe} is a dangling symbolic link")
+        probe = probe.parent
+    if not probe.is_dir():
+        raise BoundcheckError(f"{name} {str(path)!r} cannot be created: {probe} is not a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=probe, prefix=".boundcheck-probe-")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise BoundcheckError(f"{name} {str(path)!r} is not writable: {probe}: {exc.strerror or exc}") from None
+    return path
+
+
 def check_symbol_values(theorem, values: dict) -> None:
-    """Values given for a theorem's bound symbols (``boundcheck bound --set``): each must satisfy its symbol's sympy
-    assumptions (positive, nonnegative, integer), and together the theorem's ``constraints`` (e.g. H ≤ T)."""
+    """Values given for a theorem's bound symbols (``boundcheck bound --set``) must satisfy the theorem's
+    ``constraints``, the relations between symbols (e.g. H ≤ T); each symbol's own range is its ``Domain``."""
     symbols = getattr(theorem, "symbols", {})
-    for name, value in values.items():
-        if name not in symbols:
-            continue
-        sym = symbols[name][0]
-        if sym.is_positive and not value > 0:
-            raise BoundcheckError(f"{name} must be positive, got {value:g}")
-        if sym.is_nonnegative and not value >= 0:
-            raise BoundcheckError(f"{name} must be non-negative, got {value:g}")
-        if sym.is_integer and float(value) != int(value):
-            raise BoundcheckError(f"{name} must be an integer, got {value:g}")
     subs = {symbols[k][0]: v for k, v in values.items() if k in symbols}
     for rel in getattr(theorem, "constraints", ()):
         if not rel.free_symbols <= set(subs):

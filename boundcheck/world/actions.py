@@ -91,6 +91,13 @@ class ActionSet:
     def available(self, t: int, rngs: list[np.random.Generator]) -> np.ndarray:
         return self.availability.draw(t, rngs)
 
+    padded: bool = False  # actions of different sizes are padded with −1 (paths)
+    fixed_arms: bool = True  # the base arms are a fixed finite domain (False: drawn each round, contexts)
+
+    def available_mask(self, available, m: int) -> np.ndarray:
+        """X_t as a boolean array broadcastable to (m, n) (what actions are checked against)."""
+        return np.asarray(available, dtype=bool)
+
     def realise(self, f: np.ndarray, available) -> np.ndarray:
         """The values of the round's base arms given the sampler's draw ``f`` (m, n) and X_t: ``f`` itself for a
         fixed finite domain; action sets whose base arms are drawn each round (contexts) map the draw to them."""

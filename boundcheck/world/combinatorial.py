@@ -307,6 +307,7 @@ class DAGPaths(ActionSet):
 
     dag: DAG
     availability: Availability
+    padded = True  # paths of different lengths: −1 after the goal
 
     @property
     def K(self) -> int:  # noqa: N802 - the papers' symbol
@@ -412,6 +413,10 @@ class ContextualTopK(ActionSet):
     availability: UniformContexts
     features: RFFFeatures
     k: int = 1
+    fixed_arms = False  # the round's contexts are its base arms
+
+    def available_mask(self, available, m: int) -> np.ndarray:
+        return np.ones((m, self.availability.slots), dtype=bool)
 
     def __post_init__(self) -> None:
         check_int("K (base arms per action)", self.k, maximum=self.availability.slots)

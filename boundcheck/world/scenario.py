@@ -47,6 +47,10 @@ class Scenario:
     # theorem-specific parameters of the schedules the scenario fixes (e.g. GP-BUCB's ξ, ω; ``rescale_prior``
     # to use a theorem's prior-scale generalisation when k(x, x) > 1)
     params: dict = field(default_factory=dict)
+    # not part of the scenario's content (the resume key): the default number of runs a scenario file gives,
+    # and the file it was read from (sweeps re-read it with overrides)
+    default_runs: int | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False)
     # drifting functions with a variation budget (Zhou & Shroff 2021); defaults leave other scenarios unchanged
     noise_law: str = "gaussian"  # data noise: "gaussian" N(0, R²), "rademacher" ±R; "LAW:c" scales it by c
     P_T: float | None = None  # variation budget Σ‖f_{t+1} − f_t‖_k given to the theorem (None: the truth's own)

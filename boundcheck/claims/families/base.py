@@ -23,6 +23,7 @@ from theory import Theorem
 
 from ...errors import BoundcheckError
 from ...model.mig import gamma_bracket
+from ...model.priors import GPPrior, RKHSFamily
 from ...world.scenario import Scenario
 from ...world.trajectory import Trajectories
 from ..table import ClaimSpec, claim_columns
@@ -115,6 +116,12 @@ class Family:
 
     evaluator_class: type[ChunkEvaluator] = ChunkEvaluator
     step_columns: tuple[str, ...] = ()
+    #: what a scenario's truth must be for this family's claims to be computable: f drawn from a GP prior
+    #: (``GPPrior``) and/or a fixed RKHS function (``RKHSFamily``); see :meth:`check_scenario`
+    truth_types: tuple[type, ...] = (GPPrior, RKHSFamily)
+    #: records without which no claim of the family can be evaluated on a checked policy (its evaluator reads
+    #: them for every claim); a checked policy lacking them is refused, others get "not applicable" claims
+    requires: frozenset[str] = frozenset()
 
     def __init__(self, theorem: Theorem) -> None:
         self.theorem = theorem
@@ -146,6 +153,18 @@ class Family:
         if missing:
             raise BoundcheckError(f"policy {policy_name!r} does not record {', '.join(missing)}, which the claims "
                                   f"of {self.theorem.id} read (declare them in its `records`)")
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        """Refuse, with one line, a scenario whose truth the claims cannot be computed on (a theorem of one
+        family run on a scenario of another). Assumptions that merely fail are not refused here: they make
+        the study out of theory."""
+        if not isinstance(scenario.truth, self.truth_types):
+            kinds = {GPPrior: "f drawn from a GP prior", RKHSFamily: "a fixed function of an RKHS (known norm)"}
+            have = kinds.get(type(scenario.truth), type(scenario.truth).__name__)
+            need = " or ".join(kinds.get(t, t.__name__) for t in self.truth_types)
+            raise BoundcheckError(
+                f"theorem {self.theorem.id} cannot be checked on scenario {scenario.name!r}: its truth is {have}, "
+                f"the theorem needs {need} (scenarios for {self.theorem.id}: {', '.join(self.theorem.scenarios)})")
 
     # ------------------------------------------------------------------ does the theorem apply?
     def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
@@ -237,15 +256,25 @@ class Family:
         return {"regret": Rr, "tightness": Rr / ev.inst.bound_T}
 
     def evaluate(self, traj: Trajectories, scenario: Scenario, inst: TheoremInstance, seed: int,
-                 main: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 main: str | None = None, *, checked: Sequence[str] | None = None,
+                 skip: Mapping[str, Mapping[str, str]] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """One chunk's ``runs`` table (claims of the checked algorithm ``main``, default the theorem's own, and
-        the baselines' statistics) and ``steps``."""
+        the baselines' statistics) and ``steps``.
+
+        ``checked``: several algorithms whose claims are evaluated (default ``(main,)``, e.g. two user
+        implementations compared); ``skip``: algorithm -> {claim id: reason} for claims that do not apply to it."""
         main = main or self.main
-        ev = self.evaluator_class(traj, scenario, inst, main)
+        checked = tuple(checked) if checked else (main,)
+        skip = skip or {}
         base = {"run": traj.run_ids, "seed": seed}
-        row = {**base, "algorithm": main, **self.main_diagnostics(ev), **claim_columns(self.claims, ev)}
-        frames = [pd.DataFrame(row)]
+        frames, ev = [], None
+        for name in checked:
+            ev_name = self.evaluator_class(traj, scenario, inst, name)
+            ev = ev or ev_name
+            row = {**base, "algorithm": name, **self.main_diagnostics(ev_name),
+                   **claim_columns(self.claims, ev_name, skip.get(name, {}))}
+            frames.append(pd.DataFrame(row))
         for name in traj.algorithms:
-            if name != main:
+            if name not in checked:
                 frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
         return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns)

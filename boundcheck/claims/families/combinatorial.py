@@ -37,6 +37,7 @@ from theory import combinatorial as paper002
 from ...errors import BoundcheckError
 from ...model.combinatorial import RFFFeatures, innovation_stats, lambda_star_bounds
 from ...model.mig import gamma_bracket
+from ...model.priors import GPPrior
 from ...world.actions import SingleArm, TopK
 from ...world.combinatorial import ContextualTopK, DAGPaths, check_enough_available
 from ...world.scenario import Scenario
@@ -383,6 +384,7 @@ class CombinatorialFamily(Family):
 
     evaluator_class = CombEvaluator
     step_columns = ("width", "n_arms")
+    truth_types = (GPPrior,)  # Bayesian theorems: f is drawn from the prior (weights w for contexts)
 
     @property
     def infinite(self) -> bool:
@@ -422,6 +424,11 @@ class CombinatorialFamily(Family):
         return specs
 
     # ------------------------------------------------------------------ validation and constants
+    def check_scenario(self, scenario: Scenario) -> None:
+        """Bad input is refused before anything runs (one line, exit 2): see :meth:`_check`."""
+        super().check_scenario(scenario)
+        self._check(scenario)
+
     def _check(self, sc: Scenario) -> None:
         acts = sc.actions
         contextual = isinstance(acts, ContextualTopK)
@@ -494,6 +501,7 @@ class CombinatorialFamily(Family):
         return out
 
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
+        self._check(scenario)
         c = self._constants(scenario)
         ws = self._widths(scenario, c, horizon)
         main = "bucb" if self.kind == "bucb" else "ucb"
@@ -587,12 +595,15 @@ class CombinatorialFamily(Family):
             d["value_lemma_A4"] = tr.monitors["mu_err"].sum(axis=1)
         return d
 
-    def evaluate(self, traj, scenario, inst, seed, main=None):
-        runs, steps = super().evaluate(traj, scenario, inst, seed, main)
+    def evaluate(self, traj, scenario, inst, seed, main=None, *, checked=None, skip=None):
+        """The base tables plus the steps column ``bound_excess`` = R_t − Bound(t) of each checked algorithm
+        (the sample of the anytime claim)."""
+        runs, steps = super().evaluate(traj, scenario, inst, seed, main, checked=checked, skip=skip)
         main = main or self.main
-        excess = np.cumsum(traj.algorithms[main].regret, axis=1) - inst.anytime[None]
         steps["bound_excess"] = np.nan
-        steps.loc[steps["algorithm"] == main, "bound_excess"] = excess.ravel()
+        for name in tuple(checked) if checked else (main,):
+            excess = np.cumsum(traj.algorithms[name].regret, axis=1) - inst.anytime[None]
+            steps.loc[steps["algorithm"] == name, "bound_excess"] = excess.ravel()
         return runs, steps
 
 

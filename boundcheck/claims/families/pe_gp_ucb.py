@@ -10,6 +10,7 @@ from theory import pe_gp_ucb as paper000
 
 from ...model.information import gain_increments
 from ...model.kernels import spatio_temporal_gram
+from ...model.priors import GPPrior
 from ...world.scenario import Scenario
 from ..stats import exceeds
 from ..table import ClaimSpec
@@ -166,6 +167,10 @@ class PEEvaluator(ChunkEvaluator):
 class PEGPUCBFamily(Family):
     evaluator_class = PEEvaluator
     step_columns = STEP_COLUMNS
+    truth_types = (GPPrior,)  # the truth is one of the candidate priors (or a prior outside them)
+
+    # PEEvaluator reads the prior choices, critical steps and eliminations for every claim
+    requires = frozenset({"prior", "critical", "eliminated_at", "count", "all_gone_blocked", "var_groups"})
 
     def claim_table(self) -> list[ClaimSpec]:
         c = self.theorem.claim

@@ -29,7 +29,7 @@ import theory
 from theory import zhou_shroff
 
 from ...errors import BoundcheckError
-from ...model.variation import certified_gamma
+from ...model.variation import VariationBudgetSequence, certified_gamma
 from ...model.window_posterior import WindowPosterior, checksum_weights, exact_window_posterior
 from ...world.scenario import Scenario
 from ..stats import exceeds
@@ -297,6 +297,7 @@ class VariationBudgetFamily(Family):
 
     evaluator_class = VBEvaluator
     step_columns = STEP_COLUMNS
+    truth_types = (VariationBudgetSequence,)  # a drifting RKHS sequence with exact norms and budget
 
     def __init__(self, theorem: theory.Theorem) -> None:
         self.kind = "restart" if "H" in theorem.symbols else "window"
@@ -321,7 +322,9 @@ class VariationBudgetFamily(Family):
         return rows
 
     # ------------------------------------------------------------------------------------------ instantiation
-    def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
+    def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
+        """Checks what the bound needs of the scenario (the values themselves come with the certified γ̄ in
+        :meth:`instantiate`); called by the pre-flight validation before anything is written."""
         th, sc, T = self.theorem, scenario, int(horizon)
         if not hasattr(sc.truth, "budget_bound"):
             raise BoundcheckError(f"scenario {sc.name!r} has no drifting RKHS truth with an exact budget: "
@@ -330,6 +333,11 @@ class VariationBudgetFamily(Family):
             raise BoundcheckError(f"scenario {sc.name!r} gives no B or no window H: {th.id} needs both")
         if not 1 <= sc.window <= T:
             raise BoundcheckError(f"H / w = {sc.window} must lie in 1..T = {T}")
+        return {}
+
+    def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
+        th, sc, T = self.theorem, scenario, int(horizon)
+        self.bound_values(sc, T, delta)
         lam, window = float(sc.model_noise_var), int(sc.window)
         br = certified_gamma(sc.candidates[0].K, T, lam)
         g_up, g_lo = br.upper, br.lower

@@ -1,0 +1,228 @@
+"""The report of ``boundcheck reproduce``: one HTML file and a standalone LaTeX document per paper.
+
+It reads ``reproduce.json`` (the verdicts, the experiments' settings, the explored grid) and the panels' stored
+step tables (for the curves and histograms), and nothing else: no simulation, no recomputed statistic. Both
+formats open with the same line and carry the **replication note**: what reproduced, what did not, which
+settings were guessed, which experiments cannot be run offline and what stands in for them, and where in the
+grid of unstated settings a claim that did not reproduce does appear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..study.store import ResultStore
+from ..utils.io import read_json
+from .context import _read_columns, fmt, write_text
+
+__all__ = ["ReplicationContext", "load_replication", "write_replication_reports", "replication_note",
+           "effect_text", "headline", "explore_sentence", "best_setting_sentence"]
+
+VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
+_STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
+
+
+# ---------------------------------------------------------------------------------------------- text
+def effect_text(c: dict, short: bool = False) -> str:
+    """The effect size of one judged claim, in words and numbers (``short``: one terminal column)."""
+    if c.get("verdict") == "not run" or c.get("estimate") is None:
+        return "—"
+    d = c.get("details") or {}
+    ci = f"[{fmt(c.get('ci_low'), 3)}, {fmt(c.get('ci_high'), 3)}]"
+    kind = c.get("kind")
+    if kind in ("less", "lowest", "noninferior", "similar"):
+        comp = d.get("comparator") or (c.get("others") or ["?"])[0]
+        rel = c.get("relative")
+        if short:
+            return (f"{c['estimate']:+.3g} {ci}" + (f" ({rel:+.0%})" if rel is not None else "") + f" vs {comp}"
+                    + (f", better in {c['frac_subject_better']:.0%}" if c.get("frac_subject_better") is not None
+                       else ""))
+        out = f"{c['subject']} − {comp}: {c['estimate']:+.4g} {ci}"
+        if rel is not None:
+            out += f" ({rel:+.0%} of {comp})"
+        if c.get("frac_subject_better") is not None:
+            out += f"; {c['subject']} better in {c['frac_subject_better']:.0%} of runs"
+        return out
+    if kind in ("increasing", "decreasing"):
+        return f"mean slope {c['estimate']:+.4g} per panel {ci}"
+    ref = d.get("threshold") if kind in ("above", "below") else d.get("band")
+    return f"mean {fmt(c['estimate'], 3)} {ci} ({'vs' if short else 'threshold'} {ref})"
+
+
+def explore_sentence(cid: str, block: dict, ex: dict) -> str:
+    """What the explored grid says about one claim: the screen, the direction of the mean effect, the
+    confirmation on fresh seeds."""
+    out = (f"{cid}: in the screen ({len(ex['cells'])} settings × {ex['runs']} runs, Holm over the grid) it reproduces "
+           f"{block['where']}; its mean effect points the paper's way {block.get('favourable_where', '?')}; it is "
+           f"significantly reversed {block['reversed_where']}.")
+    if block.get("confirmation"):
+        out += f" Confirmation: {block['confirmation']}."
+    return out
+
+
+def best_setting_sentence(experiment: str, best: dict) -> str:
+    """Every claim of an experiment at the explored setting that confirms the most of them."""
+    n = best["counts"]
+    where = ", ".join(f"{k} = {v}" for k, v in best["settings"].items())
+    bad = [c["id"] for c in best["claims"] if c["verdict"] != "reproduced"]
+    return (f"{experiment}: at the setting that confirms the most claims ({where}; {best['runs']} fresh runs), every "
+            f"claim of the experiment: {n['reproduced']} reproduced, {n['not reproduced']} not reproduced, "
+            f"{n['inconclusive']} inconclusive" + (f" (not reproduced or undecided: {', '.join(bad)})" if bad else "")
+            + ". Descriptive: the setting was chosen with these runs.")
+
+
+def headline(summary: dict) -> str:
+    p, n = summary["paper"], summary["counts"]
+    judged = sum(n.get(v, 0) for v in VERDICT_ORDER[:3])
+    parts = [f"{n.get(v, 0)} {v}" for v in VERDICT_ORDER[:3]]
+    tail = f"; {n['not run']} not run (data not available offline)" if n.get("not run") else ""
+    return (f"{p['id']} ({p['source']}): of {judged} empirical claims, " + ", ".join(parts) + tail
+            + f" (family-wise false-alarm budget {summary['false_alarm']:g}).")
+
+
+def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
+    """The replication note as (heading, lines): the verdicts, guessed settings, deviations, what cannot be run
+    offline and what stands in for it, and the explored settings."""
+    claims = summary["claims"]
+    out: list[tuple[str, list[str]]] = []
+    for v, head in (("reproduced", "Reproduced"), ("not reproduced", "Not reproduced"),
+                    ("inconclusive", "Inconclusive (more runs needed)")):
+        lines = []
+        for c in claims:
+            if c["verdict"] != v:
+                continue
+            extra = ""
+            if v == "inconclusive" and (c.get("details") or {}).get("runs_needed"):
+                extra = f"; about {c['details']['runs_needed']} runs would settle it if the effect persisted"
+            lines.append(f"{c['id']} ({c['location']}): {c['reading']}. Effect: {effect_text(c)}{extra}.")
+        if lines:
+            out.append((head, lines))
+    guessed, deviates, offline = [], [], []
+    for e in summary["experiments"]:
+        g = [s for s in e["settings"] if s["status"] == "guessed"]
+        if g:
+            guessed.append(f"{e['name']} ({e['location']}): " + "; ".join(f"{s['name']}: {s['value']}" for s in g)
+                           + ".")
+        d = [s for s in e["settings"] if s["status"] == "deviates"]
+        if d:
+            deviates.append(f"{e['name']}: " + "; ".join(f"{s['name']}: {s['value']} ({s['source']})" for s in d)
+                            + ".")
+        if e.get("offline_reason"):
+            offline.append(f"{e['name']} ({e['location']}) is not run: {e['offline_reason']}.")
+        elif e.get("stand_in"):
+            offline.append(f"{e['name']} ({e['location']}) runs on a stand-in: {e['stand_in']}")
+    if guessed:
+        out.append(("Settings the paper does not state (boundcheck's guesses)", guessed))
+    if deviates:
+        out.append(("Stated settings run otherwise", deviates))
+    if offline:
+        out.append(("Real data that cannot be used offline", offline))
+    exp_lines = []
+    for name, ex in (summary.get("explore") or {}).items():
+        if "claims" not in ex:
+            exp_lines.append(f"{name}: {ex.get('note', '')}.")
+            continue
+        for cid, block in ex["claims"].items():
+            exp_lines.append(explore_sentence(cid, block, ex))
+        if ex.get("best_setting"):
+            exp_lines.append(best_setting_sentence(name, ex["best_setting"]))
+    if exp_lines:
+        out.append(("Sensitivity to the unstated settings (--explore)", exp_lines))
+    elif any(c["verdict"] in ("not reproduced", "inconclusive") for c in claims):
+        out.append(("Sensitivity to the unstated settings",
+                    ["not explored in this run: `boundcheck reproduce ... --explore` re-tests the claims that did "
+                     "not reproduce over a grid of the settings the paper does not state"]))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- context
+@dataclass
+class ReplicationContext:
+    out_dir: Path
+    summary: dict
+    notes: list[str] = field(default_factory=list)
+    _steps: dict = field(default_factory=dict)
+    _manifests: dict = field(default_factory=dict)
+
+    @property
+    def paper(self) -> dict:
+        return self.summary["paper"]
+
+    @property
+    def experiments(self) -> list[dict]:
+        return list(self.summary.get("experiments", []))
+
+    @property
+    def claims(self) -> list[dict]:
+        return list(self.summary.get("claims", []))
+
+    @property
+    def explore(self) -> dict:
+        return {k: v for k, v in (self.summary.get("explore") or {}).items() if "claims" in v}
+
+    def claim(self, claim_id: str) -> dict | None:
+        return next((c for c in self.claims if c["id"] == claim_id), None)
+
+    def _panel(self, exp: str, panel: str) -> dict | None:
+        for e in self.experiments:
+            if e["name"] == exp:
+                return next((p for p in e.get("panel_results", []) if p["name"] == panel), None)
+        return None
+
+    def steps(self, exp: str, panel: str) -> pd.DataFrame | None:
+        key = (exp, panel)
+        if key not in self._steps:
+            p = self._panel(exp, panel)
+            df = None
+            if p is not None:
+                try:
+                    df = _read_columns(ResultStore(self.out_dir / p["results"]), "steps", _STEPS)
+                except Exception as exc:  # noqa: BLE001 - a missing panel still gets a report
+                    self.notes.append(f"steps of {exp}/{panel} could not be read: {exc}")
+            self._steps[key] = df
+        return self._steps[key]
+
+    def _algorithm_info(self, exp: str, panel: str) -> dict:
+        key = (exp, panel)
+        if key not in self._manifests:
+            p = self._panel(exp, panel)
+            info = {}
+            if p is not None:
+                m = ResultStore(self.out_dir / p["results"]).read_manifest() or {}
+                info = {a["name"]: a for a in m.get("algorithm_info") or []}
+            self._manifests[key] = info
+        return self._manifests[key]
+
+    def label(self, exp: str, panel: str, algorithm: str) -> str:
+        return str(self._algorithm_info(exp, panel).get(algorithm, {}).get("label") or algorithm)
+
+    def role(self, exp: str, panel: str, algorithm: str) -> str:
+        return str(self._algorithm_info(exp, panel).get(algorithm, {}).get("role") or "baseline")
+
+
+def load_replication(out_dir: Path) -> ReplicationContext:
+    out_dir = Path(out_dir)
+    path = out_dir / "reproduce.json"
+    if not path.exists():
+        from ..errors import BoundcheckError
+
+        raise BoundcheckError(f"{out_dir} has no reproduce.json: not a `boundcheck reproduce` output folder")
+    return ReplicationContext(out_dir=out_dir, summary=read_json(path, "reproduce summary"))
+
+
+def write_replication_reports(out_dir: Path) -> dict[str, Path]:
+    """``out_dir/index.html`` and ``out_dir/report.tex`` (+ ``figures/``, ``tables/claims.tex``)."""
+    from .replication_figures import make_replication_figures
+    from .replication_html import render_html
+    from .replication_latex import claims_table, render_latex
+
+    ctx = load_replication(out_dir)
+    figs = make_replication_figures(ctx, ctx.out_dir / "figures")
+    html_path = write_text(ctx.out_dir / "index.html", render_html(ctx, figs))
+    (ctx.out_dir / "tables").mkdir(parents=True, exist_ok=True)
+    write_text(ctx.out_dir / "tables" / "claims.tex", claims_table(ctx), encoding="ascii")
+    tex_path = write_text(ctx.out_dir / "report.tex", render_latex(ctx, figs), encoding="ascii")
+    return {"html": html_path, "tex": tex_path}

@@ -1,0 +1,127 @@
+"""Standalone LaTeX of a ``boundcheck reproduce`` report (pdflatex, standard packages, pure ASCII), and the
+claims table as a fragment (``tables/claims.tex``) to ``\\input`` in a paper."""
+
+from __future__ import annotations
+
+from .context import fmt
+from .figures import MAX_WIDTH_IN, FigureInfo
+from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
+from .replication import (
+    ReplicationContext,
+    best_setting_sentence,
+    effect_text,
+    explore_sentence,
+    headline,
+    replication_note,
+)
+
+__all__ = ["render_latex", "claims_table"]
+
+
+def _claim_rows(claims: list[dict]) -> list[list[str]]:
+    rows = []
+    for c in claims:
+        pv = "--" if c.get("p_adj_reproduced") is None else (f"{tex(fmt(c['p_adj_reproduced'], 2))} / "
+                                                             f"{tex(fmt(c['p_adj_not_reproduced'], 2))}")
+        rows.append([ident(c["id"]) + r"\newline{\footnotesize " + tex(c["location"]) + "}",
+                     r"\emph{" + tex(c["wording"]) + r"}\newline{\footnotesize tested: " + tex(c["reading"]) + "}",
+                     tex(effect_text(c)), pv, r"\textbf{" + tex(c["verdict"]) + "}"])
+    return rows
+
+
+_SPEC = r"p{0.17\linewidth}p{0.36\linewidth}p{0.24\linewidth}p{0.07\linewidth}p{0.08\linewidth}"
+_HEAD = ["claim", "the paper says / tested as", "effect (simultaneous interval)", "Holm p (false/true)", "verdict"]
+
+
+def claims_table(ctx: ReplicationContext) -> str:
+    """Every judged claim, as a longtable fragment (needs booktabs, longtable, array)."""
+    return ("% \\input this in a document with \\usepackage{booktabs,longtable,array}\n"
+            + _longtable(_SPEC, _HEAD, _claim_rows(ctx.claims)) + "\n")
+
+
+def _figure(f: FigureInfo) -> list[str]:
+    frac = min(1.0, (f.width_in or MAX_WIDTH_IN) / MAX_WIDTH_IN)
+    return [r"\begin{figure}[htbp]\centering",
+            f"\\includegraphics[width={frac:.3f}\\linewidth,height=0.5\\textheight,keepaspectratio]"
+            f"{{figures/{f.pdf.name}}}",
+            r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + f"}}\\label{{fig:{f.name}}}",
+            r"\end{figure}"]
+
+
+def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
+    s, p = ctx.summary, ctx.paper
+    head = headline(s)
+    by_name = {f.name: f for f in figs}
+    L = [PREAMBLE, f"\\hypersetup{{pdftitle={{{pdf_string(head)}}}}}", r"\begin{document}",
+         r"\noindent\textbf{" + tex(head) + r"}\par\medskip",
+         r"{\LARGE boundcheck reproduce: " + ident(p["id"]) + r"}\par",
+         r"{\large " + tex(p["title"]) + " --- " + tex(p["source"]) + r"}\par\medskip",
+         r"\section{Replication note}"]
+    for heading, lines in replication_note(s):
+        L.append(r"\paragraph{" + tex(heading) + "}")
+        L.append(r"\begin{itemize}" + "".join(r"\item " + tex(x) for x in lines) + r"\end{itemize}")
+    for x in p.get("notes", []):
+        L.append(r"{\small " + tex(x) + r"}\par")
+    for exp in ctx.experiments:
+        L.append(r"\clearpage")
+        L.append(r"\section{" + tex(exp["title"]) + "}")
+        L.append(tex(f"{exp['location']}; experiment ") + ident(exp["name"]) + ". " + tex(exp["description"]))
+        if exp.get("offline_reason"):
+            L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Not run:} " + tex(exp["offline_reason"]) + "}}")
+        elif exp.get("stand_in"):
+            L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Stand-in:} " + tex(exp["stand_in"]) + "}}")
+        L.append(r"\subsection*{Settings}")
+        L.append(_longtable(r"p{0.2\linewidth}p{0.4\linewidth}p{0.08\linewidth}p{0.24\linewidth}",
+                            ["setting", "value", "status", "source / why"],
+                            [[tex(x["name"]), tex(x["value"]), tex(x["status"]), tex(x.get("source", ""))]
+                             for x in exp["settings"]]))
+        if exp.get("panel_results"):
+            L.append(r"\subsection*{Studies run}")
+            L.append(_longtable(r"p{0.2\linewidth}p{0.24\linewidth}rrp{0.36\linewidth}",
+                                ["panel", "scenario", "runs", "T", "stored results"],
+                                [[tex(x["title"]), ident(x["scenario"]), tex(fmt(x["runs"])), tex(fmt(x["horizon"])),
+                                  ident(x["results"])] for x in exp["panel_results"]]))
+        mine = [c for c in ctx.claims if c["experiment"] == exp["name"]]
+        if mine:
+            L.append(r"\subsection*{Claims}")
+            L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
+        for key in (f"regret_{exp['name']}", f"priors_{exp['name']}"):
+            if key in by_name:
+                L += _figure(by_name[key])
+    if "claims" in by_name:
+        L.append(r"\clearpage\section{Effects at a glance}")
+        L += _figure(by_name["claims"])
+    if ctx.explore:
+        L.append(r"\clearpage\section{Sensitivity to the unstated settings}")
+        for name, ex in ctx.explore.items():
+            L.append(r"\subsection{" + tex(f"{name}: {len(ex['cells'])} settings, {ex['runs']} paired runs each")
+                     + "}")
+            L.append(tex(ex.get("note", "")))
+            L.append(_longtable(r"p{0.25\linewidth}p{0.3\linewidth}p{0.37\linewidth}",
+                                ["axis", "levels", "meaning"],
+                                [[tex(a["label"]), tex(", ".join(map(str, a["levels"]))), tex(a.get("meaning", ""))]
+                                 for a in ex["axes"]]))
+            for cid, block in ex["claims"].items():
+                L.append(r"\paragraph{" + ident(cid) + "} " + tex(explore_sentence(cid, block, ex)))
+                f = by_name.get(f"explore_{cid}")
+                if f is not None:
+                    L += _figure(f)
+            if ex.get("best_setting"):
+                L.append(r"\paragraph{Every claim at the setting that confirms the most} "
+                         + tex(best_setting_sentence(name, ex["best_setting"])))
+                L.append(_longtable(_SPEC, _HEAD, _claim_rows(ex["best_setting"]["claims"])))
+    L.append(r"\clearpage\section{How the verdicts are reached}")
+    L.append(tex("Two one-sided paired t-tests per claim ('the claim is false': reproduced; 'the claim is true': "
+                 "not reproduced); intersection-union for conditions that must all hold, Bonferroni for one of "
+                 f"several. Budget: {s['budget']}. Intervals are simultaneous (Bonferroni) at the same budget."))
+    L.append(r"\section{Configuration and provenance}")
+    L.append(_longtable(r"lp{0.64\linewidth}", ["", ""], [
+        [tex("boundcheck version"), tex(s.get("version"))], [tex("seed"), tex(s.get("seed"))],
+        [tex("runs"), tex(s.get("runs") or "each experiment's default")],
+        [tex("false-alarm budget"), tex(s.get("false_alarm"))],
+        [tex("time taken"), tex(f"{float(s.get('elapsed_s', 0)):.1f} s")]]))
+    if ctx.notes:
+        L.append(r"\subsection*{Notes}\begin{itemize}" + "".join(r"\item " + tex(n) for n in ctx.notes)
+                 + r"\end{itemize}")
+    L.append(r"\end{document}")
+    return "\n".join(L) + "\n"

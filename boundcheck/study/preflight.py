@@ -1,0 +1,88 @@
+"""The one validation pass a study goes through before anything is written.
+
+:func:`check_run_settings` checks the scalar settings (types and ranges, backend availability, ``scheduler``
+only with the dask backend, the output folder); :func:`preflight` checks the resolved study: the theorem can
+be computed on the scenario, the results folder is usable by this configuration, and the memory estimate
+(:func:`estimate_study_memory`) fits. Only then does :func:`~boundcheck.study.runner.run_study` open the store.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+from ..errors import BoundcheckError
+from ..utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
+from ..utils.validation import check_choice, check_jobs, check_output_dir, check_text
+from .runner import BACKENDS, RunOptions
+from .spec import StudySpec
+from .store import ResultStore
+
+__all__ = ["check_run_settings", "estimate_study_memory", "preflight"]
+
+_MB = 1024**2
+_INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
+_WORKER = 200 * _MB  # a loky / dask worker process with boundcheck imported, before any data
+_IDLE_WORKER = 50 * _MB  # a worker that never gets a chunk (python + loky only)
+_STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records, β, regret, ...)
+
+
+def check_run_settings(*, jobs, backend, scheduler, out, max_memory) -> tuple[RunOptions, Path | None, int | None]:
+    """Scalar settings of a run: (RunOptions, output folder or None, max_memory in bytes or None)."""
+    jobs = check_jobs("jobs", jobs)
+    backend = check_choice("backend", backend, BACKENDS)
+    if scheduler is not None:
+        scheduler = check_text("scheduler", scheduler)
+        if backend != "dask":
+            raise BoundcheckError(f"--scheduler {scheduler} needs --backend dask (the backend is {backend})")
+    if backend == "dask" and importlib.util.find_spec("distributed") is None:
+        raise BoundcheckError("--backend dask needs dask.distributed: pip install 'boundcheck[dask]'")
+    out_path = None if out is None else check_output_dir("--out", out)
+    limit = None if max_memory is None else parse_size(max_memory)
+    return RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), out_path, limit
+
+
+def _workers(options: RunOptions) -> int:
+    return (os.cpu_count() or 1) if options.jobs == -1 else options.jobs
+
+
+def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimate:
+    """Peak memory of a study on this machine: the parent's certified γ brackets, the chunks in flight (each
+    worker holds one chunk: posteriors, trajectories, the T×T Gram matrices of the claims that recompute
+    information gains, its tidy tables), and the summary, which reads the whole ``steps`` table of every run.
+    Generous by design: measured peaks of the built-in theorems are 50–90 % of it (tests/test_resources.py)."""
+    sc = spec.scenario
+    T, n, K, P = spec.horizon, sc.domain.n, sc.actions.K, len(spec.policies)
+    m = min(spec.chunk_size, spec.runs)
+    C = max(len(sc.candidates), 1)
+    G = len({getattr(c, "kernel_key", i) for i, c in enumerate(sc.candidates)}) or 1
+    posterior = P * m * (2 * G * n * n + 6 * C * n) * 8
+    pathwise = 2 * m * n * T * 8  # data-space gains of joint posterior draws (Thompson sampling)
+    trajectories = P * m * T * (3 * K + _STEP_COLUMNS) * 8 + m * T * K * 8
+    tables = 2 * P * m * T * _STEP_COLUMNS * 8
+    gram = 6 * T * T * 8  # one run's T×T Gram of its queries and its Cholesky factors (information-gain claims)
+    chunk = posterior + pathwise + trajectories + tables + gram + 8 * m * n * 8
+    workers = _workers(options)
+    # joblib runs --jobs 1 in this process; loky and a LocalCluster start worker processes
+    local_workers = workers > 1 and (options.backend == "loky" or (options.backend == "dask" and not options.scheduler))
+    busy = min(workers, spec.n_chunks)
+    in_flight = busy * chunk + ((busy * _WORKER + (workers - busy) * _IDLE_WORKER) if local_workers else 0)
+    if options.backend == "dask" and options.scheduler:
+        in_flight = 0  # on the cluster's machines, not this one
+    gamma = gamma_memory(n, T * K) + 16 * T * 8
+    summary = 3 * spec.runs * P * T * _STEP_COLUMNS * 8 + spec.runs * P * 64 * 8
+    return MemoryEstimate(f"this study ({spec.runs} runs × T = {T}, {P} algorithms, |X| = {n})",
+                          _INTERPRETER + max(gamma, in_flight, summary),
+                          {"summary tables": summary, "chunks in flight": in_flight, "certified γ bracket": gamma,
+                           "interpreter": _INTERPRETER})
+
+
+def preflight(spec: StudySpec, options: RunOptions, results_dir: Path | None, max_memory: int | None) -> None:
+    """Everything that can be known to fail before a study writes anything, checked in that order."""
+    spec.family.check_scenario(spec.scenario)
+    spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)  # e.g. a scenario that gives no B
+    if results_dir is not None:
+        ResultStore(results_dir).check_compatible(spec.key, spec.to_dict())
+    check_memory(estimate_study_memory(spec, options), max_memory,
+                 hint="lower --runs, --horizon or --jobs, or set --max-memory if you know better")

@@ -1,0 +1,651 @@
+"""Scenario files: everything a scenario is, as TOML (stdlib ``tomllib``); generated constants come from
+registered generators (the generator is code, its parameters and every other number are data).
+
+A file (every key is documented in the README, "Scenario files")::
+
+    name = "my_problem"                # required; the built-in files are named after their scenario
+    description = "..."
+    notes = ["..."]
+    horizon = 200                      # T (verify --horizon overrides it)
+    delta = 0.1                        # δ (verify --delta overrides it)
+    noise = 0.1                        # R, the noise standard deviation
+    runs = 200                         # default Monte Carlo runs (optional)
+    in_theory = true                   # false: a negative control (give out_of_theory_reason)
+    model_noise = "R2"                 # the models' likelihood variance λ: "R2" (= R²) or "1+2/T" (IGP-UCB)
+    B = 3.0                            # RKHS norm bound given to the algorithms (frequentist theorems)
+    gamma_rule = "certified"           # or "rate:se" | "rate:matern" | "rate:constant" (+ gamma_rate_params)
+
+    [generator]                        # optional: name = a registered generator, other keys its parameters;
+    name = "paper000.sensor_days"      # "$key" / "$key[i]" anywhere below is one of the values it returns,
+    seed = 20040314                    # and "${key:.3g}" inside a text is its formatted value
+
+    [domain]                           # exactly one of grid, uniform, indices, csv, points
+    grid = {n = 100, dim = 1, low = 0.0, high = 1.0}
+    # uniform = {n = 100, dim = 1, seed = 2017}   |  indices = {n = 54}  |  csv = "points.csv"  |  points = "$points"
+
+    [kernel]                           # the priors' kernel (a prior may give its own)
+    family = "rbf"                     # rbf (lengthscale, variance), rbf_paper (l), matern (nu, lengthscale),
+    lengthscale = 0.2                  # matern12/32/52, linear (variance); or matrix = "$name" / [[...], ...]
+
+    [[priors]]                         # the candidate priors U the algorithms are given (at least one)
+    name = "GP(0, SE)"
+    mean = 0.0                         # a number, a list of n numbers, or "$name"
+    eps = 0.0                          # drift ε ∈ [0, 1]
+
+    [truth]                            # exactly one of:
+    prior = "GP(0, SE)"                # a candidate (Bayesian, in the model)
+    # gp = {name = "...", mean = 0.5, eps = 0.3, kernel = {family = "rbf", lengthscale = 3.0}}  (+ reference)
+    # rkhs = {name = "...", generator = "posterior_mean", norm = 3.0}                            (+ reference)
+    # reference = "GP(0, SE)"          # the candidate used for the truth-side monitors when misspecified
+
+    [availability]                     # optional: kind = "always" (default) or "alternating" with
+    kind = "alternating"               # exclude_box = {centre = [0.1], half_width = 0.05} or restricted = [...]
+
+    [actions]                          # optional: top_k = K (semi-bandit super arms of K base arms)
+
+Errors: :class:`ScenarioFileError`, one line naming the file, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import math
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from numbers import Integral, Real
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import BoundcheckError
+from ..model.domains import FiniteDomain, grid
+from ..model.kernels import KERNEL_NAMES, make_kernel
+from ..model.priors import GPPrior, RKHSFamily
+from .actions import AlternatingAvailability, AlwaysAvailable, TopK
+from .scenario import Scenario
+
+__all__ = ["ScenarioFileError", "load_scenario", "parse_scenario", "register_generator", "generator_names",
+           "apply_overrides", "read_toml", "scenario_summary", "FORMAT"]
+
+FORMAT = 1
+_MISSING = object()
+
+
+class ScenarioFileError(BoundcheckError):
+    """A malformed scenario file: the message names the file, the key and what was expected."""
+
+
+# ------------------------------------------------------------------------------------------ generators
+_GENERATORS: dict[str, Callable[..., Mapping[str, object]]] = {}
+
+
+def register_generator(name: str, fn: Callable[..., Mapping[str, object]], *, replace: bool = False) -> None:
+    """Register ``fn(**params) -> {name: value}`` as the generator ``name`` of scenario files.
+
+    A generator may accept ``points`` (the domain, when the file gives it directly) and ``kernel_matrix``
+    (the [kernel] Gram matrix on it); its other keyword arguments are the file's [generator] keys."""
+    if name in _GENERATORS and not replace and _GENERATORS[name] is not fn:
+        raise BoundcheckError(f"a scenario generator named {name!r} is already registered")
+    _GENERATORS[name] = fn
+
+
+def generator_names() -> list[str]:
+    from . import catalogue
+
+    catalogue.load_builtins()
+    return sorted(_GENERATORS)
+
+
+def _generator(name: str) -> Callable[..., Mapping[str, object]]:
+    from . import catalogue
+
+    catalogue.load_builtins()
+    return _GENERATORS[name]
+
+
+# ------------------------------------------------------------------------------------------ reading
+def read_toml(path: str | Path) -> dict:
+    """The parsed TOML of ``path`` (one-line errors for a missing or malformed file)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioFileError(f"scenario file {path} not found")
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ScenarioFileError(f"{path}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioFileError(f"{path}: malformed TOML: {exc}") from None
+
+
+def load_scenario(path: str | Path, overrides: Mapping[str, object] | None = None) -> Scenario:
+    """The scenario of a TOML file, with ``overrides`` ({"kernel.lengthscale": 0.1, ...}) applied first."""
+    data = read_toml(path)
+    if overrides:
+        data = apply_overrides(data, overrides, str(path))
+    return parse_scenario(data, source=str(path), base_dir=Path(path).parent)
+
+
+def apply_overrides(data: dict, overrides: Mapping[str, object], source: str = "<scenario>") -> dict:
+    """A copy of a parsed file with dotted keys set: ``"noise"``, ``"kernel.lengthscale"``, ``"priors.0.eps"``,
+    ``"priors.*.eps"`` (every prior)."""
+    data = copy.deepcopy(data)
+    for key, value in overrides.items():
+        parts = str(key).split(".")
+        targets = [data]
+        for i, part in enumerate(parts[:-1]):
+            nxt = []
+            for node in targets:
+                if isinstance(node, list):
+                    if part == "*":
+                        nxt.extend(node)
+                    elif part.isdigit() and int(part) < len(node):
+                        nxt.append(node[int(part)])
+                    else:
+                        raise ScenarioFileError(f"{source}: cannot set {key!r}: {'.'.join(parts[:i + 1])!r} is not "
+                                                f"an index of a list of {len(node)}")
+                elif isinstance(node, dict):
+                    if part not in node:
+                        node[part] = {}
+                    nxt.append(node[part])
+                else:
+                    raise ScenarioFileError(f"{source}: cannot set {key!r}: {'.'.join(parts[:i])!r} is not a table")
+            targets = nxt
+        for node in targets:
+            if not isinstance(node, dict):
+                raise ScenarioFileError(f"{source}: cannot set {key!r}: its parent is not a table")
+            node[parts[-1]] = value
+    return data
+
+
+# ------------------------------------------------------------------------------------------ parsing
+_ROOT_KEYS = {"format", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
+              "out_of_theory_reason", "model_noise", "B", "gamma_rule", "gamma_rate_params", "generator", "domain",
+              "kernel", "priors", "truth", "availability", "actions"}
+_TEMPLATE = re.compile(r"\$\{(\w+)(?::([^}]*))?\}")
+_REF = re.compile(r"^\$(\w+)(?:\[(\d+)\])?$")
+
+
+class _File:
+    """Parsing state of one file: where errors point, and the generator's values."""
+
+    def __init__(self, source: str, base_dir: Path) -> None:
+        self.source, self.base_dir = source, base_dir
+        self.generated: dict[str, object] = {}
+        self.generator_name: str | None = None
+
+    def error(self, key: str, expected: str, got=_MISSING) -> ScenarioFileError:
+        tail = "" if got is _MISSING else f", got {_show(got)}"
+        return ScenarioFileError(f"{self.source}: key {key!r}: expected {expected}{tail}")
+
+    def keys(self, table, path: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
+        if not isinstance(table, dict):
+            raise self.error(path, "a table", table)
+        unknown = sorted(set(table) - allowed)
+        if unknown:
+            where = f"{path}.{unknown[0]}" if path else unknown[0]
+            raise ScenarioFileError(f"{self.source}: unknown key {where!r}; expected one of "
+                                    f"{', '.join(sorted(allowed))}")
+        for k in sorted(required):
+            if k not in table:
+                raise self.error(f"{path}.{k}" if path else k, "a value (required)")
+        return table
+
+    # ---------------------------------------------------------------- values
+    def ref(self, value, key: str):
+        """A "$name" / "$name[i]" reference to a generated value, or the value itself."""
+        if not (isinstance(value, str) and value.startswith("$")):
+            return value
+        m = _REF.match(value)
+        if not m:
+            raise self.error(key, 'a reference "$name" or "$name[i]" to a generated value', value)
+        if self.generator_name is None:
+            raise self.error(key, "a value ([generator] is needed for references)", value)
+        name, idx = m.group(1), m.group(2)
+        if name not in self.generated:
+            raise self.error(key, f"one of the values generator {self.generator_name!r} returns "
+                                  f"({', '.join(sorted(self.generated))})", value)
+        v = self.generated[name]
+        if idx is not None:
+            try:
+                v = v[int(idx)]
+            except (IndexError, TypeError, KeyError):
+                raise self.error(key, f"an index into {name!r} (it has {len(v) if hasattr(v, '__len__') else 0} "
+                                      "entries)", value) from None
+        return v
+
+    def number(self, table: dict, key: str, path: str, *, default=_MISSING, low: float | None = None,
+               high: float | None = None, strict_low: bool = False, what: str = "a number"):
+        full = f"{path}.{key}" if path else key
+        if key not in table:
+            if default is _MISSING:
+                raise self.error(full, f"{what} (required)")
+            return default
+        v = self.ref(table[key], full)
+        if isinstance(v, np.ndarray) and v.ndim == 0:
+            v = v.item()
+        if isinstance(v, bool | np.bool_) or not isinstance(v, Real | np.floating | np.integer) or not math.isfinite(
+                float(v)):
+            raise self.error(full, what, table[key])
+        v = float(v)
+        if low is not None and (v < low or (strict_low and v == low)) or high is not None and v > high:
+            raise self.error(full, what, table[key])
+        return v
+
+    def integer(self, table: dict, key: str, path: str, *, default=_MISSING, minimum: int = 1):
+        full = f"{path}.{key}" if path else key
+        if key not in table:
+            if default is _MISSING:
+                raise self.error(full, f"an integer ≥ {minimum} (required)")
+            return default
+        v = self.ref(table[key], full)
+        if isinstance(v, bool) or not isinstance(v, Integral | np.integer) or int(v) < minimum:
+            raise self.error(full, f"an integer ≥ {minimum}", table[key])
+        return int(v)
+
+    def text(self, table: dict, key: str, path: str, *, default=_MISSING, choices: tuple[str, ...] | None = None,
+             template: bool = False) -> str:
+        full = f"{path}.{key}" if path else key
+        if key not in table:
+            if default is _MISSING:
+                raise self.error(full, "a string (required)")
+            return default
+        v = table[key]
+        if not isinstance(v, str):
+            raise self.error(full, "a string", v)
+        if choices is not None and v not in choices:
+            raise self.error(full, "one of " + ", ".join(map(repr, choices)), v)
+        return self.fill(v, full) if template else v
+
+    def fill(self, text: str, key: str) -> str:
+        """``${name}`` / ``${name:.3g}`` replaced by generated values."""
+
+        def sub(m: re.Match) -> str:
+            name, spec = m.group(1), m.group(2) or ""
+            if name not in self.generated:
+                raise self.error(key, f"a text whose ${{...}} names a generated value "
+                                      f"({', '.join(sorted(self.generated)) or 'no [generator]'})", m.group(0))
+            v = self.generated[name]
+            try:
+                return format(v.item() if isinstance(v, np.generic | np.ndarray) else v, spec)
+            except (TypeError, ValueError):
+                raise self.error(key, f"a valid format for {name!r}", m.group(0)) from None
+
+        return _TEMPLATE.sub(sub, text)
+
+    def array(self, value, key: str, *, shape: tuple | None = None, what: str = "numbers") -> np.ndarray:
+        v = self.ref(value, key)
+        try:
+            a = np.asarray(v, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise self.error(key, what, value) from None
+        if a.dtype == object or not np.all(np.isfinite(a)):
+            raise self.error(key, f"finite {what}", value)
+        if shape is not None and (a.ndim != len(shape) or any(s is not None and s != d for s, d in
+                                                                zip(shape, a.shape, strict=True))):
+            want = " × ".join("any" if s is None else str(s) for s in shape)
+            raise self.error(key, f"{what} of shape {want}", f"an array of shape {a.shape}")
+        return a
+
+
+def _show(v) -> str:
+    if isinstance(v, np.ndarray):
+        return f"an array of shape {v.shape}"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _signature_accepts(fn, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def _has_ref(obj) -> bool:
+    if isinstance(obj, str):
+        return obj.startswith("$")
+    if isinstance(obj, dict):
+        return any(_has_ref(v) for v in obj.values())
+    if isinstance(obj, list):
+        return any(_has_ref(v) for v in obj)
+    return False
+
+
+def _domain(f: _File, table) -> FiniteDomain:
+    t = f.keys(table, "domain", {"grid", "uniform", "indices", "csv", "points", "name"})
+    kinds = [k for k in ("grid", "uniform", "indices", "csv", "points") if k in t]
+    if len(kinds) != 1:
+        raise f.error("domain", "exactly one of grid, uniform, indices, csv, points",
+                      f"{', '.join(kinds) or 'none'}")
+    kind = kinds[0]
+    name = f.text(t, "name", "domain", default=None)
+    if kind == "grid":
+        g = f.keys(t["grid"], "domain.grid", {"n", "dim", "low", "high"}, {"n"})
+        n, dim = f.integer(g, "n", "domain.grid"), f.integer(g, "dim", "domain.grid", default=1)
+        low, high = f.number(g, "low", "domain.grid", default=0.0), f.number(g, "high", "domain.grid", default=1.0)
+        if not high > low:
+            raise f.error("domain.grid.high", f"a number above low = {low:g}", g.get("high"))
+        if n**dim > 20000:
+            raise f.error("domain.grid", "at most 20000 points (n^dim)", f"{n}^{dim}")
+        dom = grid(n, dim, low, high)
+        return dom if name is None else FiniteDomain(dom.points, name=name)
+    if kind == "uniform":
+        g = f.keys(t["uniform"], "domain.uniform", {"n", "dim", "seed", "low", "high"}, {"n", "seed"})
+        n, dim = f.integer(g, "n", "domain.uniform"), f.integer(g, "dim", "domain.uniform", default=1)
+        seed = f.integer(g, "seed", "domain.uniform", minimum=0)
+        low = f.number(g, "low", "domain.uniform", default=0.0)
+        high = f.number(g, "high", "domain.uniform", default=1.0)
+        if not high > low:
+            raise f.error("domain.uniform.high", f"a number above low = {low:g}", g.get("high"))
+        if n > 20000:
+            raise f.error("domain.uniform.n", "at most 20000 points", n)
+        pts = np.random.default_rng(seed).uniform(low, high, size=(n, dim))
+        return FiniteDomain(pts, name=name or f"uniform{n}")
+    if kind == "indices":
+        g = f.keys(t["indices"], "domain.indices", {"n"}, {"n"})
+        n = f.integer(g, "n", "domain.indices")
+        return FiniteDomain(np.arange(n, dtype=float)[:, None], name=name or f"indices{n}")
+    if kind == "csv":
+        rel = f.text(t, "csv", "domain")
+        path = (f.base_dir / rel) if not Path(rel).is_absolute() else Path(rel)
+        if not path.is_file():
+            raise f.error("domain.csv", "a CSV file of points (one per row) next to the scenario file",
+                          f"{rel} (not found)")
+        try:
+            text = path.read_text(encoding="utf-8").strip().splitlines()
+            rows = [r for r in text if r.strip() and not r.lstrip().startswith("#")]
+            try:
+                [float(x) for x in rows[0].split(",")]
+            except ValueError:
+                rows = rows[1:]  # a header line
+            pts = np.array([[float(x) for x in r.split(",")] for r in rows], dtype=np.float64)
+        except (ValueError, IndexError, UnicodeDecodeError):
+            raise f.error("domain.csv", "a CSV of numbers, the same count on every row", rel) from None
+        if pts.ndim != 2 or pts.shape[0] < 1 or not np.all(np.isfinite(pts)):
+            raise f.error("domain.csv", "a CSV of finite numbers, the same count on every row", rel)
+        return FiniteDomain(pts, name=name or path.stem)
+    pts = f.array(t["points"], "domain.points", what="points (a list of rows)")
+    pts = pts[:, None] if pts.ndim == 1 else pts
+    if pts.ndim != 2 or pts.shape[0] < 1:
+        raise f.error("domain.points", "a non-empty list of points", t["points"])
+    return FiniteDomain(pts, name=name or "points")
+
+
+_KERNEL_KEYS = {"family", "lengthscale", "l", "variance", "nu", "matrix"}
+
+
+def _kernel(f: _File, table, path: str, points: np.ndarray) -> np.ndarray:
+    t = f.keys(table, path, _KERNEL_KEYS)
+    n = points.shape[0]
+    if "matrix" in t:
+        if "family" in t:
+            raise f.error(path, "either family (with its parameters) or matrix, not both")
+        K = f.array(t["matrix"], f"{path}.matrix", shape=(n, n), what="a square matrix on the domain")
+        return K
+    family = f.text(t, "family", path, choices=(*KERNEL_NAMES, "matern"))
+    variance = f.number(t, "variance", path, default=1.0, low=0.0, strict_low=True, what="a positive number")
+    if family == "matern":
+        nu = f.number(t, "nu", path, what="0.5, 1.5 or 2.5")
+        if nu not in (0.5, 1.5, 2.5):
+            raise f.error(f"{path}.nu", "0.5, 1.5 or 2.5", t["nu"])
+        family = {0.5: "matern12", 1.5: "matern32", 2.5: "matern52"}[nu]
+    elif "nu" in t:
+        raise f.error(f"{path}.nu", f"no nu for family {family!r} (use family = \"matern\")", t["nu"])
+    if family == "rbf_paper":
+        scale = f.number(t, "l", path, low=0.0, strict_low=True, what="a positive number (paper 000's l = ℓ²)")
+    elif family == "linear":
+        scale = 1.0
+    else:
+        scale = f.number(t, "lengthscale", path, low=0.0, strict_low=True, what="a positive number")
+    try:
+        return make_kernel(family, scale, variance).gram(points)
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
+
+
+def _gp(f: _File, table: dict, path: str, points: np.ndarray, K_default: np.ndarray | None,
+        name_default: str | None = None) -> GPPrior:
+    t = f.keys(table, path, {"name", "mean", "eps", "kernel"})
+    name = f.text(t, "name", path, default=name_default, template=True) if name_default else f.text(t, "name", path)
+    n = points.shape[0]
+    if "kernel" in t:
+        K = _kernel(f, t["kernel"], f"{path}.kernel", points)
+    elif K_default is None:
+        raise f.error(f"{path}.kernel", "a kernel (or a top-level [kernel] table)")
+    else:
+        K = K_default
+    mean = t.get("mean", 0.0)
+    mean = f.array(mean, f"{path}.mean", what="a number or n numbers")
+    if mean.ndim == 0:
+        mean = float(mean)
+    elif mean.shape != (n,):
+        raise f.error(f"{path}.mean", f"a number or a list of {n} numbers (one per point)",
+                      f"an array of shape {mean.shape}")
+    eps = f.number(t, "eps", path, default=0.0, low=0.0, high=1.0, what="a drift ε in [0, 1]")
+    try:
+        return GPPrior(name, mean, K, eps)
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
+
+
+def _delta(f: _File, root: dict) -> float:
+    d = f.number(root, "delta", "", low=0.0, high=1.0, strict_low=True, what="a probability δ in (0, 1)")
+    if d >= 1.0:
+        raise f.error("delta", "a probability δ in (0, 1)", root["delta"])
+    return d
+
+
+def parse_scenario(data: dict, source: str = "<scenario>", base_dir: str | Path = ".") -> Scenario:
+    """A :class:`Scenario` from the parsed TOML ``data`` (see the module docstring for the keys)."""
+    f = _File(source, Path(base_dir))
+    root = f.keys(data, "", _ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "priors", "truth"})
+    if "format" in root and root["format"] != FORMAT:
+        raise f.error("format", f"{FORMAT} (the scenario-file format this boundcheck reads)", root["format"])
+    name = f.text(root, "name", "")
+    if not name.strip():
+        raise f.error("name", "a non-empty string", name)
+
+    # the domain and the shared kernel first when the file gives them directly (a generator may need them)
+    dom_table, ker_table = root["domain"], root.get("kernel")
+    dom = None if _has_ref(dom_table) else _domain(f, dom_table)
+    K = None
+    if ker_table is not None and dom is not None and not _has_ref(ker_table):
+        K = _kernel(f, ker_table, "kernel", dom.points)
+    if "generator" in root:
+        g = root["generator"]
+        if not isinstance(g, dict):
+            raise f.error("generator", "a table with name = a registered generator and its parameters", g)
+        gname = f.text(g, "name", "generator")
+        try:
+            fn = _generator(gname)
+        except KeyError:
+            raise f.error("generator.name", "a registered generator (" + ", ".join(generator_names()) + ")",
+                          gname) from None
+        params = {k: v for k, v in g.items() if k != "name"}
+        if _signature_accepts(fn, "points"):
+            if dom is None:
+                raise f.error("generator", f"a domain given directly: generator {gname!r} needs the points")
+            params["points"] = dom.points
+        if _signature_accepts(fn, "kernel_matrix"):
+            if K is None:
+                raise f.error("generator", f"a [kernel] given directly: generator {gname!r} needs its Gram matrix")
+            params["kernel_matrix"] = K
+        try:
+            inspect.signature(fn).bind(**params)
+        except TypeError as exc:
+            raise f.error("generator", f"the parameters of generator {gname!r} ({exc})") from None
+        try:
+            f.generated = dict(fn(**params))
+        except BoundcheckError as exc:
+            raise ScenarioFileError(f"{source}: key 'generator': {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise f.error("generator", f"parameters generator {gname!r} accepts ({type(exc).__name__}: {exc})") \
+                from None
+        f.generator_name = gname
+    if dom is None:
+        dom = _domain(f, dom_table)
+    if K is None and ker_table is not None:
+        K = _kernel(f, ker_table, "kernel", dom.points)
+
+    # the candidate priors U
+    priors_t = root["priors"]
+    if not isinstance(priors_t, list) or not priors_t:
+        raise f.error("priors", "a non-empty array of tables [[priors]]", priors_t)
+    candidates = tuple(_gp(f, p, f"priors.{i}", dom.points, K) for i, p in enumerate(priors_t))
+    names = [p.name for p in candidates]
+    dup = sorted({x for x in names if names.count(x) > 1})
+    if dup:
+        raise f.error("priors", "distinct prior names", f"{dup[0]!r} twice")
+
+    def candidate(key: str, value) -> int:
+        if not isinstance(value, str) or value not in names:
+            raise f.error(key, "the name of one of the [[priors]] (" + ", ".join(map(repr, names)) + ")", value)
+        return names.index(value)
+
+    # the truth
+    tt = f.keys(root["truth"], "truth", {"prior", "gp", "rkhs", "reference"})
+    kinds = [k for k in ("prior", "gp", "rkhs") if k in tt]
+    if len(kinds) != 1:
+        raise f.error("truth", "exactly one of prior, gp, rkhs", ", ".join(kinds) or "none")
+    reference = candidate("truth.reference", tt["reference"]) if "reference" in tt else None
+    if "prior" in tt:
+        if reference is not None:
+            raise f.error("truth.reference", "no reference when the truth is a candidate (it is its own reference)")
+        truth_index = candidate("truth.prior", tt["prior"])
+        truth = candidates[truth_index]
+    elif "gp" in tt:
+        truth_index = None
+        truth = _gp(f, tt["gp"], "truth.gp", dom.points, K, name_default="truth")
+    else:
+        truth_index = None
+        reference = 0 if reference is None else reference
+        r = f.keys(tt["rkhs"], "truth.rkhs", {"name", "generator", "norm", "gen_noise_var", "alpha", "values",
+                                              "kernel"}, {"generator"})
+        gen = f.text(r, "generator", "truth.rkhs", choices=("posterior_mean", "fixed", "values"))
+        K_r = _kernel(f, r["kernel"], "truth.rkhs.kernel", dom.points) if "kernel" in r else candidates[reference].K
+        kw: dict = {}
+        if gen == "fixed":
+            if "alpha" not in r:
+                raise f.error("truth.rkhs.alpha", "the members' coefficients α (k × n) for generator 'fixed'")
+            kw["alpha"] = f.array(r["alpha"], "truth.rkhs.alpha", what="coefficients α")
+        if gen == "values":
+            if "values" not in r:
+                raise f.error("truth.rkhs.values", "the members' values (k × n) for generator 'values'")
+            kw["values"] = f.array(r["values"], "truth.rkhs.values", what="function values")
+        scale = f.number(r, "norm", "truth.rkhs", default=None, low=0.0, strict_low=True, what="a positive norm")
+        gvar = f.number(r, "gen_noise_var", "truth.rkhs", default=0.01, low=0.0, strict_low=True,
+                        what="a positive variance")
+        try:
+            truth = RKHSFamily(f.text(r, "name", "truth.rkhs", default=f"RKHS family ({gen})", template=True), K_r,
+                               gen, scale_to=scale, gen_noise_var=gvar, **kw)
+        except BoundcheckError as exc:
+            raise ScenarioFileError(f"{source}: key 'truth.rkhs': {exc}") from None
+
+    # availability and actions
+    av_t = f.keys(root.get("availability", {}), "availability", {"kind", "exclude_box", "restricted", "note"})
+    kind = f.text(av_t, "kind", "availability", default="always", choices=("always", "alternating"))
+    if kind == "always":
+        if set(av_t) - {"kind"}:
+            raise f.error("availability", "no other key for kind = 'always'", sorted(set(av_t) - {"kind"})[0])
+        availability = AlwaysAvailable(dom.n)
+    else:
+        if ("exclude_box" in av_t) == ("restricted" in av_t):
+            raise f.error("availability", "exactly one of exclude_box, restricted for kind = 'alternating'")
+        if "exclude_box" in av_t:
+            b = f.keys(av_t["exclude_box"], "availability.exclude_box", {"centre", "half_width"},
+                       {"centre", "half_width"})
+            centre = f.array(b["centre"], "availability.exclude_box.centre", shape=(dom.dim,), what="a point")
+            hw = f.number(b, "half_width", "availability.exclude_box", low=0.0, strict_low=True,
+                          what="a positive number")
+            restricted = np.abs(dom.points - centre[None]).max(axis=1) > hw
+        else:
+            idx = f.ref(av_t["restricted"], "availability.restricted")
+            arr = np.asarray(idx)
+            if arr.dtype == bool and arr.shape == (dom.n,):
+                restricted = arr
+            elif arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.integer) and (arr >= 0).all() \
+                    and (arr < dom.n).all():
+                restricted = np.zeros(dom.n, dtype=bool)
+                restricted[arr] = True
+            else:
+                raise f.error("availability.restricted", f"indices in 0..{dom.n - 1} or {dom.n} booleans",
+                              av_t["restricted"])
+        if not restricted.any():
+            raise f.error("availability", "a restricted set X_t with at least one point")
+        note = f.text(av_t, "note", "availability", default="restricted on even t", template=True)
+        availability = AlternatingAvailability(restricted, note=note)
+    action_set = None
+    if "actions" in root:
+        a = f.keys(root["actions"], "actions", {"top_k"}, {"top_k"})
+        k = f.integer(a, "top_k", "actions")
+        if k > dom.n:
+            raise f.error("actions.top_k", f"at most |X| = {dom.n}", k)
+        action_set = TopK(availability, k=k)
+
+    # scalars
+    in_theory = root.get("in_theory", True)
+    if not isinstance(in_theory, bool):
+        raise f.error("in_theory", "true or false", in_theory)
+    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
+    if not in_theory and not reason:
+        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
+    notes = root.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise f.error("notes", "a list of strings", notes)
+    gamma_rule = f.text(root, "gamma_rule", "", default="certified")
+    if gamma_rule != "certified" and not re.fullmatch(r"rate:(se|matern|constant)", gamma_rule):
+        raise f.error("gamma_rule", "'certified' or 'rate:se' / 'rate:matern' / 'rate:constant'", gamma_rule)
+    rate_params = root.get("gamma_rate_params", {})
+    if not isinstance(rate_params, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                                                    for v in rate_params.values()):
+        raise f.error("gamma_rate_params", "a table of numbers (d, nu)", rate_params)
+    B = f.number(root, "B", "", default=None, low=0.0, strict_low=True, what="a positive norm bound")
+    runs = f.integer(root, "runs", "", default=None)
+    try:
+        return Scenario(
+            name=name, description=f.text(root, "description", "", default="", template=True), domain=dom,
+            availability=availability, candidates=candidates, truth=truth, truth_index=truth_index,
+            noise=f.number(root, "noise", "", low=0.0, strict_low=True, what="a positive noise level R"),
+            horizon=f.integer(root, "horizon", ""),
+            delta=_delta(f, root),
+            reference_index=reference, in_theory=in_theory, out_of_theory_reason=reason,
+            notes=tuple(f.fill(x, f"notes.{i}") for i, x in enumerate(notes)),
+            model_noise=f.text(root, "model_noise", "", default="R2", choices=("R2", "1+2/T")), B=B,
+            gamma_rule=gamma_rule, gamma_rate_params=dict(rate_params), action_set=action_set,
+            default_runs=runs, source=source,
+        )
+    except ScenarioFileError:
+        raise
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{source}: {exc}") from None
+
+
+def scenario_summary(sc: Scenario) -> dict:
+    """What ``boundcheck scenario show`` prints: every part of a scenario, as JSON-ready values."""
+    truth = sc.truth
+    if isinstance(truth, RKHSFamily):
+        t = {"kind": "rkhs", "name": truth.name, "generator": truth.generator, "norm": truth.describe_norm(),
+             "reference": sc.candidates[sc.monitor_index].name}
+    elif sc.truth_index is not None:
+        t = {"kind": "candidate", "name": truth.name}
+    else:
+        t = {"kind": "gp", "name": truth.name, "eps": truth.eps,
+             "reference": None if sc.reference_index is None else sc.candidates[sc.reference_index].name}
+    kernels = {}
+    for p in sc.candidates:
+        kernels.setdefault(p.kernel_key, []).append(p.name)
+    return {
+        "name": sc.name, "description": sc.description, "source": sc.source, "in_theory": sc.in_theory,
+        "out_of_theory_reason": sc.out_of_theory_reason or None,
+        "domain": {"name": sc.domain.name, "points": sc.domain.n, "dim": sc.domain.dim,
+                   "low": sc.domain.points.min(axis=0).tolist(), "high": sc.domain.points.max(axis=0).tolist()},
+        "priors": [{"name": p.name, "eps": p.eps, "mean_range": [float(p.mean.min()), float(p.mean.max())],
+                    "kappa": p.kappa} for p in sc.candidates],
+        "kernel_groups": len(kernels), "truth": t, "noise": sc.noise, "model_noise": sc.model_noise,
+        "B": sc.B, "horizon": sc.horizon, "delta": sc.delta, "runs": sc.default_runs,
+        "availability": sc.availability.describe(), "actions": sc.actions.describe(), "K": sc.actions.K,
+        "gamma_rule": sc.gamma_rule, "notes": list(sc.notes),
+    }

@@ -1,0 +1,182 @@
+"""Issue 12: scenarios as TOML files. Every built-in scenario is a file and loads bit-identical to the scenario
+the Python code built before the move (pins recorded before it: tests/scenario_pins.py); bad files give one
+line naming the file, the key and what was expected (exit 2), and nothing is written."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scenario_pins import (
+    PINS,
+    RESULT_CASES,
+    added_fields_at_defaults,
+    case_key,
+    result_fingerprint,
+    scenario_fingerprints,
+)
+
+from boundcheck import api
+from boundcheck.cli import main
+from boundcheck.world import get_scenario, load_scenario, register_generator, scenario_names
+from boundcheck.world.catalogue import SCENARIO_DIR, scenario_files
+from boundcheck.world.scenario_files import ScenarioFileError, apply_overrides, read_toml
+
+PINNED = json.loads(PINS.read_text())
+
+
+def test_every_builtin_scenario_is_a_file_and_bit_identical_to_its_pin():
+    files = scenario_files()
+    assert set(PINNED["scenarios"]) <= set(files) <= set(scenario_names())
+    for name, want in PINNED["scenarios"].items():
+        assert read_toml(files[name])["name"] == name == files[name].stem
+        sc = get_scenario(name)
+        assert sc.source == str(files[name])
+        assert scenario_fingerprints(sc) == want, name  # every array, number and text
+        assert not added_fields_at_defaults(sc), name
+
+
+# the cheaper half of the recorded result pins (the scenario pins above already cover every array of all of them)
+TESTED = [c for c in RESULT_CASES if c[1] in ("pe_sensors_misspecified", "rkhs_norm_exceeds", "rosenbrock",
+                                              "sensors_004_replication", "rkhs_paper_matern_replication")]
+
+
+@pytest.mark.parametrize("case", TESTED, ids=case_key)
+def test_results_of_scenarios_outside_the_regression_pins_are_bit_identical(case):
+    want = PINNED["results"][case_key(case)]
+    got = result_fingerprint(*case)
+    assert got["claims"] == want["claims"] and got["regret"] == want["regret"] and got["bound"] == want["bound"]
+    for table, cols in want["tables"].items():
+        for col, h in cols.items():
+            assert got["tables"][table].get(col) == h, f"{table}.{col} changed"
+
+
+def test_package_data_ships_the_files():
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert '"boundcheck.world.catalogue" = ["scenarios/*.toml"]' in text
+    assert SCENARIO_DIR.is_dir() and len(list(SCENARIO_DIR.glob("*.toml"))) >= 17
+
+
+USER = """
+name = "my_problem"
+description = "2-d Matérn-3/2 on ${n_points} points from a CSV"
+horizon = 12
+delta = 0.05
+noise = 0.1
+runs = 7
+
+[generator]
+name = "test.count"
+
+[domain]
+csv = "points.csv"
+
+[kernel]
+family = "matern"
+nu = 1.5
+lengthscale = 0.3
+
+[[priors]]
+name = "model"
+mean = 0.0
+
+[truth]
+prior = "model"
+
+[availability]
+kind = "alternating"
+restricted = [0, 1, 2, 3, 4, 5]
+note = "the first six points on even t"
+"""
+
+
+@pytest.fixture
+def user_file(tmp_path):
+    register_generator("test.count", lambda points: {"n_points": len(points)}, replace=True)
+    rng = np.random.default_rng(1)
+    pts = rng.uniform(size=(30, 2))
+    (tmp_path / "points.csv").write_text("x,y\n" + "\n".join(f"{a},{b}" for a, b in pts) + "\n")
+    path = tmp_path / "my_problem.toml"
+    path.write_text(USER)
+    return path
+
+
+def test_a_user_file_loads_validates_and_verifies(user_file, tmp_path, capsys):
+    sc = load_scenario(user_file)
+    assert sc.domain.n == 30 and sc.domain.dim == 2 and sc.default_runs == 7
+    assert sc.description == "2-d Matérn-3/2 on 30 points from a CSV"
+    assert sc.availability.mask(2).sum() == 6 and sc.availability.mask(1).all()
+    assert main(["scenario", "validate", str(user_file)]) == 0
+    assert main(["scenario", "show", str(user_file), "--json"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "out"
+    assert main(["verify", "--theorem", "gp_ucb", "--scenario", str(user_file), "--jobs", "1", "--out", str(out),
+                 "--no-report", "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["scenario"] == "my_problem" and s["runs"] == 7 and s["horizon"] == 12 and s["delta"] == 0.05
+    assert api.build_study("gp_ucb", user_file, runs=3).runs == 3  # flags win over the file
+
+
+def test_overrides_set_dotted_keys(user_file):
+    data = read_toml(user_file)
+    changed = apply_overrides(data, {"kernel.lengthscale": 0.1, "priors.*.eps": 0.2, "noise": 0.3})
+    assert data["kernel"]["lengthscale"] == 0.3  # the original is untouched
+    sc = load_scenario(user_file, {"kernel.lengthscale": 0.1, "priors.*.eps": 0.2})
+    assert sc.candidates[0].eps == 0.2 and changed["noise"] == 0.3
+    assert not np.allclose(sc.candidates[0].K, load_scenario(user_file).candidates[0].K)
+
+
+BAD = [
+    ('s|horizon = 12|horizon = -3|', "key 'horizon': expected an integer ≥ 1, got -3"),
+    ('s|delta = 0.05|delta = 1.5|', "key 'delta': expected a probability δ in (0, 1), got 1.5"),
+    ('s|lengthscale = 0.3|lengthscale = "wide"|', "key 'kernel.lengthscale': expected a positive number, got 'wide'"),
+    ('s|nu = 1.5|nu = 2.0|', "key 'kernel.nu': expected 0.5, 1.5 or 2.5, got 2.0"),
+    ('s|prior = "model"|prior = "modle"|', "key 'truth.prior': expected the name of one of the [[priors]]"),
+    ('s|csv = "points.csv"|csv = "nope.csv"|', "key 'domain.csv': expected a CSV file of points"),
+    ('s|runs = 7|rnus = 7|', "unknown key 'rnus'; expected one of"),
+    ('s|\\[kernel\\]|[kernel|', "malformed TOML"),
+    ('s|noise = 0.1||', "key 'noise': expected a value (required)"),
+    ('s|name = "test.count"|name = "test.nope"|', "key 'generator.name': expected a registered generator"),
+    ('s|restricted = \\[0, 1, 2, 3, 4, 5\\]|restricted = [99]|', "key 'availability.restricted': expected indices"),
+    ('s|mean = 0.0|mean = [1.0, 2.0]|', "key 'priors.0.mean': expected a number or a list of 30 numbers"),
+    ('s|family = "matern"|matrix = [[1.0, 2.0], [2.0, 1.0]]|', "key 'kernel.matrix': expected a square matrix on the "
+                                                               "domain of shape 30 × 30"),
+    ('s|family = "matern"|family = "matern"\\nmatrix = [[1.0]]|', "key 'kernel': expected either family"),
+]
+
+
+@pytest.mark.parametrize("edit, message", BAD, ids=[b[1][:30] for b in BAD])
+def test_bad_files_are_one_line_errors_naming_the_file_and_key(user_file, tmp_path, capsys, edit, message):
+    import re
+
+    pattern, _, rest = edit[2:].partition("|")
+    repl = rest.rsplit("|", 1)[0]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(re.sub(pattern, repl, user_file.read_text(), count=1))
+    with pytest.raises(ScenarioFileError) as exc:
+        load_scenario(bad)
+    assert str(exc.value).startswith(f"{bad}: ") and message in str(exc.value)
+    assert main(["scenario", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and str(bad) in err
+    out = tmp_path / "never"
+    assert main(["verify", "--theorem", "gp_ucb", "--scenario", str(bad), "--out", str(out)]) == 2
+    assert not out.exists()  # nothing written
+
+
+def test_a_non_psd_matrix_and_a_missing_file(tmp_path):
+    path = tmp_path / "psd.toml"
+    path.write_text('name = "x"\nhorizon = 3\ndelta = 0.1\nnoise = 0.1\n[domain]\nindices = {n = 2}\n'
+                    '[kernel]\nmatrix = [[1.0, 2.0], [2.0, 1.0]]\n[[priors]]\nname = "p"\n[truth]\nprior = "p"\n')
+    with pytest.raises(ScenarioFileError, match=r"psd.toml: key 'priors.0': .*not positive semi-definite"):
+        load_scenario(path)
+    with pytest.raises(ScenarioFileError, match="scenario file .*absent.toml not found"):
+        load_scenario(tmp_path / "absent.toml")
+
+
+def test_the_example_scenario_file_is_valid():
+    root = Path(__file__).resolve().parents[1] / "examples"
+    for path in root.glob("*.toml"):
+        assert main(["scenario", "validate", str(path)]) == 0
+    sc = load_scenario(root / "my_problem.toml")
+    assert sc.domain.n == 60 and sc.default_runs == 100 and sc.truth_index == 0

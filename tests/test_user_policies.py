@@ -1,0 +1,306 @@
+"""Issue 12: a user's own policy verified against a theorem (ask/tell form, batched form), from the command line
+and from pytest; the built-in algorithms as paired baselines; not-applicable claims; user-code errors."""
+
+import importlib.util
+import json
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boundcheck import api
+from boundcheck.cli import main
+from boundcheck.errors import UserCodeError
+from boundcheck.policies import Policy
+from boundcheck.study.store import ResultStore
+from boundcheck.testing import BoundcheckFixture, assert_bound_holds, check_policy, run_check
+from boundcheck.world import AlternatingAvailability, get_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = str(ROOT / "examples" / "gp_ucb.py") + ":MyGPUCB"
+BROKEN = str(ROOT / "examples" / "gp_ucb_broken.py") + ":NarrowGPUCB"
+
+
+def _example(name: str, cls: str):
+    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, cls)
+
+
+MyGPUCB = _example("gp_ucb", "MyGPUCB")
+NarrowGPUCB = _example("gp_ucb_broken", "NarrowGPUCB")
+
+
+def _table(out: Path, table: str) -> pd.DataFrame:
+    df = ResultStore(out / "results").read_table(table)
+    df["algorithm"] = df["algorithm"].astype(str)
+    return df
+
+
+# ------------------------------------------------------------------------------------- the examples
+def test_example_verified_from_the_cli_and_the_broken_copy_caught(tmp_path, capsys):
+    """examples/gp_ucb.py holds (exit 0, every lemma-level claim applies); the copy with β/20 is caught: the
+    optimism step D1 is violated and the exit code is 1, although its regret looks fine."""
+    rc = main(["verify", "--theorem", "gp_ucb", "--algorithm", GOOD, "--runs", "30", "--horizon", "30",
+               "--jobs", "1", "--out", str(tmp_path / "good"), "--json", "--no-report"])
+    good = json.loads(capsys.readouterr().out)
+    assert rc == 0 and good["verdict"] != "violated" and good["main_algorithm"] == "MyGPUCB"
+    assert good["not_applicable"] == {}
+    verdicts = {c["id"]: c["verdict"] for c in good["claims"]}
+    assert verdicts["D1_optimism"] == verdicts["D2_intermediate"] == verdicts["D3_information"] == "holds"
+    assert verdicts["K1_calibration"] == "holds"
+    rc = main(["verify", "--theorem", "gp_ucb", "--algorithm", BROKEN, "--runs", "30", "--horizon", "30",
+               "--jobs", "1", "--out", str(tmp_path / "broken"), "--json", "--no-report"])
+    bad = json.loads(capsys.readouterr().out)
+    assert rc == 1 and bad["verdict"] == "violated"
+    verdicts = {c["id"]: c["verdict"] for c in bad["claims"]}
+    assert verdicts["D1_optimism"] == "violated"
+    assert verdicts["confidence_event"] != "violated"  # a property of the posterior, not of the choice
+
+
+def test_example_verified_from_pytest_and_the_fixture():
+    s = assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=20, horizon=25, seed=3, scenario="gp_sample_se")
+    assert s["main_algorithm"] == "MyGPUCB"
+    with pytest.raises(AssertionError, match="D1_optimism"):
+        assert_bound_holds("gp_ucb", algorithm=NarrowGPUCB, runs=20, horizon=25, seed=3)
+    fixture = BoundcheckFixture(runs=10)
+    s = fixture.assert_holds("gp_ucb", algorithm=MyGPUCB, horizon=15)
+    assert s["runs"] == 10
+
+
+def test_several_algorithms_are_checked_side_by_side():
+    s = run_check("gp_ucb", algorithm=[NarrowGPUCB, MyGPUCB], runs=12, horizon=20, seed=4)
+    assert s["verdict"] == "violated"
+    assert s["checked"]["NarrowGPUCB"]["verdict"] == "violated"
+    assert s["checked"]["MyGPUCB"]["verdict"] != "violated"
+    with pytest.raises(AssertionError, match="NarrowGPUCB|D1_optimism"):
+        assert_bound_holds("gp_ucb", algorithm=[MyGPUCB, NarrowGPUCB], runs=12, horizon=20, seed=4)
+
+
+# ------------------------------------------------------------------ the adapter and the reference posterior
+def test_user_copy_acts_as_the_builtin_and_the_engine_monitors_it_exactly(tmp_path):
+    """MyGPUCB (plain numpy, per run) chooses what the built-in GP-UCB chooses (common random numbers), and the
+    engine's reference posterior gives it the monitors the built-in gets from its own posterior."""
+    run_check("gp_ucb", algorithm=MyGPUCB, runs=6, horizon=20, seed=5, out=tmp_path)
+    steps = _table(tmp_path, "steps")
+    mine, ref = steps[steps.algorithm == "MyGPUCB"], steps[steps.algorithm == "gp_ucb"]
+    np.testing.assert_array_equal(mine["idx"].to_numpy(), ref["idx"].to_numpy())
+    for col in ("z_all", "z_chosen", "innov", "mu", "sigma", "ucb"):
+        np.testing.assert_allclose(mine[col].to_numpy(), ref[col].to_numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_builtin_baselines_keep_their_random_streams(tmp_path):
+    """Adding a user algorithm never changes what the built-in (randomised) algorithms do."""
+    run_check("gp_ts", scenario="rkhs_paper", runs=4, horizon=12, seed=6, out=tmp_path / "plain")
+    run_check("gp_ts", scenario="rkhs_paper", runs=4, horizon=12, seed=6, out=tmp_path / "user", algorithm=MyGPUCB)
+    a, b = _table(tmp_path / "plain", "steps"), _table(tmp_path / "user", "steps")
+    b = b[b.algorithm != "MyGPUCB"].reset_index(drop=True)
+    assert set(a.algorithm) == set(b.algorithm) == {"gp_ts", "igp_ucb", "gp_ucb", "gp_ei", "gp_pi", "random"}
+    pd.testing.assert_frame_equal(a[b.columns], b, check_exact=True, check_categorical=False)
+
+
+def test_claims_without_their_records_are_not_applicable_and_said_so(tmp_path):
+    class Uniform:
+        """uniformly random queries (reports nothing)"""
+
+        def __init__(self, ctx):
+            self.rng = ctx.rng
+
+        def ask(self, t, available):
+            return int(self.rng.choice(np.flatnonzero(available)))
+
+        def tell(self, x, y):
+            pass
+
+    s = api.verify("gp_ucb", runs=8, horizon=10, seed=1, algorithm=Uniform, jobs=1, out=tmp_path)
+    na = {c["id"]: c["details"]["reason"] for c in s["claims"] if c["verdict"] == "not applicable"}
+    assert na == s["not_applicable"] == {"D1_optimism": "needs sigma, ucb", "D2_intermediate": "needs sigma, ucb",
+                                         "D3_information": "needs sigma"}
+    live = {c["id"] for c in s["claims"] if c["verdict"] != "not applicable"}
+    assert live == {"regret_bound", "regret_bound_anytime", "confidence_event", "K1_calibration"}
+    html = Path(s["report"]["html"]).read_text()
+    assert "Not applicable" in html and "needs sigma, ucb" in html
+
+
+def test_wrong_noise_in_a_user_posterior_is_caught():
+    """A planted defect in the user's model (λ = 1 instead of R²): its reported σ contradicts the information
+    gain of its own queries, so the chain-rule claim D3 is violated."""
+
+    class WrongNoise(MyGPUCB):
+        def __init__(self, ctx):
+            super().__init__(ctx)
+            self.lam = 1.0
+
+    s = run_check("gp_ucb", algorithm=WrongNoise, runs=6, horizon=15, seed=2)
+    assert {c["id"]: c["verdict"] for c in s["claims"]}["D3_information"] == "violated"
+
+
+def test_check_policy_accepts_ask_tell_classes():
+    check_policy(MyGPUCB)
+
+    class Outside:
+        def __init__(self, ctx):
+            self.n = ctx.n
+
+        def ask(self, t, available):
+            return self.n  # one past the last point
+
+        def tell(self, x, y):
+            pass
+
+    with pytest.raises(UserCodeError, match="outside the domain"):
+        check_policy(Outside)
+
+
+# ----------------------------------------------------------------------------------- user-code errors
+class _Base:
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def tell(self, x, y):
+        pass
+
+
+class Raises(_Base):
+    def ask(self, t, available):
+        if self.ctx.run == 3 and t == 5:
+            raise ZeroDivisionError("boom")
+        return int(np.flatnonzero(available)[0])
+
+
+class NotAnInteger(_Base):
+    def ask(self, t, available):
+        return 1.0
+
+
+class Unavailable(_Base):
+    def ask(self, t, available):
+        return 0
+
+
+@pytest.mark.parametrize("cls, match", [
+    (Raises, r"policy 'Raises' \(.*Raises\) raised ZeroDivisionError: boom \(.*test_user_policies.py, line \d+\) "
+             r"in ask\(\), run 3, step 5"),
+    (NotAnInteger, r"policy 'NotAnInteger' .* returned 1.0 \(float\), not an integer index in ask\(\), run 0, step 1"),
+    (Unavailable, r"returned index 0, which is not in the available set X_t in ask\(\), run 0, step 2"),
+])
+def test_user_code_errors_name_the_policy_the_run_and_the_step(cls, match):
+    sc = get_scenario("gp_sample_se")
+    mask = np.ones(sc.domain.n, dtype=bool)
+    mask[0] = False
+    sc = replace(sc, availability=AlternatingAvailability(mask))  # point 0 unavailable on even t
+    with pytest.raises(UserCodeError, match=match):
+        run_check("gp_ucb", scenario=sc, algorithm=cls, runs=5, horizon=6)
+
+
+def test_a_batched_user_policy_that_raises_is_a_user_code_error():
+    class Batched(Policy):
+        name = "batched"
+
+        def select(self, t, available):
+            if t == 3:
+                raise RuntimeError("no more ideas")
+            return np.zeros((self.ctx.runs, 1), dtype=np.int64)
+
+        def update(self, t, action, y):
+            pass
+
+    with pytest.raises(UserCodeError, match=r"policy 'batched' .* raised RuntimeError: no more ideas in select\(\), "
+                                            r"runs 0–3, step 3"):
+        run_check("gp_ucb", algorithm=Batched, runs=4, horizon=5)
+
+
+FLAKY = '''
+import os
+
+class Flaky:
+    """fails (or is interrupted) from run 25 on while BOUNDCHECK_TEST_FAIL is set"""
+
+    def __init__(self, ctx):
+        self.run = ctx.run
+
+    def ask(self, t, available):
+        mode = os.environ.get("BOUNDCHECK_TEST_FAIL")
+        if mode and self.run >= 25 and t == 2:
+            if mode == "interrupt":
+                raise KeyboardInterrupt
+            raise ValueError("flaky")
+        return 0
+
+    def tell(self, x, y):
+        pass
+'''
+
+
+@pytest.mark.parametrize("mode, code", [("raise", 2), ("interrupt", 130)])
+def test_an_error_or_ctrl_c_keeps_the_finished_runs_and_a_rerun_resumes(tmp_path, monkeypatch, capsys, mode, code):
+    path = tmp_path / "flaky.py"
+    path.write_text(FLAKY)
+    out = tmp_path / "out"
+    argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:Flaky", "--runs", "50", "--horizon", "4",
+            "--jobs", "1", "--out", str(out), "--no-report", "--json"]
+    monkeypatch.setenv("BOUNDCHECK_TEST_FAIL", mode)
+    assert main(argv) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    if mode == "raise":
+        assert "policy 'Flaky'" in err[0] and "run 25, step 2" in err[0] and "ValueError: flaky" in err[0]
+    else:
+        assert "interrupted" in err[0]
+    store = ResultStore(out / "results")
+    assert store.done_chunks() == {0}  # runs 0–24 finished before the failure and are kept
+    first = store.chunk_path("runs", 0).stat().st_mtime_ns
+    monkeypatch.delenv("BOUNDCHECK_TEST_FAIL")
+    assert main(argv) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["runs"] == 50 and store.done_chunks() == {0, 1}
+    assert store.chunk_path("runs", 0).stat().st_mtime_ns == first  # resumed, not recomputed
+
+
+def test_policy_files_can_import_their_siblings(tmp_path):
+    (tmp_path / "helpers.py").write_text("def first(available):\n    return int(available.nonzero()[0][0])\n")
+    (tmp_path / "mine.py").write_text(
+        "from helpers import first\n\nclass Mine:\n    def __init__(self, ctx):\n        pass\n"
+        "    def ask(self, t, available):\n        return first(available)\n    def tell(self, x, y):\n"
+        "        pass\n")
+    before = set(sys.path)
+    s = run_check("gp_ucb", algorithm=f"{tmp_path / 'mine.py'}:Mine", runs=4, horizon=5, jobs=2)
+    assert s["main_algorithm"] == "Mine"
+    assert set(sys.path) == before
+    os.environ.pop("BOUNDCHECK_TEST_FAIL", None)
+
+
+def test_the_reference_posterior_follows_a_drifting_truth(tmp_path):
+    """ε > 0: the engine's reference posterior of a policy that hides its model (Kalman predict between steps)
+    gives the monitors the built-in oracle TV-GP-UCB gets from its own posterior, choice for choice."""
+    from boundcheck.model.posterior import BatchedPosterior
+    from boundcheck.study.sweep import vary_scenario
+
+    class HiddenTV(Policy):
+        name = "hidden_tv"
+
+        def start(self, ctx):
+            super().start(ctx)
+            self._post = BatchedPosterior([ctx.truth], ctx.noise_var, ctx.runs)  # not exposed as `posterior`
+
+        def select(self, t, available):
+            mu, sd = self._post.mean()[:, 0], self._post.sd()[:, 0]
+            return self.ctx.actions.oracle(mu + self.ctx.beta[t] * sd, available)
+
+        def update(self, t, action, y):
+            self._post.condition_batch(action, y)
+            self._post.propagate()
+
+    sc = vary_scenario(get_scenario("gp_sample_se"), {"epsilon": 0.05})
+    run_check("gp_ucb", scenario=sc, algorithm=HiddenTV, policies=["oracle_tv_gp_ucb"], runs=5, horizon=15, seed=8,
+              out=tmp_path)
+    steps = _table(tmp_path, "steps")
+    mine, ref = steps[steps.algorithm == "hidden_tv"], steps[steps.algorithm == "oracle_tv_gp_ucb"]
+    np.testing.assert_array_equal(mine["idx"].to_numpy(), ref["idx"].to_numpy())
+    for col in ("z_all", "z_chosen", "innov"):
+        np.testing.assert_allclose(mine[col].to_numpy(), ref[col].to_numpy(), rtol=1e-12, atol=1e-12)

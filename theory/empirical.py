@@ -1,0 +1,168 @@
+"""Empirical claims: the sentences of a paper's experiment sections, as data beside its theorems.
+
+A theorem's :class:`~theory.core.Claim` is a mathematical statement checked against its level on every run.
+An :class:`EmpiricalClaim` is what a paper says its *experiments* showed ("PE-GP-UCB has the lowest regret",
+"MLE keeps selecting the same wrong prior", "resets increase with δ_B"): the paper's wording and where it
+stands, the experiment (and panel) it belongs to, and the one statistic that tests it. The verification layer
+(``boundcheck.claims.empirical``) turns the statistic into a verdict: **reproduced**, **not reproduced** or
+**inconclusive**, with an effect size, inside one family-wise false-alarm budget per ``boundcheck reproduce``.
+
+Kinds of test (``kind``), each on a per-run ``metric`` of the ``subject`` algorithm (and of the ``others``):
+
+* ``less``         E[m(subject) − m(other)] < 0: a one-sided paired test over identical functions and noise;
+* ``lowest``       ``less`` against every one of ``others`` (an intersection-union test: reproduced only if
+                   every comparison is; not reproduced if any is reversed);
+* ``noninferior``  E[m(subject) − (1 + margin)·m(other)] ≤ 0: "does not do worse than", with a relative margin;
+* ``similar``      both ways within the relative margin (two one-sided tests, TOST): "performs the same";
+* ``above``/``below``  E[m(subject)] > / < ``threshold`` (behavioural claims, e.g. a share of steps);
+* ``interval``     E[m(subject)] within ``band`` (a number the paper prints, with its stated precision);
+* ``increasing``/``decreasing``  m(subject) trends across the ordered ``panels`` (per-run slope, paired by run).
+
+Metrics (``metric``): see :data:`METRICS`. Pure Python: nothing here imports ``boundcheck``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Literal
+
+__all__ = ["EmpiricalClaim", "EmpiricalKind", "METRICS", "metric_description", "register_empirical",
+           "empirical_claims", "KIND_TEXT"]
+
+EmpiricalKind = Literal["less", "lowest", "noninferior", "similar", "above", "below", "interval", "increasing",
+                        "decreasing"]
+_KINDS = ("less", "lowest", "noninferior", "similar", "above", "below", "interval", "increasing", "decreasing")
+
+KIND_TEXT = {
+    "less": "one-sided paired t-test on the per-run difference (same functions and noise)",
+    "lowest": "paired one-sided t-tests against each competitor; reproduced only if all are (intersection-union)",
+    "noninferior": "one-sided paired t-test of m(A) − (1 + margin)·m(B) ≤ 0",
+    "similar": "two one-sided paired tests (TOST) with a relative margin, both ways",
+    "above": "one-sample one-sided t-test of the mean against the threshold",
+    "below": "one-sample one-sided t-test of the mean against the threshold",
+    "interval": "two one-sided tests that the mean lies inside the band the paper prints",
+    "increasing": "one-sided t-test on the per-run least-squares slope across the ordered panels",
+    "decreasing": "one-sided t-test on the per-run least-squares slope across the ordered panels",
+}
+
+#: metric id -> what it measures (per run). ``regret@F`` reads R_t at t = ⌈F·T⌉; ``col:NAME`` reads the
+#: column NAME of the stored runs table (e.g. ``col:n_resets`` for an algorithm that records resets).
+METRICS = {
+    "regret": "cumulative regret R_T at the horizon",
+    "regret@F": "cumulative regret R_t at t = ⌈F·T⌉",
+    "late_share_truth": "share of the late steps (t > T/2) at which the algorithm's model used the true prior p*",
+    "late_share_wrong_mode": ("share of the late steps (t > T/2) spent on the algorithm's most used wrong prior "
+                              "(one prior ≠ p*): 1 = committed to one wrong prior"),
+    "share_tv_uniform": ("total-variation distance between the algorithm's prior-usage frequencies over all steps "
+                         "and the uniform distribution on U (0 = every prior equally often)"),
+    "top2_share": "share of all steps on the algorithm's two most used priors",
+    "col:NAME": "the per-run column NAME of the stored runs table",
+}
+
+_METRIC_RE = re.compile(r"^(regret|regret@(0(\.\d+)?|1(\.0+)?)|late_share_truth|late_share_wrong_mode|"
+                        r"share_tv_uniform|top2_share|col:[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def metric_description(metric: str) -> str:
+    """What a metric id measures, in words."""
+    if metric.startswith("regret@"):
+        return f"cumulative regret R_t at t = ⌈{metric[7:]}·T⌉"
+    if metric.startswith("col:"):
+        return f"the per-run column {metric[4:]!r} of the stored runs table"
+    return METRICS.get(metric, metric)
+
+
+@dataclass(frozen=True)
+class EmpiricalClaim:
+    """One experimental sentence of a paper and the statistic that tests it (see the module docstring).
+
+    ``wording`` is the paper's own sentence (verbatim, possibly shortened with "…"); ``reading`` is the precise
+    statement tested; ``note`` says why this reading (a margin, a threshold, an adaptation to a stand-in).
+    ``panels`` names the panel (study) of the experiment the claim is evaluated on (empty: the experiment's
+    first panel); a trend names the ordered panels it runs across. A claim the paper makes of several panels
+    is one claim per panel.
+    ``adapted``: the claim is tested on a synthetic stand-in for data that cannot be used offline, in a form
+    that makes sense there (e.g. a day's identity becomes "a wrong prior")."""
+
+    id: str
+    paper: str
+    experiment: str
+    location: str
+    wording: str
+    reading: str
+    kind: EmpiricalKind
+    metric: str
+    subject: str
+    others: tuple[str, ...] = ()
+    panels: tuple[str, ...] = ()
+    margin: float = 0.0
+    threshold: float | None = None
+    band: tuple[float, float] | None = None
+    note: str = ""
+    adapted: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"empirical claim {self.id}: unknown kind {self.kind!r} (one of {', '.join(_KINDS)})")
+        if not _METRIC_RE.match(self.metric):
+            raise ValueError(f"empirical claim {self.id}: unknown metric {self.metric!r}")
+        paired = self.kind in ("less", "lowest", "noninferior", "similar")
+        if paired and not self.others:
+            raise ValueError(f"empirical claim {self.id}: a {self.kind} claim compares with at least one algorithm")
+        if self.kind in ("less", "noninferior", "similar") and len(self.others) != 1:
+            raise ValueError(f"empirical claim {self.id}: a {self.kind} claim compares with exactly one algorithm")
+        if self.kind in ("noninferior", "similar") and not self.margin > 0:
+            raise ValueError(f"empirical claim {self.id}: a {self.kind} claim needs a relative margin > 0")
+        if self.kind in ("above", "below") and self.threshold is None:
+            raise ValueError(f"empirical claim {self.id}: a {self.kind} claim needs a threshold")
+        if self.kind == "interval" and (self.band is None or not self.band[0] < self.band[1]):
+            raise ValueError(f"empirical claim {self.id}: an interval claim needs a band (low < high)")
+        if self.kind in ("increasing", "decreasing") and len(self.panels) < 2:
+            raise ValueError(f"empirical claim {self.id}: a trend needs at least two ordered panels")
+        if self.kind not in ("increasing", "decreasing") and len(self.panels) > 1:
+            raise ValueError(f"empirical claim {self.id}: only trends span several panels")
+
+    @property
+    def algorithms(self) -> tuple[str, ...]:
+        """Every algorithm whose runs the statistic reads."""
+        return (self.subject, *self.others)
+
+    @property
+    def test_text(self) -> str:
+        return KIND_TEXT[self.kind]
+
+
+# --------------------------------------------------------------------------------------------- registry
+_BUILTIN_MODULES = ("theory.pe_gp_ucb_empirical", "theory.chowdhury_gopalan_empirical")
+_REGISTRY: dict[tuple[str, str], EmpiricalClaim] = {}
+_loaded = False
+
+
+def register_empirical(claim: EmpiricalClaim, *, replace: bool = False) -> EmpiricalClaim:
+    """Add an empirical claim (keyed by paper and id; ``replace=True`` to overwrite)."""
+    if not isinstance(claim, EmpiricalClaim):
+        raise TypeError(f"register_empirical() needs an EmpiricalClaim, got {type(claim).__name__}")
+    key = (claim.paper, claim.id)
+    if key in _REGISTRY and not replace and _REGISTRY[key] is not claim:
+        raise ValueError(f"an empirical claim {claim.id!r} of paper {claim.paper!r} is already registered")
+    _REGISTRY[key] = claim
+    return claim
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in _BUILTIN_MODULES:
+        for claim in import_module(name).EMPIRICAL:
+            register_empirical(claim)
+
+
+def empirical_claims(paper: str | None = None, experiment: str | None = None) -> list[EmpiricalClaim]:
+    """The registered empirical claims of a paper (and one of its experiments), in registration order."""
+    _load()
+    return [c for c in _REGISTRY.values()
+            if (paper is None or c.paper == paper) and (experiment is None or c.experiment == experiment)]
