@@ -241,4 +241,16 @@ REGISTRATIONS = (
     ("comb_bi_bucb", CombBI, {"index": "bucb"}),
     ("comb_bi_ts", CombBI, {"index": "ts"}),
     ("comb_random", CombRandom, {}),
+    # the paper's experiments (§4): Algorithm 2's rectified indices and Dijkstra, unmonitored, outside the theorems;
+    # their β_t (ω = 1, ξ ∈ {1, 0.5}; UCB scaled by 0.5) come from the family's schedules under these names
+    *((f"{n}_alg2", cls, {**kw, "name": f"{n}_alg2", "label": lab, "rectify": True, "monitored": False})
+      for n, cls, kw, lab in (
+          ("comb_gp_ucb", CombGPUCB, {}, "GP-UCB (Alg. 2)"),
+          ("comb_gp_bucb", CombGPUCB, {}, "GP-BUCB ω=1, ξ=1 (Alg. 2)"),
+          ("comb_gp_bucb_half", CombGPUCB, {}, "GP-BUCB ω=1, ξ=0.5 (Alg. 2)"),
+          ("comb_gp_ucb_half", CombGPUCB, {}, "GP-UCB β×0.5 (Alg. 2)"),
+          ("comb_gp_ts", CombGPTSIndependent, {}, "GP-TS per edge (Alg. 2)"),
+          ("comb_bi_ucb", CombBI, {"index": "ucb"}, "BI-UCB (Alg. 2)"),
+          ("comb_bi_bucb", CombBI, {"index": "bucb"}, "BI-BUCB (Alg. 2)"),
+          ("comb_bi_ts", CombBI, {"index": "ts"}, "BI-TS (Alg. 2)"))),
 )

@@ -239,7 +239,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             elif monitored:
                 for k, v in super_arm_innovations(post, tp, mu_ref, action, y_t, R**2).items():
                     store(tr.monitors, k, t, v)
-            if round_monitor is not None and getattr(pol, "arm_model", None) is not None:
+            if (round_monitor is not None and getattr(pol, "arm_model", None) is not None
+                    and getattr(pol, "monitored", True)):
                 for k, v in round_monitor(t, pol, f_t, avail, action, y_t, actions, cache).items():
                     store(tr.monitors, k, t, v)
             _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)

@@ -447,9 +447,9 @@ class CombinatorialFamily(Family):
                                   "bound of spec §3.7)")
         if not self.infinite and sc.domain.n < 3:
             raise BoundcheckError(f"|𝒜| = {sc.domain.n}: β_1 > 0 needs at least 3 base arms")
-        if sc.truth_index is None or sc.model_noise != "R2":
+        if (sc.truth_index is None and sc.reference_index is None) or sc.model_noise != "R2":
             raise BoundcheckError(f"{self.theorem.id} is a Bayesian theorem: the model must be the prior f is drawn "
-                                  "from, with the data's noise variance")
+                                  "from (or, out of theory, name a reference prior), with the data's noise variance")
         if self.kind == "bucb" or "omega" in self.theorem.symbols:
             self._bucb_params(sc, strict=True)
 
@@ -500,6 +500,19 @@ class CombinatorialFamily(Family):
         out["tau6d"] = np.log(np.ceil(np.exp(rhs_d)))
         return out
 
+    @staticmethod
+    def _experiment_schedules(c: dict, T: int) -> dict[str, np.ndarray]:
+        """√β_t of the paper's experimental variants (§4, outside the theorems): GP-UCB's β_t, GP-BUCB with
+        ω = 1 and ξ = 1 (Exps. 1–3) or ξ = 0.5 (Exp. 2), GP-UCB with β_t × 0.5 (Exp. 2)."""
+        if "n_X" not in c:
+            return {}
+        t = np.maximum(np.arange(T + 1, dtype=float), 1.0)
+        logn = np.log(c["n_X"])
+        ucb, bucb = width_ucb(t, logn), width_bucb(t, logn, 1.0, 1.0)
+        return {"comb_gp_ucb_alg2": ucb, "comb_bi_ucb_alg2": ucb, "comb_gp_bucb_alg2": bucb,
+                "comb_bi_bucb_alg2": bucb, "comb_gp_bucb_half_alg2": width_bucb(t, logn, 1.0, 0.5),
+                "comb_gp_ucb_half_alg2": np.sqrt(0.5) * ucb}
+
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
         self._check(scenario)
         c = self._constants(scenario)
@@ -533,7 +546,9 @@ class CombinatorialFamily(Family):
             g_lo = np.full(T, np.nan)
             methods = {"finite_features": float(g_up[-1])}
         else:
-            br = gamma_bracket(sc.candidates[0].K, T, noise_var=s2, batch=int(c["K"]))
+            # a scenario may ask for cheaper certified methods (large TK, e.g. the road network's experiments)
+            br = gamma_bracket(sc.candidates[0].K, T, noise_var=s2, batch=int(c["K"]),
+                               methods=sc.params.get("gamma_methods"))
             g_up, g_lo = br.upper, br.lower
             methods = {k: float(v[-1]) for k, v in br.methods.items()}
         values["gamma_T"] = float(g_up[-1])
@@ -543,7 +558,7 @@ class CombinatorialFamily(Family):
         anytime = np.broadcast_to(np.asarray(th.evaluate(anytime_vals)["value"], dtype=float), (T,)).copy()
         sched = {"comb_gp_ucb": ws["ucb"], "comb_gp_bucb": ws["bucb"], "comb_gp_ts": ws["ucb"],
                  "comb_gp_ts_independent": ws["ucb"], "comb_bi_ucb": ws["ucb"], "comb_bi_bucb": ws["bucb"],
-                 "comb_bi_ts": ws["ucb"]}
+                 "comb_bi_ts": ws["ucb"], **self._experiment_schedules(c, T)}
         theory_width = ws[main]
         sched["beta_theory"] = theory_width.copy()
         sched.pop(self.main, None)
@@ -578,6 +593,7 @@ class CombinatorialFamily(Family):
                "trivial_regret": trivial, "bound_over_trivial": ev.inst.bound_T / trivial,
                "realised_gain": ev.info_direct, "lambda_hat": ev.radius["lam_hat"][:, -1]}
         out.update(ev.Q)
+        out.update(self._arm_counts(ev, ev.main))
         if not self.infinite:  # the tail counts behind the coverage claim
             out["exceedances"] = ev.M("cover").sum(axis=1)
             out["expected_exceedances"] = np.full(ev.m, ev.expected_exceedances)
@@ -585,9 +601,18 @@ class CombinatorialFamily(Family):
             out["eq67_violations"] = ev.M("eq67_fail").sum(axis=1)
         return out
 
+    def _arm_counts(self, ev: CombEvaluator, name: str) -> dict[str, list]:
+        """How often each base arm was chosen over the horizon, per run, as "c₀,c₁,…" (super arms on a fixed
+        domain; drawn as the chosen paths of the experiments)."""
+        if self.infinite:
+            return {}
+        a = ev.traj.algorithms[name].actions.reshape(ev.m, -1)
+        n = ev.sc.domain.n
+        return {"arm_counts": [",".join(map(str, np.bincount(r[r >= 0], minlength=n))) for r in a]}
+
     def baseline_columns(self, ev: CombEvaluator, name: str) -> dict[str, np.ndarray]:
         tr = ev.traj.algorithms[name]
-        d = super().baseline_columns(ev, name)
+        d = {**super().baseline_columns(ev, name), **self._arm_counts(ev, name)}
         d["trivial_regret"] = (ev.traj.f_opt - tr.monitors["f_worst"]).sum(axis=1) if "f_worst" in tr.monitors \
             else np.full(ev.m, np.nan)
         if "u_star" in tr.monitors:  # the GP policies' identities: the independent TS must fail the TS one

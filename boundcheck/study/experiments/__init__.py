@@ -156,7 +156,7 @@ class Paper:
 
 
 # ------------------------------------------------------------------------------------------------- registry
-_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004")
+_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper002")
 _PAPERS: dict[str, Paper] = {}
 _loaded = False
 
