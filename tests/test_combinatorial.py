@@ -381,3 +381,28 @@ def test_bound_and_expectation_claims_are_live():
     _, tables, _ = run_chunk(spec, replace(inst, round_monitor=mon), 0, list(range(6)))
     r = tables["runs"]
     assert r["fail_lemma_A7"].all() and r["value_lemma_A6"].mean() > 0
+
+
+def test_reproduce_registration_is_consistent():
+    from boundcheck.policies import policy_names
+    from boundcheck.study.experiments import experiments_of
+    from boundcheck.study.runner import run_chunk
+
+    exps = {e.name: e for e in experiments_of("combinatorial")}
+    assert set(exps) == {"algorithms", "bucb", "lengthscale"}
+    assert len(exps["lengthscale"].panels) == 16
+    for e in exps.values():
+        panels = {p.name: p for p in e.panels}
+        assert e.claims, e.name
+        for c in e.claims:
+            for pn in c.panels:
+                assert set(c.algorithms) <= set(panels[pn].algorithms), c.id
+        for p in e.panels:
+            assert set(p.algorithms) <= set(policy_names())
+    p = exps["algorithms"].panel("route2")
+    spec = api.build_study(p.theorem, p.scenario().at(horizon=6), runs=2, seed=0, policies=p.algorithms)
+    inst = spec.family.instantiate(spec.scenario, 6, spec.delta)
+    assert inst.schedules["comb_gp_bucb_alg2"][1] < inst.schedules["comb_gp_ucb_alg2"][1]  # ω = ξ = 1: smaller β
+    _, tables, _ = run_chunk(spec, inst, 0, [0, 1])
+    r = tables["runs"]
+    assert set(r["algorithm"].astype(str)) == set(p.algorithms) and r["arm_counts"].notna().all()

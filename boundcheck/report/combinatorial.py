@@ -142,3 +142,61 @@ def experiment_figures(results: dict, out: Path) -> list[Path]:
                     ax.set_yticks([])
                 save(fig, "chosen_paths")
     return paths
+
+
+def fig_paths(ctx, exp: dict, out: Path):
+    """``boundcheck reproduce`` figure (experiments with "paths" in their figures): the chosen paths of every
+    algorithm on each route, drawn on the network with line width ∝ how often each road was driven (the stored
+    ``arm_counts`` of every run), as the paper's Figs. 6–9."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ..study.store import ResultStore
+    from ..world.catalogue.paper002 import road_network, routes
+    from .figures import MAX_WIDTH_IN, FigureInfo, _save
+
+    if "paths" not in exp.get("figures", ()):
+        return None
+    net = road_network()
+    seg = np.stack([net.xy[net.tail], net.xy[net.head]], axis=1)
+    rows = []
+    for p in exp.get("panel_results", []):
+        if not str(p.get("scenario", "")).startswith("comb_road_"):
+            continue
+        r = int(str(p["scenario"]).split("_")[2])
+        runs = ResultStore(ctx.out_dir / p["results"]).read_table("runs")
+        if "arm_counts" not in runs:
+            continue
+        counts = {}
+        for alg, g in runs.groupby(runs["algorithm"].astype(str)):
+            vals = [np.array(s.split(","), dtype=float) for s in g["arm_counts"].dropna()]
+            if vals:
+                counts[alg] = np.sum(vals, axis=0)
+        rows.append((p, routes(net)[r - 1], counts))
+    if not rows:
+        return None
+    algos = list(dict.fromkeys(a for p, _, c in rows for a in p.get("algorithms", sorted(c)) if a in c))
+    fig = Figure(figsize=(MAX_WIDTH_IN, MAX_WIDTH_IN / len(algos) * len(rows) + 0.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(len(rows), len(algos), squeeze=False)
+    for row, (p, route, counts) in zip(axes, rows, strict=True):
+        for ax, alg in zip(row, algos, strict=True):
+            ax.add_collection(LineCollection(seg, colors="#dddddd", linewidths=0.4))
+            c = counts.get(alg)
+            if c is not None and c.max() > 0:
+                used = c > 0
+                ax.add_collection(LineCollection(seg[route.edges[used]], colors="#0173b2",
+                                                 linewidths=0.3 + 3.0 * c[used] / c.max(), alpha=0.85))
+            ax.plot(*net.xy[route.start], "k^", ms=4)
+            ax.plot(*net.xy[route.goal], "k*", ms=6)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            ax.set_aspect("equal")
+            ax.autoscale()
+            ax.set_title(f"{p['title']}: {ctx.label(exp['name'], p['name'], alg)}", fontsize=6)
+    name = f"paths_{exp['name']}"
+    png, pdf = _save(fig, out, name)
+    return FigureInfo(name, f"{exp['title']}: chosen paths",
+                      "Roads driven by each algorithm on each route over all runs and rounds (line width ∝ count; "
+                      "grey: the rest of the synthetic network; triangle: start, star: goal), as the paper's "
+                      "exploration plots (Figs. 6–9).", png, pdf)

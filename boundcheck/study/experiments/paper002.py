@@ -73,7 +73,7 @@ EXPERIMENTS = (
         paper="combinatorial", name="algorithms", title="Algorithm comparison", location="§4, Fig. 2",
         description="GP-UCB, GP-BUCB and GP-TS against the independent-Bayesian BI-UCB, BI-BUCB and BI-TS on four "
                     "routes (Algorithm 2).",
-        panels=_route_panels(_PAPER_ALGOS), settings=_COMMON, default_runs=55, band="se",
+        panels=_route_panels(_PAPER_ALGOS), settings=_COMMON, default_runs=55, band="se", figures=("regret", "paths"),
         stand_in="a synthetic road network with the paper's energy model and kernel (world.catalogue.paper002)"),
     Experiment(
         paper="combinatorial", name="bucb", title="GP-BUCB parametrisation", location="§4, Fig. 3",
