@@ -63,8 +63,9 @@ def eta_bucb(step: sp.Expr, size: sp.Expr = n_X) -> sp.Expr:
 
 
 def beta_bucb(step: sp.Expr, size: sp.Expr = n_X) -> sp.Expr:
-    """β_t = 2 erfinv(1 − 2η_t)², i.e. √β_t = √2 erfinv(1 − 2η_t) = Φ⁻¹(1 − η_t) (the (1−η_t)-quantile)."""
-    return 2 * sp.erfinv(1 - 2 * eta_bucb(step, size)) ** 2
+    """β_t = 2 erf⁻¹(1 − 2η_t)², i.e. √β_t = √2 erf⁻¹(1 − 2η_t) = Φ⁻¹(1 − η_t) (the (1−η_t)-quantile), written
+    with erfc⁻¹(2η_t) = erf⁻¹(1 − 2η_t), which stays finite in floating point for tiny η_t."""
+    return 2 * sp.erfcinv(2 * eta_bucb(step, size)) ** 2
 
 
 VARTHETA = sp.sqrt(2 * sp.E / pi) * sp.sqrt(omega - 1) / omega  # largest ϑ of Chang et al. Thm 2 (Lemma A.11)
@@ -291,17 +292,45 @@ _FIN_NOTE = ("Bound(t): T → t, β_T → β_t, γ_{TK} → γ_{tK} (certified a
              "horizon, so E[R_t] ≤ Bound(t) is checked at every t ≤ T.")
 
 
+class _Theorem(Theorem):
+    """Theorem whose schedules may use erfc⁻¹: numbers through ``sympy.lambdify`` with SciPy's special functions."""
+
+    def _lambdified(self, key, exprs, extra=()):
+        if key not in self._cache:
+            syms = [s for s, _ in self.symbols.values()] + list(extra)
+            self._cache[key] = {name: sp.lambdify(syms, e, ["scipy", "numpy"]) for name, e in exprs.items()}
+        return self._cache[key]
+
+    def schedule(self, name: str):
+        key = f"sched:{name}"
+        if key not in self._cache:
+            syms = [t] + [s for s, _ in self.symbols.values()] + [S.gamma_tm1]
+            self._cache[key] = sp.lambdify(syms, self.schedules[name], ["scipy", "numpy"])
+        return self._cache[key]
+
+
+def _constraints(symbols: dict) -> tuple:
+    """Relations the bound symbols must satisfy: |𝒜| ≥ 3 (β_1 > 0), ξ > ω > 1 (Theorem 3.x(ii))."""
+    out = []
+    if "n_X" in symbols:
+        out.append(sp.Ge(n_X, 3))
+    if "omega" in symbols:
+        out += [sp.Gt(omega, 1), sp.Gt(xi, omega)]
+    return tuple(out)
+
+
 def _theorem(tid: str, title: str, alg: str, terms: dict, printed: str, schedules: dict, claims, corrections,
              symbols: dict, infinite: bool, baselines: tuple[str, ...]) -> Theorem:
-    return Theorem(
+    return _Theorem(
         id=tid, title=title, paper="002_a9367e40936ada03.txt",
         source=f"Sandberg, Åkerblom, Chehreghani (2025), Theorem {'3.2' if infinite else '3.1'}",
         guarantee="expectation", symbols=symbols, bound_terms=terms, printed=printed, schedules=schedules,
         assumptions=_ASSUMPTIONS_INFINITE if infinite else _ASSUMPTIONS_FINITE, claims=claims,
         corrections=_CORRECTIONS_COMMON + corrections, default_scenario="comb_rff" if infinite else "comb_topk",
         scenarios=_SCENARIOS_INFINITE if infinite else _SCENARIOS_FINITE, algorithms=(alg, *baselines),
-        anytime_note=_FIN_NOTE,
-        notes=("Bayesian regret: f is redrawn from the prior in every run, so every claim is about an "
+        anytime_note=_FIN_NOTE, constraints=_constraints(symbols),
+        notes=((_INF_NOTE,) if infinite else ()) + (
+               "Bayesian regret: f is redrawn from the prior in every run, so every claim is about an "
                "expectation over f, noise, availability and the algorithm's randomness.",
                "Expectation and equality claims are centred: the per-run statistic is X − (its bound or value), so "
                "their level is 0 (e.g. bayes_regret tests E[R_T − Bound(T)] ≤ 0).",),
@@ -310,7 +339,7 @@ def _theorem(tid: str, title: str, alg: str, terms: dict, printed: str, schedule
 
 # ------------------------------------------------------------------------------------ finite theorems
 _UCB_SCHED = {"beta_t": beta_ucb(t), "width_t": sp.sqrt(beta_ucb(t)), "left_summand_t": n_X * phi(sp.sqrt(beta_ucb(t)))}
-_BUCB_SCHED = {"eta_t": eta_bucb(t), "beta_t": beta_bucb(t), "width_t": sp.sqrt(2) * sp.erfinv(1 - 2 * eta_bucb(t)),
+_BUCB_SCHED = {"eta_t": eta_bucb(t), "beta_t": beta_bucb(t), "width_t": sp.sqrt(2) * sp.erfcinv(2 * eta_bucb(t)),
                "vartheta": VARTHETA, "C_omega": C_OMEGA, "S_t": S_sum(t)}
 
 COMB_GP_UCB = _theorem(
@@ -338,10 +367,15 @@ COMB_GP_TS = _theorem(
     ("comb_gp_ts_independent", "comb_gp_ucb", "comb_gp_bucb", "comb_bi_ts", "comb_random"))
 
 # ---------------------------------------------------------------------------------- infinite theorems
-_INF_SCHED_UCB = {"beta_t": beta_ucb(t, TAU_SIZE), "width_t": sp.sqrt(beta_ucb(t, TAU_SIZE))}
-_INF_SCHED_BUCB = {"eta_t": eta_bucb(t, TAU_SIZE), "beta_t": beta_bucb(t, TAU_SIZE),
-                   "width_t": sp.sqrt(2) * sp.erfinv(1 - 2 * eta_bucb(t, TAU_SIZE)), "vartheta": VARTHETA,
-                   "C_omega": C_OMEGA}
+# the infinite case's schedules involve τ_t (solved numerically from (6a)–(6d), not a bound symbol): they are
+# stated here for the reports; ``schedules`` keeps what the bound symbols alone determine
+INFINITE_SCHEDULES = {"beta_t (UCB, TS)": beta_ucb(t, TAU_SIZE), "eta_t (BUCB)": eta_bucb(t, TAU_SIZE),
+                      "beta_t (BUCB)": beta_bucb(t, TAU_SIZE), **{f"({k})": v for k, v in TAU_CONDITIONS.items()}}
+_INF_NOTE = ("β_t = 2 log(τ_t^d t²/√(2π)) (UCB, TS) or 2 erfc⁻¹(2η_t)², η_t = (2π)^{ω/2}/(2τ_t^{dω}t^ξ) (BUCB), with "
+             "τ_t the smallest integer meeting (6a)–(6d) and the corrected (6b″), (6c′), solved numerically per t "
+             "(theory.combinatorial.TAU_CONDITIONS); β_T is a bound symbol.")
+_INF_SCHED_UCB: dict = {}
+_INF_SCHED_BUCB = {"vartheta": VARTHETA, "C_omega": C_OMEGA}
 _INF = {**_SYMBOLS}
 
 COMB_GP_UCB_INF = _theorem(

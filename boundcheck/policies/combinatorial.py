@@ -57,6 +57,14 @@ def rectified_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return np.where(s > 0, m * ndtr(z) + s * np.exp(-0.5 * z * z) / _SQRT_2PI, np.maximum(m, 0.0))
 
 
+def _min_cost(acts, cost: np.ndarray, available) -> np.ndarray:
+    """The super arm of least total non-negative cost: Dijkstra where the action set is a road graph
+    (Algorithm 2), otherwise its exact oracle on −cost."""
+    if hasattr(acts, "shortest_path"):
+        return acts.shortest_path(cost, available)
+    return acts.oracle(-cost, available)
+
+
 def _arm_model(ctx: RunContext, joint: bool):
     if isinstance(ctx.actions, ContextualTopK):
         return FeatureArms(ctx.actions.features, ctx.noise_var, ctx.runs)
@@ -77,10 +85,9 @@ class _Combinatorial(Policy):
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         self.arm_model = _arm_model(ctx, self.joint)
-        # ``monitored=False`` (experiments): no truth-side monitoring of the model by the engine
-        exposed = self.arm_model.finite and self.monitored
-        self.posterior = self.arm_model.post if exposed else None
-        self.truth_prior = 0 if exposed else None
+        # ``monitored=False`` (experiments): the engine skips the truth-side monitors of this policy
+        self.posterior = self.arm_model.post if self.arm_model.finite else None
+        self.truth_prior = 0 if self.arm_model.finite else None
         self._rows = np.arange(ctx.runs)
 
     def choose(self, score: np.ndarray, sd: np.ndarray, available) -> np.ndarray:
@@ -90,7 +97,7 @@ class _Combinatorial(Policy):
         if not self.rectify:
             return acts.oracle(score, available)
         s = sd if self.rectify_sd == "posterior" else np.full_like(sd, np.sqrt(self.ctx.noise_var))
-        return acts.shortest_path(rectified_mean(-score, s), available)
+        return _min_cost(acts, rectified_mean(-score, s), available)
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.arm_model.update(action, y)
@@ -200,7 +207,7 @@ class CombBI(Policy):
         acts = self.ctx.actions
         if self.rectify:
             s = sd if self.rectify_sd == "posterior" else np.full_like(sd, np.sqrt(s2))
-            action = acts.shortest_path(rectified_mean(-score, s), available)
+            action = _min_cost(acts, rectified_mean(-score, s), available)
         else:
             action = acts.oracle(score, available)
         self.record = {"n_arms": (action >= 0).sum(axis=1)}

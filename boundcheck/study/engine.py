@@ -218,6 +218,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             tr = out[pol.name]
             if ref is not None:  # the engine's own posterior of p* given this policy's data
                 post, tp = ref, 0
+            elif getattr(pol, "monitored", True) is False:  # a policy that asks not to be monitored (experiments)
+                post, tp = None, None
             else:
                 post, tp = pol.posterior, pol.truth_prior
             monitored = post is not None and tp is not None
