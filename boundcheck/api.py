@@ -22,24 +22,31 @@ from pathlib import Path
 import theory
 from theory import Theorem
 
+from .claims.budget import DEFAULT_FALSE_ALARM, HolmBudget
+from .claims.defects import Defect, defects_for, get_defect
 from .claims.families import Family, family_for
 from .claims.table import not_applicable as not_applicable_claims
 from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
-from .study.preflight import check_run_settings, preflight
-from .study.runner import RunOptions, run_study
+from .study.power import apply_defects, defect_instance, run_power
+from .study.preflight import check_applicable, check_run_settings, preflight
+from .study.runner import RunOptions, Sequential, run_study
 from .study.spec import StudySpec
 from .study.sweep import Axis, parse_vary
-from .utils.validation import check_int, check_output_dir, check_positive, check_seed
+from .utils.io import atomic_write_json
+from .utils.validation import check_int, check_output_dir, check_positive, check_probability, check_seed
+from .world.assumptions import Conditions
 from .world.catalogue import get_scenario
 from .world.scenario import Scenario
 from .world.scenario_files import load_scenario
 
-__all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "build_study", "verify", "write_report",
-           "sweep", "DEFAULT_RUNS", "reproduce"]
+__all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_defects", "build_study", "verify",
+           "power", "applicability", "write_report", "sweep", "reproduce", "DEFAULT_RUNS", "DEFAULT_MAX_RUNS",
+           "DEFAULT_FALSE_ALARM"]
 
 DEFAULT_RUNS = 200
+DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
 
 PolicyLike = str | PolicySpec | type | Callable
 
@@ -181,6 +188,26 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
         not_applicable={k: v for k, v in not_applicable.items() if v})
 
 
+def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) -> list[Defect]:
+    """Defect names or objects, each checked to apply to the theorem (one-line error otherwise)."""
+    out = []
+    for d in defects or ():
+        d = d if isinstance(d, Defect) else get_defect(str(d))
+        if not d.applies(theorem.id):
+            raise BoundcheckError(f"defect {d.name!r} does not apply to {theorem.id}; its defects: "
+                                  f"{', '.join(x.name for x in defects_for(theorem.id))}")
+        out.append(d)
+    return out
+
+
+def applicability(theorem: str | Theorem, scenario: str | Scenario | None = None, *, horizon: int | None = None,
+                  delta: float | None = None) -> list[str]:
+    """Why ``theorem`` does not apply to ``scenario`` (empty: every assumption holds)."""
+    th = resolve_theorem(theorem)
+    sc = resolve_scenario(scenario, th, horizon, delta)
+    return family_for(th).unmet_assumptions(sc, Conditions())
+
+
 def _meta(spec: StudySpec) -> dict:
     """What the reports need about the scenario and the algorithms, stored in the manifest."""
     sc = spec.scenario
@@ -212,8 +239,16 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
            on_chunk: Callable[[int, int], None] | None = None,
            on_progress: Callable[[int, int], None] | None = None,
            max_memory: int | str | None = None,
-           algorithm: PolicyLike | Sequence[PolicyLike] | None = None) -> dict:
+           algorithm: PolicyLike | Sequence[PolicyLike] | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
+           until_conclusive: bool = False, max_runs: int | None = None, allow_out_of_theory: bool = False,
+           defects: Sequence[str | Defect] | None = None) -> dict:
     """Run (or resume) ``boundcheck verify`` and return its JSON summary.
+
+    ``false_alarm``: the probability that a verify of a correct theorem on correct code calls any claim
+    violated is at most this (Holm across the stochastic claims). ``until_conclusive``: add chunks of runs
+    until every claim is settled or ``max_runs`` (anytime-valid tests). A scenario that breaks an assumption of
+    the theorem raises :class:`~boundcheck.errors.NotApplicable` (nothing is simulated) unless
+    ``allow_out_of_theory`` or the study is an explicit negative control (``beta_scale`` ≠ 1, ``defects``).
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
     go to a temporary folder that is removed afterwards. Every input is validated, and the memory estimate
@@ -226,14 +261,33 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
                                                   max_memory=max_memory)
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies, algorithm=algorithm)
+    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    planted = resolve_defects(spec.theorem, defects)
+    sequential = None
+    if until_conclusive:
+        most = DEFAULT_MAX_RUNS if max_runs is None else check_int("max runs", max_runs)
+        if most < spec.chunk_size:
+            raise BoundcheckError(f"--max-runs {most} is smaller than one chunk ({spec.chunk_size} runs)")
+        sequential = Sequential(max_runs=most)
+    elif max_runs is not None:
+        raise BoundcheckError("--max-runs needs --until-conclusive")
+    cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted))
     temporary = out_path is None and not report
     if out_path is None and not temporary:
         out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
-    preflight(spec, options, None if temporary else out_path / "results", limit)
-    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
-    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
-    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=_meta(spec), on_chunk=on_chunk,
-                  on_progress=on_progress)
+    largest = spec if sequential is None else replace(spec, runs=sequential.max_runs)  # memory at the most runs
+    preflight(largest, options, None if temporary else out_path / "results", limit, conditions=cond,
+              allow_out_of_theory=allow_out_of_theory)
+    spec = apply_defects(spec, planted)
+    # labels from what is actually run: a defect that changes the world breaks assumptions of its own
+    reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
+    inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
+                           planted)
+    meta = _meta(spec)
+    meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
+    meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]
+    kwargs = dict(in_theory=not reasons, reasons=reasons, meta=meta, on_chunk=on_chunk, on_progress=on_progress,
+                  budget=budget, sequential=sequential)
     if temporary:
         with tempfile.TemporaryDirectory(prefix="boundcheck-") as tmp:
             return run_study(spec, inst, Path(tmp) / "results", options, **kwargs)
@@ -248,6 +302,35 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     if report:
         summary["report"] = write_report(out_path / "results", out_path)
     return summary
+
+
+def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
+          horizon: int | None = None, delta: float | None = None, seed: int = 0,
+          defects: Sequence[str | Defect] | None = None, jobs: int = -1, backend: str = "loky",
+          scheduler: str | None = None, out: str | Path | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
+          pool: int = 2, subsets: int = 200, allow_out_of_theory: bool = False,
+          on_study: Callable[[str, int, int], None] | None = None) -> dict:
+    """``boundcheck power``: the theorem's claims against planted defects (default: every defect of the library
+    that applies), with the probability that a verify of ``runs`` runs catches each, and each claim's smallest
+    detectable effect. Writes ``out/power.json`` (default ``reports/<theorem>/power``) and returns it. Validated
+    like ``verify`` (one pass, nothing written on an error; not applicable: exit 3)."""
+    options, out_path, _ = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out,
+                                              max_memory=None)
+    th = resolve_theorem(theorem)
+    planted = resolve_defects(th, defects) if defects else defects_for(th.id)
+    spec = build_study(th, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed)
+    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    check_int("pool", pool)
+    check_int("subsets", subsets)
+    out_path = out_path if out_path is not None else check_output_dir("--out", Path("reports") / th.id / "power")
+    check_applicable(spec, Conditions(), allow_out_of_theory)  # in the order of the preflight
+    spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    table = run_power(spec, inst, planted, out_path, options, budget=budget, pool=pool, subsets=subsets, seed=seed,
+                      on_study=on_study)
+    atomic_write_json(out_path / "power.json", table, default=float)
+    table["path"] = str(out_path / "power.json")
+    return table
 
 
 def _missing_parents(path: Path) -> list[Path]:
@@ -274,14 +357,17 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
           beta_scale: float = 1.0, policies: Sequence[PolicyLike] | None = None,
           algorithm: PolicyLike | Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
           scheduler: str | None = None, out: str | Path | None = None, page: bool = True,
-          on_cell: Callable[[int, int, str, dict | None], None] | None = None) -> dict:
+          on_cell: Callable[[int, int, str, dict | None], None] | None = None,
+          false_alarm: float = DEFAULT_FALSE_ALARM, allow_out_of_theory: bool = False) -> dict:
     """Run (or resume) a sweep: one study per cell of the grid of ``vary`` (``"NAME=V1,V2"`` or :class:`Axis`).
 
     Each cell is stored in ``out/cells/<cell>/results`` (resumable, chunk by chunk); the tidy table goes to
     ``out/sweep.parquet`` (one row per cell × claim, columns in :data:`boundcheck.study.sweep.COLUMNS`), the
     configuration and the cells' verdicts to ``out/sweep.json``, the page to ``out/index.html``. Returns the
     content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is called before each cell
-    (summary None) and after it."""
+    (summary None) and after it. Each cell is a verify with its own false-alarm budget ``false_alarm``; a cell
+    where the theorem does not apply refuses the whole sweep before any cell runs (exit 3) unless
+    ``allow_out_of_theory``."""
     from .study.sweep import cell_id, cells, sweep_table, vary_scenario
     from .utils.io import atomic_write_json
 
@@ -303,7 +389,10 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
         kw = {**fixed, **{k: v for k, v in params.items() if k in fixed}}
         spec = build_study(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
                            beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm)
+        check_applicable(spec, Conditions(beta_scale=spec.beta_scale), allow_out_of_theory)
+        spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
         plan.append((cell_id(params), params, sc, kw, spec))
+    check_probability("false-alarm budget", false_alarm)
     uninformed = next((p.name for p in plan[0][4].policies if getattr(p.declared, "role", "") == "uninformed"), None)
     rows, info = [], []
     for i, (cid, params, sc, kw, _) in enumerate(plan):
@@ -311,7 +400,8 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
             on_cell(i, len(plan), cid, None)
         summary = verify(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
                          beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm, jobs=jobs,
-                         backend=backend, scheduler=scheduler, out=out / "cells" / cid, report=False)
+                         backend=backend, scheduler=scheduler, out=out / "cells" / cid, report=False,
+                         false_alarm=false_alarm, allow_out_of_theory=allow_out_of_theory)
         rows.append((cid, params, summary))
         info.append({"cell": cid, "params": params, "verdict": summary["verdict"], "in_theory": summary["in_theory"],
                      "results": str(out / "cells" / cid / "results")})
@@ -471,7 +561,6 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     from .study.experiments import experiments_of, get_experiment, get_paper
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
-    from .utils.validation import check_probability
 
     t0 = time.perf_counter()
     pap = get_paper(paper)
@@ -479,7 +568,7 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     for name, value in (("runs", runs), ("explore runs", explore_runs)):
         if value is not None and check_int(name, value, minimum=None) < MIN_RUNS:
             raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
-    check_probability("false-alarm budget", false_alarm)
+    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))  # the budget verify uses
     seed = check_seed("seed", seed)
     options, out, _ = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out, max_memory=None)
     out = out if out is not None else check_output_dir("--out", Path("reports") / "reproduce" / pap.id)
@@ -509,7 +598,7 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
                 "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
                 "theorem_verdict": summary["verdict"], "regret": summary["regret"]})
     claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
-    results = judge_empirical(claims, data, false_alarm)
+    results = judge_empirical(claims, data, budget)
 
     # ----------------------------------------------------------------------------- explore the unstated settings
     explored: dict = {}

@@ -1,9 +1,11 @@
 """Command-line interface ``boundcheck`` (contract in shared/design.md, documented in the README).
 
-Exit codes (also in ``boundcheck --help``): 0 no claim violated, 1 some claim violated, 2 bad input or work
-refused (one line on stderr, no traceback), 3 not applicable, 4 internal error (one line on stderr, the
-traceback in a log file), 130 interrupted. Every message starts with ``boundcheck: error:`` (or ``warning:``).
-``reproduce``: 0 no empirical claim "not reproduced", 1 some claim not reproduced, 2 bad input.
+Exit codes (also in ``boundcheck --help``): 0 no claim violated (holds or inconclusive), 1 some claim violated,
+2 bad input or work refused (one line on stderr, no traceback, nothing written), 3 not applicable (an assumption
+of the theorem fails on the scenario or the algorithm's configuration; nothing simulated, nothing written),
+4 internal error (one line on stderr, the traceback in a log file), 130 interrupted. Every message starts with
+``boundcheck: error:`` (or ``warning:``; exit 3: ``boundcheck: not applicable:``). ``reproduce``: 0 no empirical
+claim "not reproduced", 1 some claim not reproduced, 2 bad input.
 """
 
 from __future__ import annotations
@@ -25,17 +27,19 @@ from pathlib import Path
 
 import theory
 
-from .errors import BoundcheckError
+from .errors import BoundcheckError, NotApplicable
 from .utils.validation import check_symbol_values
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE = 0, 1, 2, 3
 EXIT_INTERNAL_ERROR = 4  # an unexpected exception: one line on stderr, the traceback in a log file
+EXIT_INTERNAL = EXIT_INTERNAL_ERROR  # the name issue 10 used
 
 EXIT_CODES_HELP = """exit codes:
   0    no claim violated (holds or inconclusive: the table says which)
   1    some claim violated
   2    bad input or work refused: one line on stderr, no traceback, nothing written
-  3    not applicable: an assumption of the theorem fails on the scenario (the message names it)
+  3    not applicable: an assumption of the theorem fails on the scenario or the algorithm's configuration
+       (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
   130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
 
@@ -146,7 +150,7 @@ def cmd_show(args) -> int:
                         "source": c.source} for c in th.claims],
             "corrections": [c.__dict__ for c in th.corrections],
             "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
-            "algorithms": list(th.algorithms),
+            "controls": list(th.controls), "algorithms": list(th.algorithms),
         })
         return EXIT_OK
     con = _console()
@@ -163,18 +167,20 @@ def cmd_show(args) -> int:
     for name, (_, meaning) in th.symbols.items():
         con.print(f"  {name:>16}: {meaning}; {th.domain(name).describe()}")
     con.print("[bold]Assumptions:[/bold]")
-    from rich.markup import escape  # statements contain brackets (E[f(a) − U(a)]) that are not markup
-
     for a in th.assumptions:
-        con.print(escape(f"  - {a.text}"))
+        con.print(f"  - {a.text}")
+    from rich.markup import escape
+
     con.print("[bold]Claims checked:[/bold]")
     for c in th.claims:
         lvl = f" (level {_claim_level(c)})" if _claim_level(c) is not None else ""
         con.print(escape(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}"))
     con.print("[bold]Corrections to the paper:[/bold]")
     for c in th.corrections:
-        con.print(escape(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})"))
-    con.print(f"\nDefault scenario: {th.default_scenario}; scenarios: {', '.join(th.scenarios)}")
+        con.print(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})")
+    con.print(f"\nDefault scenario: {th.default_scenario}; scenarios (every assumption holds): "
+              f"{', '.join(th.scenarios)}"
+              + (f"; negative controls (--allow-out-of-theory): {', '.join(th.controls)}" if th.controls else ""))
     return EXIT_OK
 
 
@@ -298,7 +304,8 @@ def cmd_gamma(args) -> int:
 
 # ----------------------------------------------------------------------------------------------- verify
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
-               "beta_scale", "out", "no_report", "max_memory", "algorithm"}
+               "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
+               "max_runs", "allow_out_of_theory", "defect"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -307,7 +314,9 @@ _INT, _REAL, _STR, _BOOL = ("an integer", (int,)), ("a number", (int, float)), (
 CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT, "delta": _REAL, "seed": _INT,
                 "jobs": _INT, "backend": _STR, "scheduler": _STR, "beta_scale": _REAL, "out": _STR,
                 "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int)),
-                "algorithm": ("FILE.py:CLASS or a list of them", (str, list))}
+                "algorithm": ("FILE.py:CLASS or a list of them", (str, list)), "false_alarm": _REAL,
+                "until_conclusive": _BOOL, "max_runs": _INT, "allow_out_of_theory": _BOOL,
+                "defect": ("a defect name or a list of them", (str, list))}
 
 
 def _load_config(path: str) -> dict:
@@ -342,34 +351,51 @@ def _load_config(path: str) -> dict:
     return data
 
 
+COLOUR = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim"}
+
+
+def _fmt(x, spec: str = ".3g") -> str:
+    return "" if x is None else format(x, spec)
+
+
 def _render_summary(summary: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
+    colour = COLOUR
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
-                    else "[yellow]OUT OF THEORY[/yellow]: " + "; ".join(summary["out_of_theory_reasons"]))
-    colour = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim",
-              "identity": "dim"}
+                    else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + escape("; ".join(summary["out_of_theory_reasons"])))
     con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
-              + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else ""))
+              + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else "")
+              + (f"; false-alarm budget {summary['false_alarm']:g} (Holm)" if summary.get("false_alarm") else "")
+              + ("; anytime-valid (--until-conclusive)" if summary.get("sequential") else ""))
     b = summary["bound"]
     con.print(f"explicit bound at T: {b['at_horizon']:.4g} = "
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
-    table = Table(title="claims")
-    for col in ("claim", "kind", "level", "failures/runs", "rate", "CI (confidence)", "verdict"):
-        table.add_column(col, justify="right" if col in ("level", "rate") else "left")
+    table = Table(title="claims (p: the claim's own p-value; share: its part of the false-alarm budget)")
+    for col in ("claim", "kind", "level", "failures/runs", "rate", "p", "share", "interval (confidence)", "verdict"):
+        table.add_column(col, justify="right" if col in ("level", "rate", "p", "share") else "left")
+    identities = []
     for c in summary["claims"]:
-        ci = "" if c["ci_low"] is None else f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
+        if c["kind"] == "identity":
+            identities.append(c)
+            continue
+        ci = "" if c["ci_low"] is None or c["kind"] == "deterministic" else \
+            f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
         if ci and c.get("test_size") is not None:
             ci += f" ({100 * (1 - c['test_size']):.4g}%)"
-        lvl = "" if c["level"] is None else f"{c['level']:.3g}"
-        rate = "" if c["rate"] is None else f"{c['rate']:.3g}"
         v = c["verdict"]
-        table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], lvl,
-                      f"{c['violations']}/{c['runs']}", rate, ci, f"[{colour[v]}]{v}[/{colour[v]}]")
+        rate = "" if c["rate"] is None or c["kind"] == "calibration" else f"{c['rate']:.3g}"
+        table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], _fmt(c["level"]),
+                      f"{c['violations']}/{c['runs']}", rate, _fmt(c.get("p_value"), ".2g"),
+                      _fmt(c.get("budget_share"), ".2g"), ci, f"[{colour[v]}]{v}[/{colour[v]}]")
     con.print(table)
+    if identities:
+        con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
+            f"{c['id']} {'ok' if c['verdict'] == 'holds' else '[red]BROKEN[/red]'}" for c in identities))
     _render_applicability(con, summary, colour)
     main_alg = summary.get("main_algorithm", "the theorem's algorithm")
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
@@ -381,7 +407,7 @@ def _render_summary(summary: dict) -> None:
     con.print(rt)
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
-              + ("" if summary["in_theory"] else " (out of theory: not a theorem failure)")
+              + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
               + f"   [{summary['elapsed_s']:.1f} s"
               + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
                  if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
@@ -448,6 +474,8 @@ def cmd_verify(args) -> int:
     cfg = _verify_settings(args)
     th = api.resolve_theorem(cfg["theorem"])
     progress, on_chunk, on_progress = _progress_bar(th.id)
+    defects = cfg.get("defect") or []
+    defects = [defects] if isinstance(defects, str) else list(defects)
     try:
         if progress is not None:
             progress.start()
@@ -457,7 +485,14 @@ def cmd_verify(args) -> int:
             jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
             out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
             on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"),
-            algorithm=cfg.get("algorithm") or None)
+            algorithm=cfg.get("algorithm") or None, false_alarm=cfg.get("false_alarm", api.DEFAULT_FALSE_ALARM),
+            until_conclusive=bool(cfg.get("until_conclusive")), max_runs=cfg.get("max_runs"),
+            allow_out_of_theory=bool(cfg.get("allow_out_of_theory")), defects=defects)
+    except NotApplicable as exc:
+        if args.json:
+            _print_json({"theorem": th.id, "scenario": cfg.get("scenario") or th.default_scenario,
+                         "verdict": "not applicable", "in_theory": False, "out_of_theory_reasons": exc.reasons})
+        raise
     finally:
         if progress is not None:
             progress.stop()
@@ -466,6 +501,69 @@ def cmd_verify(args) -> int:
     else:
         _render_summary(summary)
     return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK
+
+
+def _render_power(table: dict) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .report.context import describe_detectable as _describe_detectable
+
+    con = _console()
+    target = table["power_target"]
+    con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
+              f"T = {table['horizon']}, false-alarm budget {table['false_alarm']:g}")
+    base = table["defects"].get("none", {}).get("probability", {})
+    t = Table(title=f"per claim: the defects it catches, with the probability that a verify of N runs calls it "
+              f"violated (≥ {target:g} = catches)")
+    for col in ("claim", "catches", "also flags (p ≥ 0.2)", "false alarms", "smallest detectable effect at N"):
+        t.add_column(col)
+    for cid, info in table["claims"].items():
+        probs = {d: v["probability"][cid] for d, v in table["defects"].items() if d != "none"}
+        strong = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if p >= target)
+        weak = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if 0.2 <= p < target)
+        t.add_row(cid, strong or "[red]nothing[/red]", weak, f"{base.get(cid, 0.0):.2f}",
+                  _describe_detectable(info.get("detectable")))
+    con.print(t)
+    d = Table(title="per defect: the claims that catch it")
+    for col in ("defect", "what it plants", "caught by"):
+        d.add_column(col)
+    for name, info in table["defects"].items():
+        if name == "none":
+            continue
+        d.add_row(name, escape(info["description"]), ", ".join(info["caught_by"]) or "[red]no claim[/red]")
+    con.print(d)
+    if table.get("identities"):
+        con.print("sanity identities (outside the verdict, nothing to catch): " + ", ".join(table["identities"]))
+    for cid, why in (table.get("vacuous") or {}).items():
+        con.print(escape(f"{cid}: {why} (outside the verdict)"))
+    con.print(f"[dim]{table['method']}[/dim]")
+    if table.get("path"):
+        con.print(f"power table: {table['path']}")
+
+
+def cmd_power(args) -> int:
+    from . import api
+
+    th = api.resolve_theorem(args.theorem)
+    on_study = None
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        err = Console(stderr=True)
+
+        def on_study(name, i, total):
+            err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
+
+    table = api.power(th, args.scenario, runs=args.runs if args.runs is not None else api.DEFAULT_RUNS,
+                      horizon=args.horizon, delta=args.delta, seed=args.seed, defects=args.defect or None,
+                      jobs=args.jobs, backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                      subsets=args.subsets, allow_out_of_theory=args.allow_out_of_theory, on_study=on_study)
+    if args.json:
+        _print_json(table)
+    else:
+        _render_power(table)
+    return EXIT_OK
 
 
 SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "delta", "seed", "claims",
@@ -515,7 +613,9 @@ def cmd_sweep(args) -> int:
                        beta_scale=args.beta_scale if args.beta_scale is not None else 1.0,
                        algorithm=args.algorithm or None, jobs=args.jobs if args.jobs is not None else -1,
                        backend=args.backend or "loky", scheduler=args.scheduler,
-                       out=args.out or Path("reports") / f"{th.id}-sweep", page=not args.no_report, on_cell=on_cell)
+                       out=args.out or Path("reports") / f"{th.id}-sweep", page=not args.no_report, on_cell=on_cell,
+                       false_alarm=args.false_alarm if args.false_alarm is not None else api.DEFAULT_FALSE_ALARM,
+                       allow_out_of_theory=args.allow_out_of_theory)
     if args.json:
         _print_json(result)
     else:
@@ -662,8 +762,9 @@ def _theorems_epilog() -> str:
                                                                               else ""),
                                    width=100, initial_indent="  ", subsequent_indent=" " * 23))
     lines += ["", "config file (--config): TOML with the same keys as the flags (theorem, scenario, runs, horizon, "
-              "delta,", "  seed, jobs, backend, scheduler, beta_scale, out, no_report, max_memory), optionally "
-              "under [verify];", "  values are type-checked, never converted; flags given on the command line win.",
+              "delta,", "  seed, jobs, backend, scheduler, beta_scale, out, no_report, max_memory, algorithm, "
+              "false_alarm,", "  until_conclusive, max_runs, allow_out_of_theory, defect), optionally under [verify]; "
+              "values are", "  type-checked, never converted; flags given on the command line win.",
               "", EXIT_CODES_HELP]
     return "\n".join(lines)
 
@@ -733,6 +834,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="dask.distributed scheduler address; only with --backend dask (default: a LocalCluster)")
     s.add_argument("--beta-scale", dest="beta_scale", type=float, metavar="C",
                    help="multiply β_t by C > 0; out of theory, a negative control (default: 1)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float, metavar="A",
+                   help="family-wise false-alarm budget A ∈ (0, 1): a verify of a correct theorem on correct code "
+                        "calls any claim violated with probability at most A (Holm across the stochastic claims; "
+                        "default: 0.01)")
+    s.add_argument("--until-conclusive", dest="until_conclusive", action="store_true",
+                   help="add chunks of runs until every claim is settled (anytime-valid tests) or --max-runs "
+                        "(default: off)")
+    s.add_argument("--max-runs", dest="max_runs", type=_integer, metavar="N",
+                   help="with --until-conclusive: stop at N runs, at least one chunk of 25 (default: 2000)")
+    s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
+                   help="run a scenario that breaks an assumption anyway, labelled 'outside the theorem' "
+                        "(default: refuse, exit 3)")
+    s.add_argument("--defect", action="append", metavar="NAME",
+                   help="plant a defect (a negative control, implies --allow-out-of-theory; names: `boundcheck "
+                        "power`); repeat for several (default: none)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")
@@ -768,8 +884,39 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (default: a LocalCluster)")
     s.add_argument("--out", metavar="DIR", help="sweep directory (default: reports/<theorem>-sweep)")
     s.add_argument("--json", action="store_true", help="print the sweep's JSON (default: a table)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float, metavar="A",
+                   help="each cell's false-alarm budget, as in verify (default: 0.01)")
+    s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
+                   help="run cells that break an assumption anyway, labelled (default: refuse the sweep, exit 3)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="no HTML page (default: write it)")
     s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("power", help="which claims catch which planted defect, with what probability",
+                       description="Run the theorem's claims against a library of planted defects (wrappers around "
+                                   "the algorithm, the scenario or the bound's evaluation) and print, per defect, "
+                                   "which claims catch it and with what probability at N runs, and each claim's "
+                                   "smallest detectable effect.", epilog=EXIT_CODES_HELP)
+    s.add_argument("--theorem", required=True, help="theorem id (required)")
+    s.add_argument("--scenario", help="scenario name or file (default: the theorem's)")
+    s.add_argument("--runs", type=_integer, help="N: the verify whose power is measured (default: 200)")
+    s.add_argument("--horizon", type=_integer, help="T (default: the scenario's)")
+    s.add_argument("--delta", type=float, help="δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--seed", type=_integer, default=0, help="seed (default: 0)")
+    s.add_argument("--defect", action="append", metavar="NAME",
+                   help="only these defects; repeat for several (default: every one that applies to the theorem)")
+    s.add_argument("--jobs", type=_integer, default=-1, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
+                   help="joblib backend (default: loky)")
+    s.add_argument("--false-alarm", dest="false_alarm", type=float, default=0.01, metavar="A",
+                   help="the false-alarm budget of the verify whose power is measured (default: 0.01)")
+    s.add_argument("--subsets", type=_integer, default=200, help="random N-run subsets judged per defect "
+                                                                 "(default: 200)")
+    s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
+                   help="measure on a scenario that breaks an assumption (default: refuse, exit 3)")
+    s.add_argument("--out", metavar="DIR",
+                   help="folder for the defect studies and power.json (default: reports/<theorem>/power)")
+    s.add_argument("--json", action="store_true", help="print the power table's JSON (default: tables)")
+    s.set_defaults(func=cmd_power)
 
     s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them",
                        description="Show a scenario file or built-in scenario in words, validate a file, or list "
@@ -841,6 +988,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
             return int(args.func(args))
+        except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
+            msg = " ".join(str(exc.args[0] if exc.args else exc).split())
+            print(f"boundcheck: {msg}", file=sys.stderr)
+            return EXIT_NOT_APPLICABLE
         except (BoundcheckError, theory.UnknownTheorem) as exc:
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
             print(f"boundcheck: error: {msg}", file=sys.stderr)

@@ -1,9 +1,18 @@
-"""Errors the CLI turns into a one-line message and exit code 2, and the warning a damaged store raises."""
+"""Errors the CLI turns into a one-line message: exit code 2 (bad input), 3 (theorem not applicable); the warning
+a damaged store raises."""
 
 
 class BoundcheckError(ValueError):
     """Bad user input: unknown theorem or scenario, invalid parameter, non-PSD kernel, bad config; also work
     refused (a study larger than the memory allowed, a results folder in use by another run)."""
+
+
+class NotApplicable(BoundcheckError):
+    """The theorem's assumptions fail on this scenario or configuration: nothing is simulated (exit code 3)."""
+
+    def __init__(self, message: str, reasons: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.reasons = list(reasons or [])
 
 
 class IntegrityWarning(UserWarning):

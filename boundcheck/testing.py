@@ -24,31 +24,40 @@ __all__ = ["assert_bound_holds", "run_check", "format_claims", "check_policy", "
 
 def run_check(theorem, *, scenario=None, runs: int = 50, horizon: int | None = None, delta: float | None = None,
               seed: int = 0, beta_scale: float = 1.0, jobs: int = 1, out: str | Path | None = None,
-              policies=None, backend: str = "loky", algorithm=None, scheduler: str | None = None) -> dict:
+              policies=None, backend: str = "loky", algorithm=None, scheduler: str | None = None,
+              false_alarm: float | None = None, until_conclusive: bool = False, max_runs: int | None = None,
+              allow_out_of_theory: bool = False, defects=None) -> dict:
     """Run ``boundcheck verify`` in-process (no report) and return the JSON summary.
 
     ``theorem``, ``scenario`` and ``policies`` may be names or objects (see :func:`boundcheck.api.verify`);
     ``scenario`` may be a scenario file. ``algorithm``: your implementation (an ask/tell class, a batched
     :class:`~boundcheck.policies.Policy` subclass, ``"FILE.py:CLASS"``), or a list of them, checked in the role of
-    the theorem's algorithm with the theorem's own algorithms as paired baselines."""
+    the theorem's algorithm with the theorem's own algorithms as paired baselines. ``false_alarm`` (default
+    0.01), ``until_conclusive``, ``max_runs``, ``allow_out_of_theory`` and ``defects`` are those of
+    :func:`boundcheck.api.verify`; a scenario the theorem does not cover raises
+    :class:`~boundcheck.errors.NotApplicable` unless ``allow_out_of_theory``."""
     from . import api
 
     return api.verify(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed, beta_scale=beta_scale,
                       policies=policies, jobs=jobs, backend=backend, scheduler=scheduler, out=out, report=False,
-                      algorithm=algorithm)
+                      algorithm=algorithm, false_alarm=api.DEFAULT_FALSE_ALARM if false_alarm is None else false_alarm,
+                      until_conclusive=until_conclusive, max_runs=max_runs, allow_out_of_theory=allow_out_of_theory,
+                      defects=defects)
 
 
 def format_claims(summary: dict) -> str:
     """The claims table as plain text (used in assertion messages)."""
     lines = [f"{summary['theorem']} on {summary['scenario']}: verdict {summary['verdict']}"
-             f" ({'in theory' if summary['in_theory'] else 'OUT OF THEORY'}), runs={summary['runs']}, "
+             f" ({'in theory' if summary['in_theory'] else 'OUTSIDE THE THEOREM'}), runs={summary['runs']}, "
              f"T={summary['horizon']}, delta={summary['delta']}, seed={summary['seed']}",
-             f"{'claim':<26}{'kind':<14}{'level':>8}{'fail/runs':>12}{'CI':>22}  verdict"]
+             f"{'claim':<26}{'kind':<14}{'level':>8}{'fail/runs':>12}{'p':>9}{'share':>9}{'CI':>22}  verdict"]
     for c in summary["claims"]:
         ci = "" if c["ci_low"] is None else f"[{c['ci_low']:.3g}, {c['ci_high']:.3g}]"
         lvl = "" if c["level"] is None else f"{c['level']:.3g}"
+        p = "" if c.get("p_value") is None else f"{c['p_value']:.2g}"
+        sh = "" if c.get("budget_share") is None else f"{c['budget_share']:.2g}"
         why = f" ({c['details']['reason']})" if c["verdict"] == "not applicable" and c.get("details") else ""
-        lines.append(f"{c['id']:<26}{c['kind']:<14}{lvl:>8}{c['violations']:>6}/{c['runs']:<5}{ci:>22}  "
+        lines.append(f"{c['id']:<26}{c['kind']:<14}{lvl:>8}{c['violations']:>6}/{c['runs']:<5}{p:>9}{sh:>9}{ci:>22}  "
                      f"{c['verdict']}{why}")
     for name, info in (summary.get("checked") or {}).items():
         if name != summary.get("main_algorithm"):

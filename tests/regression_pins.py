@@ -58,7 +58,7 @@ def fingerprint(theorem: str, scenario: str, runs: int, horizon: int, seed: int,
     from boundcheck.testing import run_check
 
     with tempfile.TemporaryDirectory() as tmp:
-        kw = {"allow_out_of_theory": True} if beta_scale != 1.0 else {}
+        kw = {"allow_out_of_theory": True}  # negative controls and replication modes run outside the theorem
         try:
             summary = run_check(theorem, scenario=scenario, runs=runs, horizon=horizon, seed=seed,
                                 beta_scale=beta_scale, jobs=1, out=tmp, **kw)

@@ -89,8 +89,9 @@ CASES = [
     ("verify unknown scenario", V + ["--scenario", "nope"], {}, "unknown scenario"),
     ("verify theorem on a scenario of another family", V[:2] + ["pe_gp_ucb", "--scenario", "rkhs_paper"] + V[3:],
      {}, "cannot be checked on scenario 'rkhs_paper'"),
-    ("verify RKHS theorem on a GP scenario", V[:2] + ["igp_ucb", "--scenario", "pe_toy"] + V[3:], {},
-     "gives no RKHS norm bound B"),
+    # (without --allow-out-of-theory it is not applicable first: exit 3, tests/test_kernelized.py)
+    ("verify RKHS theorem on a GP scenario", V[:2] + ["igp_ucb", "--scenario", "pe_toy", "--allow-out-of-theory"]
+     + V[3:], {}, "gives no RKHS norm bound B"),
     ("verify runs zero", V + ["--runs", "0"], {}, "runs must be at least 1"),
     ("verify runs negative", V + ["--runs", "-3"], {}, "runs must be at least 1"),
     ("verify runs fractional", V + ["--runs", "2.5"], {}, "is not an integer"),
@@ -118,6 +119,24 @@ CASES = [
         {"config_key": "other", "config": {"seed": 0}, "chunks": {}})}, "holds results of a different configuration"),
     ("verify foreign chunks without manifest", V, {"o/results/chunks/runs-00000.parquet": "x"}, "no manifest.json"),
     ("verify corrupt manifest", V, {"o/results/manifest.json": "{not json"}, "corrupt manifest"),
+    # ------------------------------------------------------------------ verify: the verdict layer (issue 10)
+    ("verify false-alarm zero", V + ["--false-alarm", "0"], {}, "false-alarm budget must lie in (0, 1)"),
+    ("verify false-alarm one", V + ["--false-alarm", "1"], {}, "false-alarm budget must lie in (0, 1)"),
+    ("verify max-runs below a chunk", V + ["--until-conclusive", "--max-runs", "10"], {}, "smaller than one chunk"),
+    ("verify max-runs alone", V + ["--max-runs", "100"], {}, "--max-runs needs --until-conclusive"),
+    ("verify unknown defect", V + ["--defect", "nope"], {}, "unknown defect 'nope'"),
+    ("verify defect of another theorem", V + ["--defect", "ts_scale_small"], {}, "does not apply to gp_ucb"),
+    ("config false_alarm string", ["verify", "--config", "c.toml"], _cfg('theorem = "gp_ucb"\nfalse_alarm = "0.01"'),
+     "false_alarm must be a number"),
+    ("config until_conclusive string", ["verify", "--config", "c.toml"],
+     _cfg('theorem = "gp_ucb"\nuntil_conclusive = "yes"'), "until_conclusive must be true or false"),
+    # ------------------------------------------------------------------ power
+    ("power unknown theorem", ["power", "--theorem", "nope"], {}, "unknown theorem"),
+    ("power unknown defect", ["power", "--theorem", "gp_ucb", "--defect", "nope", "--out", "o"], {},
+     "unknown defect 'nope'"),
+    ("power false-alarm above one", ["power", "--theorem", "gp_ucb", "--false-alarm", "1.5", "--out", "o"], {},
+     "false-alarm budget must lie in (0, 1)"),
+    ("power runs zero", ["power", "--theorem", "gp_ucb", "--runs", "0", "--out", "o"], {}, "runs must be at least 1"),
     # ------------------------------------------------------------------ verify: the config file
     ("config not found", ["verify", "--config", "missing.toml"], {}, "not found"),
     ("config is a directory", ["verify", "--config", "cdir"], {"cdir/x": ""}, "is not a file"),
@@ -180,7 +199,7 @@ def _listing(tmp: Path) -> list[str]:
 def test_enough_cases():
     assert len(CASES) >= 60
     commands = {c[1][0] for c in CASES if c[1]}
-    assert commands == {"frobnicate", "list", "show", "bound", "gamma", "verify", "report"}
+    assert commands == {"frobnicate", "list", "show", "bound", "gamma", "verify", "power", "report"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])

@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+import theory
 from boundcheck.cli import main
 
 
@@ -28,6 +29,47 @@ def test_bad_input_one_line_exit_2(argv, fragment, capsys):
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("argv, fragment", [
+    (["--false-alarm", "0"], "false-alarm"),
+    (["--false-alarm", "1"], "false-alarm"),
+    (["--false-alarm", "-0.5"], "false-alarm"),
+    (["--until-conclusive", "--max-runs", "10"], "smaller than one chunk"),
+    (["--max-runs", "100"], "needs --until-conclusive"),
+])
+def test_bad_budget_and_sequential_input_exit_2_nothing_written(argv, fragment, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["verify", "--theorem", "gp_ucb", "--runs", "5", "--horizon", "5", "--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_theorem_on_a_scenario_it_does_not_cover_is_not_applicable(tmp_path, capsys):
+    """Srinivas's Theorem 1 assumes a fixed f drawn from the prior the algorithm is given: pe_toy_tv drifts
+    (ε > 0) and GP-UCB would use candidate prior 0, not the truth. Exit 3, nothing simulated or written."""
+    out = tmp_path / "na"
+    assert main(["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5", "--out", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not applicable" in err and "ε = 0" in err and "--allow-out-of-theory" in err
+    assert not out.exists()
+    assert main(["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5", "--out", str(out),
+                 "--json"]) == 3
+    na = json.loads(capsys.readouterr().out)
+    assert na["verdict"] == "not applicable" and len(na["out_of_theory_reasons"]) == 3
+    # run anyway: labelled outside the theorem everywhere, exit code from the claims
+    rc = main(["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5", "--horizon", "10",
+               "--jobs", "1", "--out", str(out), "--allow-out-of-theory", "--no-report"])
+    assert rc in (0, 1) and "OUTSIDE THE THEOREM" in capsys.readouterr().out
+    # every theorem lists only scenarios that satisfy all of its assumptions; its controls break at least one
+    from boundcheck import api
+
+    for th in theory.all_theorems():
+        for name in th.scenarios:
+            assert api.applicability(th, name) == [], (th.id, name)
+        for name in th.controls:
+            assert api.applicability(th, name), (th.id, name)
+
+
 def test_malformed_config(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("runs = [unclosed")
@@ -44,7 +86,9 @@ def test_bound_json_value_and_terms(capsys):
                                                "mu_max=2.0")]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["value"] == pytest.approx(sum(out["terms"].values()))
+    from test_theory import spec_bound  # the spec's reference implementation, verbatim
+
+    assert out["value"] == pytest.approx(spec_bound(60, 11, 0.1, 0.1, 50, 187, 2.0), rel=1e-12)
     assert out["terms"]["critical_rounds"] == pytest.approx(149.5, abs=0.1)
     assert main(["bound", "pe_gp_ucb", "--set", "delta=2", "--set", "T=1", "--set", "R=1", "--set", "n_X=1",
                  "--set", "n_U=1", "--set", "gamma_T=1", "--set", "mu_max=0"]) == 2

@@ -14,6 +14,7 @@ import pytest
 import theory
 from boundcheck.claims.stats import expectation_verdict
 from boundcheck.cli import main
+from boundcheck.errors import NotApplicable
 from boundcheck.model.kernels import RBF, Linear
 from boundcheck.model.posterior import BatchedPosterior, PathwiseSampler
 from boundcheck.model.priors import GPPrior, RKHSFamily
@@ -34,6 +35,8 @@ def claim(summary, cid):
 # ------------------------------------------------------------------------------------ end to end
 @pytest.mark.parametrize("theorem", NEW)
 def test_default_scenario_in_theory_no_claim_violated(theorem):
+    """Correct code on the default scenario: nothing violated. The same N and seed with a planted defect does
+    violate these claims (tests/test_defects.py), so the assertion has the power to fail."""
     s = run_check(theorem, runs=24, horizon=40, seed=1)
     assert s["in_theory"], s["out_of_theory_reasons"]
     assert s["scenario"] == theory.get(theorem).default_scenario
@@ -43,6 +46,8 @@ def test_default_scenario_in_theory_no_claim_violated(theorem):
     assert s["bound"]["gamma_lower"] <= s["bound"]["gamma_upper"]
     if theorem != "igp_ucb_confidence":
         assert claim(s, "regret_bound")["violations"] == 0 and 0 < s["tightness"]["max"] < 1
+    if theorem == "gp_ts":  # the bound exceeds 2BT, the regret of the worst algorithm: vacuous, outside the verdict
+        assert claim(s, "regret_bound")["kind"] == "identity" and "vacuous" in claim(s, "regret_bound")["details"]
     assert s["regret"]["random"]["mean"] > s["regret"][s["main_algorithm"]]["mean"]
     assert set(s["paired_regret"]) == set(s["regret"]) - {s["main_algorithm"]}
 
@@ -60,15 +65,18 @@ def test_norm_exceeding_B_is_out_of_theory_and_flagged():
     sc = get_scenario("rkhs_norm_exceeds")
     ok, how = sc.assumption_report()["rkhs_norm_bounded"]
     assert not ok and "exceeds" in how
-    s = run_check("igp_ucb", scenario="rkhs_norm_exceeds", runs=12, horizon=30, seed=3)
+    s = run_check("igp_ucb", scenario="rkhs_norm_exceeds", runs=12, horizon=30, seed=3, allow_out_of_theory=True)
     assert not s["in_theory"] and "exceeds" in " ".join(s["out_of_theory_reasons"])
-    # a scenario that *claims* to be in theory while ‖f‖_k > B is flagged by the assumption check
+    # a scenario that *claims* to be in theory while ‖f‖_k > B is flagged by the assumption check: not applicable
     liar = replace(sc, in_theory=True, out_of_theory_reason="")  # a scenario object, not a registry entry
-    s = run_check("igp_ucb", scenario=liar, runs=4, horizon=10, seed=3)
+    with pytest.raises(NotApplicable, match="exceeds B"):
+        run_check("igp_ucb", scenario=liar, runs=4, horizon=10, seed=3)
+    s = run_check("igp_ucb", scenario=liar, runs=4, horizon=10, seed=3, allow_out_of_theory=True)
     assert not s["in_theory"]
     assert any(r.startswith("assumption not met") and "exceeds B" in r for r in s["out_of_theory_reasons"])
     # and the confidence event is what breaks: f lies outside the ball the width is built for
-    s = run_check("igp_ucb_confidence", scenario="rkhs_norm_exceeds", runs=20, horizon=60, seed=3)
+    s = run_check("igp_ucb_confidence", scenario="rkhs_norm_exceeds", runs=20, horizon=60, seed=3,
+                  allow_out_of_theory=True)
     assert claim(s, "confidence_event")["verdict"] == "violated", format_claims(s)
 
 
@@ -78,7 +86,7 @@ def test_replication_mode_is_labelled_out_of_theory():
     assert not sc.in_theory and not rep["lambda_theory"][0] and not rep["gamma_certified"][0]
     assert sc.model_noise_var == pytest.approx(sc.noise**2)
     assert get_scenario("rkhs_paper", horizon=50).model_noise_var == pytest.approx(1 + 2 / 50)
-    s = run_check("igp_ucb", scenario="rkhs_paper_replication", runs=6, horizon=20, seed=4)
+    s = run_check("igp_ucb", scenario="rkhs_paper_replication", runs=6, horizon=20, seed=4, allow_out_of_theory=True)
     assert not s["in_theory"] and "paper replication" in s["out_of_theory_reasons"][0]
     # the paper's γ_t = (ln t)² is used by the schedules and the bound, the certified curve is still reported
     assert s["bound"]["gamma_used"] == pytest.approx(math.log(20) ** 2)
@@ -285,6 +293,21 @@ def test_bounds_match_hand_computed_spec_formulas():
     assert norm.sf(1.0) >= p
 
 
+def _hand_bound(theorem: str, T, delta, R, B, g, n) -> float:
+    """The explicit bounds written out independently from the spec (not from the theory modules)."""
+    if theorem == "gp_ucb":
+        return math.sqrt(8 / math.log(1 + R**-2) * T * 2 * math.log(n * T**2 * math.pi**2 / (6 * delta)) * g)
+    if theorem == "igp_ucb_confidence":
+        return B + R * math.sqrt(2 * (g + 1 + math.log(1 / delta)))
+    if theorem == "igp_ucb":
+        return 2 * (B + R * math.sqrt(2 * (g + 1 + math.log(1 / delta)))) * math.sqrt(4 * (T + 2) * g)
+    p = 1 / (4 * math.e * math.sqrt(math.pi))
+    c_T = (B + R * math.sqrt(2 * (g + 1 + math.log(2 / delta)))) * (1 + math.sqrt(2 * math.log(n * T**2)))
+    a, b = 2 * B + 11 * c_T / p, 2 * B
+    return (8 * B + 11 * c_T / p * math.sqrt(4 * (T + 2) * g) + 2 * B * math.pi**2 / 6
+            + math.sqrt(2 * math.log(2 / delta) * (T * a**2 + 2 * a * b * math.pi**2 / 6 + b**2 * math.pi**4 / 90)))
+
+
 @pytest.mark.parametrize("theorem", NEW)
 def test_cli_bound_json(theorem, capsys):
     th = theory.get(theorem)
@@ -292,7 +315,8 @@ def test_cli_bound_json(theorem, capsys):
     args = ["bound", theorem, "--json"] + [f"--set={k}={vals[k]}" for k in th.symbols]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["theorem"] == theorem and out["value"] == pytest.approx(sum(out["terms"].values()))
+    assert out["theorem"] == theorem
+    assert out["value"] == pytest.approx(_hand_bound(theorem, 100, 0.1, 0.15, 3.0, 9.0, 100), rel=1e-12)
     assert main(["bound", theorem, "--set", "T=10"]) == 2
 
 
@@ -314,8 +338,13 @@ def test_cli_list_show_verify(tmp_path, capsys):
     rc = main(["verify", "--theorem", "igp_ucb", "--runs", "6", "--horizon", "20", "--jobs", "1", "--beta-scale",
                "0.05", "--out", str(tmp_path / "b"), "--json", "--no-report"])
     assert rc == 1 and not json.loads(capsys.readouterr().out)["in_theory"]
+    # a GP sample has no RKHS norm bound: the theorem does not apply (exit 3, nothing written) ...
     assert main(["verify", "--theorem", "igp_ucb", "--scenario", "gp_sample_se", "--runs", "2", "--horizon", "5",
-                 "--jobs", "1", "--out", str(tmp_path / "c"), "--no-report"]) == 2  # no B: bad input
+                 "--jobs", "1", "--out", str(tmp_path / "c"), "--no-report"]) == 3
+    assert not (tmp_path / "c").exists()
+    # ... and run anyway it cannot even be instantiated (no B to give the algorithms): bad input
+    assert main(["verify", "--theorem", "igp_ucb", "--scenario", "gp_sample_se", "--runs", "2", "--horizon", "5",
+                 "--jobs", "1", "--out", str(tmp_path / "d"), "--no-report", "--allow-out-of-theory"]) == 2
 
 
 def test_expectation_verdict_says_all_three():

@@ -136,6 +136,26 @@ def test_every_claim_is_reported_in_both_formats(study):
         assert f"{c['violations']}/{c['runs']}" in claims_tex
 
 
+def test_verdict_shows_p_value_share_and_sensitivity(study):
+    """Issue 10: per claim its p-value, its share of the false-alarm budget and its interval; a sensitivity
+    table (smallest detectable effect and the planted defects each claim catches)."""
+    import json
+
+    out, paths = study
+    summary = json.loads((out / "results" / "summary.json").read_text())
+    html = paths["html"].read_text(encoding="utf-8")
+    assert "p-value" in html and "share" in html and "false-alarm budget" in html
+    assert 'id="sensitivity"' in html and "smallest detectable effect" in html
+    ce = next(c for c in summary["claims"] if c["id"] == "confidence_event")
+    from boundcheck.report.context import fmt
+
+    assert fmt(ce["budget_share"], 2) in html and "no_prediction_step" in html  # caught by, from the power table
+    assert "Sanity identities" in html and "S1_eq4_and_2B" in html
+    claims_tex = (out / "tables" / "claims.tex").read_text()
+    assert " p " in claims_tex or "& p &" in claims_tex
+    assert "Sensitivity of this verification" in paths["tex"].read_text()
+
+
 def test_latex_is_ascii_escaped_and_relative(study):
     out, paths = study
     tex = paths["tex"].read_bytes().decode("ascii")  # raises if anything slipped through unescaped
@@ -193,19 +213,19 @@ def test_all_theory_text_maps_to_ascii_latex():
 def test_in_theory_report_does_not_claim_out_of_theory(study):
     _, paths = study
     html = paths["html"].read_text(encoding="utf-8")
-    assert "out of theory" not in _first_visible_line(html).lower()
+    assert "outside the theorem" not in _first_visible_line(html).lower()
     assert "in theory" in _first_visible_line(html).lower()
-    assert "out of theory" not in _first_body_line(paths["tex"].read_text()).lower()
+    assert "outside the theorem" not in _first_body_line(paths["tex"].read_text()).lower()
 
 
 def test_out_of_theory_run_says_so_in_its_first_line(control):
     out, paths = control
     html = paths["html"].read_text(encoding="utf-8")
-    assert "out of theory" in _title(html).lower()
+    assert "outside the theorem" in _title(html).lower()
     first = _first_visible_line(html)
-    assert "out of theory" in first.lower() and "0.1" in first  # the reason: β scaled by 0.1
+    assert "outside the theorem" in first.lower() and "0.1" in first  # the reason: β scaled by 0.1
     line = _first_body_line(paths["tex"].read_text())
-    assert "out of theory" in line.lower() and "0.1" in line
+    assert "outside the theorem" in line.lower() and "0.1" in line
 
 
 # ------------------------------------------------------------------------------------------ report CLI
@@ -284,4 +304,4 @@ def test_latex_compiles_with_pdflatex(which, request, tmp_path):
         assert re.sub(r"[\s_]+", "", needle) in flat, needle
     assert re.search(r"\b(holds|violated|inconclusive)\b", text)
     first = next(line for line in text.splitlines() if line.strip())
-    assert ("out of theory" in first.lower()) == (which == "control"), first
+    assert ("outside the theorem" in first.lower()) == (which == "control"), first

@@ -110,8 +110,12 @@ def test_a_user_file_loads_validates_and_verifies(user_file, tmp_path, capsys):
     assert main(["scenario", "show", str(user_file), "--json"]) == 0
     capsys.readouterr()
     out = tmp_path / "out"
-    assert main(["verify", "--theorem", "gp_ucb", "--scenario", str(user_file), "--jobs", "1", "--out", str(out),
-                 "--no-report", "--json"]) == 0
+    args = ["verify", "--theorem", "gp_ucb", "--scenario", str(user_file), "--jobs", "1", "--out", str(out),
+            "--no-report", "--json"]
+    # X_t alternates: outside Theorem 1 (a fixed decision set), so not applicable unless run anyway
+    assert main(args) == 3 and not out.exists()
+    assert "decision set" in json.loads(capsys.readouterr().out)["out_of_theory_reasons"][0]
+    assert main(args + ["--allow-out-of-theory"]) == 0
     s = json.loads(capsys.readouterr().out)
     assert s["scenario"] == "my_problem" and s["runs"] == 7 and s["horizon"] == 12 and s["delta"] == 0.05
     assert api.build_study("gp_ucb", user_file, runs=3).runs == 3  # flags win over the file

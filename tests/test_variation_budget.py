@@ -14,7 +14,7 @@ from boundcheck.api import build_study
 from boundcheck.claims.budget import PerClaimBudget
 from boundcheck.claims.table import judge
 from boundcheck.cli import main
-from boundcheck.errors import BoundcheckError
+from boundcheck.errors import BoundcheckError, NotApplicable
 from boundcheck.model.dataspace import make_posterior
 from boundcheck.model.kernels import RBF
 from boundcheck.model.noise import draw_noise, parse_noise_law
@@ -294,7 +294,7 @@ def test_mechanism_and_information_controls():
 
 
 def test_noise_exceeding_R_violates_self_normalized():
-    s = run_check("r_gp_ucb", scenario="vb_noise_exceeds", runs=12, horizon=100, seed=7)
+    s = run_check("r_gp_ucb", scenario="vb_noise_exceeds", runs=12, horizon=100, seed=7, allow_out_of_theory=True)
     assert not s["in_theory"] and claim(s, "self_normalized")["verdict"] == "violated", format_claims(s)
 
 
@@ -303,7 +303,9 @@ def test_budget_exceeding_P_T_is_out_of_theory_even_when_the_scenario_claims_oth
     ok, how = sc.assumption_report()["variation_budget_within"]
     assert not ok and "exceeds" in how
     liar = replace(sc, in_theory=True, out_of_theory_reason="")
-    s = run_check("sw_gp_ucb", scenario=liar, runs=3, horizon=40, seed=8)
+    with pytest.raises(NotApplicable, match="variation budget"):  # refused by default: nothing simulated
+        run_check("sw_gp_ucb", scenario=liar, runs=3, horizon=40, seed=8)
+    s = run_check("sw_gp_ucb", scenario=liar, runs=3, horizon=40, seed=8, allow_out_of_theory=True)
     assert not s["in_theory"] and any("variation budget" in r for r in s["out_of_theory_reasons"])
 
 

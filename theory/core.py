@@ -126,12 +126,14 @@ class Claim:
     * ``expectation``: E[X] ≤ ``expectation_bound``;
     * ``deterministic``: an implication that must hold in every run where its premise holds;
     * ``calibration``: a distributional identity (innovations i.i.d. N(0, 1));
-    * ``identity``: a sanity identity true by construction, shown outside the verdict;
-    * ``equality``: a stochastic identity E[X] = c (the statistic is X − c per run), a two-sided test that is
-      violated when rejected (e.g. Lemma A.4 of paper 002: it fails when the posterior is not the law of f).
+    * ``identity``: a sanity identity true by construction (no planted defect can move it), shown outside
+      the verdict;
+    * ``equality``: a stochastic identity E[X] = c (the statistic is X − c per run): a two-sided test, violated
+      when rejected, holds otherwise (e.g. Lemma A.4 of paper 002: it fails when the posterior is not the law
+      of f).
 
-    How large a test's error may be (its size) is not a property of the claim: the verification layer's
-    error budget decides it (``boundcheck.claims.budget``).
+    How large a test's error may be (its share of the false-alarm budget) is not a property of the claim:
+    the verification layer's error budget decides it (``boundcheck.claims.budget``).
     """
 
     id: str
@@ -151,6 +153,10 @@ class Claim:
 
 @dataclass(frozen=True)
 class Assumption:
+    """A hypothesis of the theorem. ``predicate`` names the check (``boundcheck.world.assumptions``) that
+    answers it for a scenario *and* the algorithm's configuration (the models it is given, β scaling); a
+    verify whose scenario breaks one is "not applicable" unless run explicitly outside the theorem."""
+
     text: str
     predicate: str  # name of the engine predicate that checks a scenario against it
 
@@ -184,11 +190,12 @@ class Theorem:
     claims: tuple[Claim, ...]
     corrections: tuple[Correction, ...]
     default_scenario: str
-    scenarios: tuple[str, ...]
+    scenarios: tuple[str, ...]  # built-in scenarios that satisfy every assumption
     algorithms: tuple[str, ...]  # the theorem's own algorithm first, then the baselines compared with it
     anytime_terms: Mapping[str, sp.Expr] | None = None  # Bound_T(t): symbol t, gamma_T read as gamma_t
     anytime_note: str = ""
     notes: tuple[str, ...] = ()
+    controls: tuple[str, ...] = ()  # negative-control scenarios: break an assumption (--allow-out-of-theory)
     constraints: tuple[sp.Basic, ...] = ()  # relations the bound symbols must satisfy (e.g. H ≤ T), beyond their
     # sympy assumptions (positive, nonnegative, integer); checked on user input by ``boundcheck bound``
     domains: Mapping[str, Domain] = field(default_factory=dict)  # overrides of symbol_domain, by symbol name

@@ -277,7 +277,8 @@ ASSUMPTIONS = (
 
 R_SCENARIOS = ("vb_rotation", "vb_rotation_p0", "vb_rotation_p1", "vb_rotation_p25", "vb_switch_p5",
                "vb_switch_p25", "vb_walk", "vb_matern", "vb_grid", "vb_rademacher", "vb_small_noise",
-               "vb_lambda_h", "vb_budget_exceeds", "vb_noise_exceeds")
+               "vb_lambda_h")  # every one satisfies all the assumptions below
+R_CONTROLS = ("vb_budget_exceeds", "vb_noise_exceeds")  # negative controls: each breaks one (--allow-out-of-theory)
 PAPER = "003_002b80fa6e2b3d29.txt"
 SOURCE = "Zhou & Shroff (2021), No-Regret Algorithms for Time-Varying Bayesian Optimization"
 _R_ALGS = ("r_gp_ucb_zs", "sw_gp_ucb", "igp_ucb", "r_gp_ucb_zs_pseudocode", "random")
@@ -292,8 +293,8 @@ def _theorem(id: str, title: str, source: str, symbols: dict, terms: dict, anyti
     return Theorem(id=id, title=title, paper=PAPER, source=f"{SOURCE}, {source}", guarantee="high_probability",
                    symbols=symbols, bound_terms=terms, anytime_terms=anytime, printed=printed, schedules=schedules,
                    assumptions=ASSUMPTIONS, claims=claims, corrections=CORRECTIONS, default_scenario="vb_rotation",
-                   scenarios=R_SCENARIOS, algorithms=algorithms, notes=notes, anytime_note=anytime_note,
-                   constraints=constraints)
+                   scenarios=R_SCENARIOS, controls=R_CONTROLS, algorithms=algorithms, notes=notes,
+                   anytime_note=anytime_note, constraints=constraints)
 
 
 THEOREMS = (

@@ -10,10 +10,11 @@ tables of the experiment's panel (:class:`PanelData`), and each claim becomes tw
 Every test is a t-test on a per-run contrast (run r of every algorithm saw the same function and noise, so a
 difference is paired); intersection-union tests combine several contrasts that must all hold (``lowest``,
 ``similar``, ``interval``: the largest p-value), Bonferroni the ones of which one suffices. All the p-values of
-a ``boundcheck reproduce`` run go through Holm's step-down procedure (:func:`~.budget.holm_adjusted`) at the
-run's false-alarm budget A, so the probability that *any* verdict of the run is wrong is at most A (up to the
-t approximation). A claim whose two tests both stay above the budget is **inconclusive**; the report says how
-many runs would settle it if the observed effect persisted.
+a ``boundcheck reproduce`` run go through the false-alarm budget of ``verify`` (:class:`~.budget.HolmBudget`:
+Holm's step-down procedure, one allocation over every test of the run) at the run's budget A, so the
+probability that *any* verdict of the run is wrong is at most A (up to the t approximation). A claim whose two
+tests both stay above the budget is **inconclusive**; the report says how many runs would settle it if the
+observed effect persisted.
 
 The intervals shown with an effect are simultaneous (Bonferroni) intervals at the same budget: each one-sided
 end at A/H for H hypotheses, so an interval that excludes the null implies the Holm decision.
@@ -32,7 +33,7 @@ from scipy import stats
 from theory.empirical import EmpiricalClaim, metric_description
 
 from ..errors import BoundcheckError
-from .budget import holm_adjusted
+from .budget import HolmBudget
 from .families.base import Family
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
@@ -314,13 +315,23 @@ def _describe(claim: EmpiricalClaim, cs: list[_Contrast], info: dict, one_sided:
     return out
 
 
-def judge_empirical(claims: Sequence[EmpiricalClaim], panels: Mapping[tuple[str, str], PanelData],
-                    false_alarm: float) -> list[EmpiricalResult]:
-    """Verdicts on ``claims`` inside one family-wise budget ``false_alarm`` (Holm over every test).
-
-    ``panels`` maps (experiment, panel) to its data; a claim whose experiment has no data is "not run"."""
+def _budget(false_alarm: float | HolmBudget) -> HolmBudget:
+    """The run's family-wise budget (a number A in (0, 1), or the budget object ``verify`` uses)."""
+    if isinstance(false_alarm, HolmBudget):
+        return false_alarm
     if not 0 < false_alarm < 1:
         raise BoundcheckError(f"the false-alarm budget must lie in (0, 1), got {false_alarm}")
+    return HolmBudget(float(false_alarm))
+
+
+def judge_empirical(claims: Sequence[EmpiricalClaim], panels: Mapping[tuple[str, str], PanelData],
+                    false_alarm: float | HolmBudget) -> list[EmpiricalResult]:
+    """Verdicts on ``claims`` inside one family-wise budget ``false_alarm`` (Holm over every test, through
+    :meth:`HolmBudget.allocate`, as the claims of a verify).
+
+    ``panels`` maps (experiment, panel) to its data; a claim whose experiment has no data is "not run"."""
+    budget = _budget(false_alarm)
+    false_alarm = budget.total
     prepared = []
     for c in claims:
         names = list(c.panels) if c.panels else None
@@ -341,7 +352,8 @@ def judge_empirical(claims: Sequence[EmpiricalClaim], panels: Mapping[tuple[str,
         if cs is not None:
             pvals += list(_two_pvalues(_c.kind, cs))
     H = len(pvals)
-    adjusted = holm_adjusted(pvals) if H else np.array([])
+    alloc = budget.allocate(pvals)
+    adjusted, rejected = alloc.adjusted, alloc.rejected
     one_sided = false_alarm / max(H, 1)
     results, k = [], 0
     for c, names, cs, info in prepared:
@@ -353,10 +365,11 @@ def judge_empirical(claims: Sequence[EmpiricalClaim], panels: Mapping[tuple[str,
             continue
         p_rep, p_not = _two_pvalues(c.kind, cs)
         a_rep, a_not = float(adjusted[k]), float(adjusted[k + 1])
+        rej_rep, rej_not = bool(rejected[k]), bool(rejected[k + 1])
         k += 2
-        if a_rep <= false_alarm and a_not > false_alarm:
+        if rej_rep and not rej_not:
             verdict = "reproduced"
-        elif a_not <= false_alarm and a_rep > false_alarm:
+        elif rej_not and not rej_rep:
             verdict = "not reproduced"
         else:
             verdict = "inconclusive"
@@ -425,11 +438,13 @@ def _plain(obj):
 
 
 # ----------------------------------------------------------------------------------------------- explore
-def cell_tests(items: Sequence[tuple[EmpiricalClaim, PanelData]], false_alarm: float) -> list[dict]:
+def cell_tests(items: Sequence[tuple[EmpiricalClaim, PanelData]], false_alarm: float | HolmBudget) -> list[dict]:
     """One test per (claim, data) pair, in the claim's "reproduced" direction only, with Holm over all the
     pairs at ``false_alarm``: a pair *reproduces* when its adjusted p-value is within the budget, so "the claim
     reproduces in some setting" has family-wise error at most ``false_alarm``. Each pair also gets its effect
     (as in :func:`judge_empirical`) and ``favourable``: the mean effect points the paper's way (descriptive)."""
+    budget = _budget(false_alarm)
+    false_alarm = budget.total
     rows, pv = [], []
     for claim, data in items:
         name = claim.panels[0] if claim.panels else "cell"
@@ -442,10 +457,10 @@ def cell_tests(items: Sequence[tuple[EmpiricalClaim, PanelData]], false_alarm: f
                      "relative": desc.get("relative"), "d_z": desc.get("d_z"), "runs": desc.get("runs"),
                      "frac_subject_better": desc.get("frac_subject_better"), "favourable": bool(p_rep < 0.5),
                      "means": _plain(desc.get("means") or {})})
-    adj = holm_adjusted(pv) if pv else np.array([])
-    for r, a in zip(rows, adj, strict=True):
+    alloc = budget.allocate(pv)
+    for r, a, rej in zip(rows, alloc.adjusted, alloc.rejected, strict=True):
         r["p_adj_reproduced"] = float(a)
-        r["reproduces"] = bool(a <= false_alarm)
+        r["reproduces"] = bool(rej)
         r["reversed"] = bool(r["p_not_reproduced"] <= false_alarm / max(len(rows), 1))  # Bonferroni, descriptive
     return rows
 

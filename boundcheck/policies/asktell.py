@@ -52,7 +52,9 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "ucb": ("ucb", "UCB_{t−1}(x_t): the index it maximised, at its choice"),
     "sample": ("sample", "f̃_t(x_t): its Thompson draw at its choice"),
     "ts_dev": ("ts_dev", "max_x |f̃_t(x) − μ_{t−1}(x)| / (β_t σ_{t−1}(x)): how far its whole Thompson draw strays "
-                         "(GP-TS, Lemma 5's event E^{f_t}(t))"),
+                         "(GP-TS, Lemma 5's event E^{f_t}(t), in its own β_t; a diagnostic)"),
+    "draw_dev": ("draw_dev", "max_x |f̃_t(x) − μ_{t−1}(x)| / σ_{t−1}(x): the same in posterior standard deviations "
+                             "(GP-TS: Lemma 5's concentration claim checks it against the theorem's v_t c̃_t)"),
 }
 
 

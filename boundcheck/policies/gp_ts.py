@@ -9,14 +9,21 @@ Draws are exact: pathwise (Matheron) conditioning of a prior draw from the clipp
 (:class:`~boundcheck.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run. The sampling
 randomness is the policy's own stream, independent of the observation noise (spec §8 item 15).
 
+What the algorithm drew is recorded for the claims (they are checked on the draws, not on formulas): the draw,
+the posterior mean and standard deviation at x° (a point fixed in advance, ``fixed_point``), at x_{t−1}
+(the previous choice, known before the draw) and, through the truth monitors, at the optimum x* (fixed before
+the run, f being static), and max_x |f_t(x) − μ_{t−1}(x)| / σ_{t−1}(x). The claims
+standardise them with the theorem's v_t: (f_t(x) − μ_{t−1}(x)) / (v_t σ_{t−1}(x)) must be N(0, 1) at both points,
+so a sampler with the wrong scale, mean or covariance is caught.
+
 ``truth_monitors`` (called by the engine, which alone sees f, after the choice) records the quantities of
-Lemmas 8 and 10 for the deterministic checks; the policy never uses them to act.
+Lemmas 8–10: whether the draw exceeds f at the optimum x*, whether x_t is unsaturated, and Lemma 10's step
+bound; the policy never uses them to act.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtr
 
 from ..model.posterior import BatchedPosterior, PathwiseSampler
 from .base import Policy, RunContext
@@ -29,9 +36,11 @@ class GPTS(Policy):
     label = "GP-TS"
     provides_posterior = True
     description = "GP Thompson sampling"
-    records = frozenset({"mu", "sigma", "sample", "width", "ts_dev"})
+    records = frozenset({"mu", "sigma", "sample", "width", "ts_dev", "draw_dev", "draw_fixed", "mu_fixed",
+                         "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev"})
     final_records = frozenset({"mu_final", "var_final"})
-    monitors = frozenset({"fdev", "lemma8_p", "lemma10_rhs", "unsaturated"})
+    monitors = frozenset({"fdev", "anti_hit", "lemma10_rhs", "unsaturated", "draw_star", "mu_star", "sigma_star"})
+    fixed_point = 0  # x°: the index of the point, fixed in advance, at which the draws are recorded
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
@@ -44,6 +53,7 @@ class GPTS(Policy):
         # c̃_t = √(2 ln(|D| t²)) (Lemma 5 with D' = D) unless the study provides it
         self.ctilde = np.asarray(ctx.schedules.get("gp_ts_ctilde", np.sqrt(2 * np.log(n * steps**2))), dtype=float)
         self._rows = np.arange(m)
+        self._prev = np.full(m, -1, dtype=np.int64)  # x_{t−1} (none at t = 1)
 
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
         post, r, v = self.posterior, self._rows, self.v[t]
@@ -52,22 +62,33 @@ class GPTS(Policy):
         f_t = mu + v * h
         x_t = self.ctx.actions.oracle(f_t, available)[:, 0]
         self._mu, self._sd, self._ft, self._v = mu, sd, f_t, v
+        x0, xp = self.fixed_point, np.maximum(self._prev, 0)
+        first = self._prev < 0
         self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "sample": f_t[r, x_t], "width": np.full(r.size, v),
                        # E^{f_t}(t) holds iff ts_dev ≤ c̃_t
-                       "ts_dev": (np.abs(h) / np.maximum(sd, _TINY)).max(axis=1)}
+                       "ts_dev": (np.abs(h) / np.maximum(sd, _TINY)).max(axis=1),
+                       # what was drawn, against the posterior it was drawn from (the claims divide by v_t)
+                       "draw_dev": (np.abs(f_t - mu) / np.maximum(sd, _TINY)).max(axis=1),
+                       "draw_fixed": f_t[:, x0], "mu_fixed": mu[:, x0], "sigma_fixed": sd[:, x0],
+                       "draw_prev": np.where(first, np.nan, f_t[r, xp]), "mu_prev": np.where(first, np.nan, mu[r, xp]),
+                       "sigma_prev": np.where(first, np.nan, sd[r, xp])}
+        self._prev = x_t.copy()
         return x_t[:, None]
 
     def truth_monitors(self, t: int, f: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
         """Lemma 8 and Lemma 10 quantities at step t (before the update)."""
         x_t = action[:, 0]
-        r, mu, sd, f_t, v = self._rows, self._mu, np.maximum(self._sd, _TINY), self._ft, self._v
+        r, sd, f_t, v = self._rows, np.maximum(self._sd, _TINY), self._ft, self._v
         c = v * (1.0 + self.ctilde[t])
         gap = f.max(axis=1, keepdims=True) - f  # Δ_t(x)
         unsat = gap <= c * sd  # x ∉ S_t; x* is always unsaturated
         sd_bar = np.where(unsat, sd, np.inf).min(axis=1)  # σ_{t−1}(x̄_t)
+        x_star = np.argmax(f, axis=1)  # D_t = D: the optimum over the whole decision set
         return {
             "fdev": (np.abs(f_t - f) / sd).max(axis=1),  # ≤ c_t on E^f ∩ E^{f_t}
-            "lemma8_p": ndtr(-((f - mu) / (v * sd)).max(axis=1)),  # min_x P[f_t(x) > f(x) | H_{t−1}]
+            "anti_hit": f_t[r, x_star] > f[r, x_star],  # Lemma 8's event, on the draw the algorithm made
+            # the draw at x* (fixed before the run: f is static), for the calibration of the draws
+            "draw_star": f_t[r, x_star], "mu_star": self._mu[r, x_star], "sigma_star": self._sd[r, x_star],
             "lemma10_rhs": c * (2.0 * sd_bar + sd[r, x_t]),
             "unsaturated": unsat[r, x_t],
         }

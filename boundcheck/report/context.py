@@ -20,23 +20,33 @@ import pandas as pd
 
 from ..study.store import ResultStore
 
-__all__ = ["ReportContext", "load", "parse_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP", "ci_label"]
+__all__ = ["ReportContext", "load", "parse_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP", "ci_label",
+           "OUTSIDE", "sensitivity_table", "describe_detectable"]
 
 KIND_HELP = {
-    "probability": "the event may fail with probability at most the level; failures/runs with a "
-                   "two-sided Clopper-Pearson interval at the confidence the error budget gives the claim",
+    "probability": "the event may fail with probability at most the level; p-value: exact one-sided binomial "
+                   "test of 'failure rate ≤ level'; interval: Clopper-Pearson, each end a one-sided bound at "
+                   "1 − share",
     "deterministic": "an implication that must hold in every run where its premise holds; any "
-                     "counterexample is a violation",
-    "expectation": "a bound on an expectation, checked with a one-sided interval on the mean",
-    "calibration": "a distributional identity tested at the given size (KS, mean, variance, lag-1)",
-    "equality": "a stochastic identity E[X] = 0 (X centred per run), two-sided t-test at the given size; "
-                "violated when rejected",
+                     "counterexample is a violation (outside the false-alarm budget)",
+    "expectation": "a bound on an expectation; p-value: one-sided t test of 'mean ≤ bound'; interval: each end "
+                   "a one-sided bound at 1 − share",
+    "calibration": "a distributional identity (i.i.d. N(0,1)); one omnibus p-value (Anderson-Darling against "
+                   "N(0,1) and Ljung-Box within runs), compared with its share; mean, variance, lag-1 are "
+                   "diagnostics",
+    "identity": "a sanity identity, true by construction (or a bound that no algorithm can reach at these "
+                "settings): shown, but outside the verdict",
+    "equality": "a stochastic identity E[X] = 0 (X centred per run); p-value: two-sided t test; violated when "
+                "the budget rejects it, holds otherwise",
 }
 VERDICT_HELP = {
     "holds": "the interval lies below the level (or no counterexample)",
-    "violated": "the interval lies above the level (or a counterexample exists)",
+    "violated": "the false-alarm budget (Holm) rejects the claim: its p-value is below its share (or a "
+                "counterexample exists)",
     "inconclusive": "the interval straddles the level: more runs are needed",
+    "not applicable": "the claim does not apply to the checked algorithm",
 }
+OUTSIDE = "OUTSIDE THE THEOREM"
 
 
 def ci_label(test_size) -> str:
@@ -218,10 +228,14 @@ class ReportContext:
         tid, sc = self.theorem_id, self.scenario_name
         v = self.verdict
         setting = f"{s.get('runs')} runs, T = {s.get('horizon')}, δ = {s.get('delta')}"
+        if s.get("false_alarm"):
+            setting += f", false-alarm budget {s['false_alarm']:g}"
         if not self.in_theory:
-            return (f"OUT OF THEORY: {tid} on {sc}, {'; '.join(self.reasons) or 'assumptions not met'}. "
+            return (f"{OUTSIDE}: {tid} on {sc}, {'; '.join(self.reasons) or 'assumptions not met'}. "
                     f"Claims verdict: {v}, not a theorem failure (a negative control; {setting}).")
-        mains = [c for c in self.claims if c.get("main")]
+        mains = [c for c in self.claims if c.get("main") and c.get("kind") != "identity"]
+        if not mains and any(c.get("main") for c in self.claims):
+            setting += "; the explicit bound is vacuous here (no algorithm can exceed it)"
         if v == "holds":
             what = "the theorem holds: every claim of the proof holds"
         elif v == "violated":
@@ -253,11 +267,13 @@ class ReportContext:
         best, score, why = None, -1.0, ""
         for c in self.claims:
             v, k, n = c.get("verdict"), c.get("violations", 0) or 0, c.get("runs", 0) or 0
+            if c.get("kind") == "identity":
+                continue
             if c.get("kind") == "calibration":
-                rej = (c.get("details") or {}).get("rejected") or []
-                sc = 10.0 if v == "violated" else (0.5 if rej else 0.0)
-                text = (f"calibration tests rejected: {', '.join(rej)}" if rej
-                        else "calibration tests passed")
+                p = c.get("p_value")
+                sc = 10.0 if v == "violated" else 0.0
+                text = ("calibration rejected" if v == "violated" else "calibration passed") + (
+                    f" (omnibus p = {fmt(p, 2)})" if p is not None else "")
             elif c.get("kind") == "deterministic" or c.get("level") in (None, 0):
                 sc = 100.0 + k if k > 0 else 0.0
                 text = f"{k}/{n} counterexamples"
@@ -318,6 +334,8 @@ class ReportContext:
             ("δ (confidence parameter)", fmt(s.get("delta"))),
             ("seed", fmt(s.get("seed"))),
             ("β scale", fmt(s.get("beta_scale"))),
+            ("false-alarm budget", str(s.get("error_budget", "—"))),
+            ("sequential (anytime-valid)", "yes (--until-conclusive)" if s.get("sequential") else "no"),
             ("algorithms", ", ".join(self.algorithms)),
             ("chunk size", fmt(cfg.get("chunk_size"))),
             ("chunks stored", str(len(chunks))),
@@ -329,6 +347,71 @@ class ReportContext:
             ("results", "results/ (beside this report): summary.json, manifest.json, chunks/*.parquet"),
         ]
         return rows
+
+
+def describe_detectable(det: dict | None) -> str:
+    """One line for a claim's smallest detectable effect (see ``boundcheck.claims.stats.smallest_detectable``)."""
+    if not det:
+        return "—"
+    if det.get("failure_rate") is not None:
+        out = f"failure rate ≥ {fmt(det['failure_rate'], 3)}"
+        if det.get("bound_factor") is not None:
+            out += f"; a bound ≤ {fmt(det['bound_factor'], 3)}× its value"
+        return out
+    if det.get("mean_excess") is not None:
+        return f"mean above the bound by ≥ {fmt(det['mean_excess'], 3)}"
+    if det.get("mean_shift") is not None:
+        return (f"≈ mean shift {fmt(det['mean_shift'], 2)} sd, scale ×{fmt(det['scale_factor'], 4)} or lag-1 "
+                f"correlation {fmt(det['lag1'], 2)}")
+    if det.get("counterexample_rate") is not None:
+        return f"a counterexample in ≥ {fmt(det['counterexample_rate'], 3)} of runs"
+    return "—"
+
+
+def _power_table(ctx: ReportContext) -> tuple[dict | None, str]:
+    """The measured power of this theorem's claims: ``power/power.json`` beside the report when
+    ``boundcheck power`` stored one, else the precomputed table shipped with boundcheck."""
+    stored = ctx.results_dir.parent / "power" / "power.json"
+    candidates = [(stored, "measured by `boundcheck power` for this report folder")]
+    from importlib import resources
+
+    try:
+        packaged = resources.files("boundcheck.claims") / "data" / "power" / f"{ctx.theorem_id}.json"
+        candidates.append((packaged, "precomputed (benchmarks/bench_power.py; see the README)"))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - a broken installation
+        pass
+    import json
+
+    for path, what in candidates:
+        try:
+            if path.is_file():
+                table = json.loads(path.read_text())
+                if table.get("theorem") == ctx.theorem_id:
+                    return table, what
+        except (OSError, ValueError):
+            continue
+    return None, ""
+
+
+def sensitivity_table(ctx: ReportContext) -> tuple[list[dict], str]:
+    """Rows {claim, detectable (this verify), catches (defect: probability), power_runs} and a one-line source
+    note: the 'sensitivity of this verification' the reports show."""
+    table, source = _power_table(ctx)
+    rows = []
+    for c in ctx.claims:
+        if c.get("kind") == "identity" or c.get("verdict") == "not applicable":
+            continue
+        catches = []
+        if table is not None and c["id"] in table.get("claims", {}):
+            for d in table["claims"][c["id"]].get("catches", []):
+                catches.append((d, float(table["defects"][d]["probability"][c["id"]])))
+        rows.append({"claim": c["id"], "detectable": describe_detectable((c.get("details") or {}).get("detectable")),
+                     "catches": catches, "measured": table is not None and c["id"] in table.get("claims", {})})
+    if table is None:
+        return rows, "no power table found: run `boundcheck power --theorem " + ctx.theorem_id + "`"
+    return rows, (f"defects caught with probability ≥ {table.get('power_target', 0.9):g} by a verify of "
+                  f"N = {table.get('runs')} runs, T = {table.get('horizon')} on {table.get('scenario')} "
+                  f"({source}); smallest detectable effects are for this verify's {ctx.summary.get('runs')} runs")
 
 
 def _read_columns(store: ResultStore, table: str, columns: list[str] | None) -> pd.DataFrame | None:
@@ -349,8 +432,11 @@ def load(results_dir: Path) -> ReportContext:
     summary = store.read_json("summary")
     notes: list[str] = []
     runs = store.read_table("runs")
+    runs = runs[runs["run"] < int(summary.get("runs", len(runs)))]  # the folder may hold a larger study's runs
     runs["algorithm"] = runs["algorithm"].astype(str)
     steps = _read_columns(store, "steps", STEP_COLUMNS)
+    if steps is not None and "run" in steps:
+        steps = steps[steps["run"] < int(summary.get("runs", 0) or len(runs))].reset_index(drop=True)
     if steps is None:
         notes.append("no per-step table stored: curves over time are not drawn")
     gamma = store.read_result_table("gamma")

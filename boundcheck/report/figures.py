@@ -210,7 +210,7 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
 
     conf = sorted({ci_label(c.get("test_size")) for c in claims})
     handles = [Line2D([], [], color="#555", lw=3, marker="o",
-                      label=f"observed rate, {'/'.join(conf)} Clopper–Pearson interval"),
+                      label="observed rate, Clopper–Pearson interval at the claim's share"),
                Line2D([], [], color="#000", lw=0, marker="|", ms=14, mew=2.2, label="allowed level")]
     handles += [Line2D([], [], color=v, lw=3, label=k) for k, v in VERDICT_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
@@ -219,10 +219,12 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
     png, pdf = _save(fig, out, "claims")
     return FigureInfo(
         "claims", "Claim failure rates against their levels",
-        "For every probability claim: failures/runs (dot) with its two-sided Clopper–Pearson interval at the "
-        f"confidence its share of the error budget gives ({', '.join(conf)}) "
+        "For every probability claim: failures/runs (dot) with its Clopper–Pearson interval, each end a one-sided "
+        f"bound at 1 − the claim's share of the false-alarm budget ({', '.join(conf)} two-sided) "
         "(bar) and the level the proof allows (black tick). Holds: the whole interval is below the level; "
-        "violated: the whole interval is above it; otherwise inconclusive (more runs needed).", png, pdf)
+        "violated: the budget (Holm) rejects the claim, and the interval lies above the level; otherwise "
+        "inconclusive (more runs needed). Bounds no algorithm can reach at these settings are not drawn "
+        "(sanity identities).", png, pdf)
 
 
 # ------------------------------------------------------------------------------------------- gamma

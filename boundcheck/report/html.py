@@ -15,11 +15,13 @@ from sympy.printing.mathml import mathml
 
 from .context import (
     KIND_HELP,
+    OUTSIDE,
     VERDICT_HELP,
     ReportContext,
     ci_label,
     fmt,
     parse_rich,
+    sensitivity_table,
     write_text,
 )
 from .figures import FigureInfo
@@ -37,11 +39,18 @@ GLOSSARY = (
     ("γ_T", "maximum information gain (MIG); the report brackets it, and the bound uses the certified upper end"),
     ("δ", "confidence parameter: the theorem holds with probability at least 1 − δ"),
     ("p*, U", "the true prior and the set of candidate priors"),
-    ("CI", "confidence interval: two-sided Clopper–Pearson for failure rates, at the confidence shown beside it "
-           "(the claim's share of the error budget)"),
-    ("KS", "Kolmogorov–Smirnov test"),
-    ("in / out of theory", "whether the scenario meets every assumption of the theorem; out-of-theory runs "
-                           "are negative controls and never count as theorem failures"),
+    ("CI", "confidence interval: Clopper–Pearson for failure rates, Student t for means; each end a one-sided "
+           "bound at 1 − share, so the interval's confidence is 1 − 2·share"),
+    ("false-alarm budget", "the probability that a verify of a correct theorem on correct code calls any claim "
+                           "violated (default 0.01), split across the stochastic claims by Holm's step-down "
+                           "procedure"),
+    ("p-value, share", "a claim's own p-value for 'the claim is true'; its share of the budget is the level its "
+                       "p-value is compared with (violated ⟺ p ≤ share ⟺ Holm rejects it)"),
+    ("AD, LB", "Anderson–Darling test against N(0,1); Ljung–Box test of serial dependence"),
+    ("in theory / outside the theorem", "whether the scenario and the algorithm's configuration meet every "
+                                        "assumption of the theorem; a verify outside the theorem runs only when "
+                                        "asked (--allow-out-of-theory, a negative control) and never counts as a "
+                                        "theorem failure"),
 )
 
 CSS = """
@@ -71,7 +80,7 @@ code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size:
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
 .badge.holds, .badge.yes { background: var(--ok); } .badge.violated, .badge.no { background: var(--bad); }
 .badge.inconclusive, .badge.unknown { background: var(--warn); }
-.badge.not.applicable { background: #8a8a8a; }
+.badge.identity, .badge.na { background: #546e7a; }
 .out-note { border-left: 5px solid #8d6100; background: #fff6e0; padding: 8px 12px; margin: 10px 0; }
 .eq { overflow-x: auto; padding: 8px 0; font-size: 17px; }
 math[display="block"] { margin: 6px 0; } td math { font-size: 1.15em; }
@@ -169,7 +178,8 @@ def math_latex(tex: str, display: str = "block") -> str:
 
 
 def badge(verdict: str) -> str:
-    return f'<span class="badge {e(verdict)}" title="{e(VERDICT_HELP.get(verdict, ""))}">{e(verdict)}</span>'
+    cls = "na" if verdict == "not applicable" else verdict
+    return f'<span class="badge {e(cls)}" title="{e(VERDICT_HELP.get(verdict, ""))}">{e(verdict)}</span>'
 
 
 def yes_no(ok: bool | None) -> str:
@@ -208,7 +218,7 @@ def _glance(ctx: ReportContext) -> str:
             b = cands.iloc[0]
             best = f"{e(ctx.label(b['algorithm']))}"
             best_p = f"lowest mean R_T = {fmt(b['mean'])} (oracle excluded)"
-    theory_p = ("in theory" if ctx.in_theory else "OUT OF THEORY: not a theorem failure")
+    theory_p = ("in theory" if ctx.in_theory else f"{OUTSIDE}: not a theorem failure")
     cards = [
         ("Does the theorem hold here?", f"{badge(v)}",
          f"all claims: {e(v)}; {e(hold)}; {e(theory_p)}"),
@@ -224,43 +234,87 @@ def _glance(ctx: ReportContext) -> str:
 
 
 def _verdict_section(ctx: ReportContext) -> str:
-    rows = []
+    rows, idents = [], []
     for c in ctx.claims:
         stmt, src = ctx.claim_meta(c["id"])
-        ci = "" if c.get("ci_low") is None else (f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}] "
-                                                 f"<span class='small mute'>({ci_label(c.get('test_size'))})</span>")
         det = c.get("details") or {}
+        statement = rich(stmt) + (f" <span class='mute small'>— {e(src)}</span>" if src else "")
+        if c.get("kind") == "identity":
+            why = det.get("vacuous") or "true by construction"
+            idents.append([f'<span class="id">{e(c["id"])}</span>', statement, rich(why),
+                           f"{c.get('violations')}/{c.get('runs')}",
+                           badge("holds" if c.get("verdict") == "holds" else "violated")])
+            continue
+        ci = "" if c.get("ci_low") is None or c.get("kind") == "deterministic" else (
+            f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}] <span class='small mute'>"
+            f"({ci_label(c.get('test_size'))})</span>")
         note = ""
         if c.get("verdict") == "inconclusive" and det.get("runs_needed"):
             note = f"<br><span class='small mute'>needs ≈{e(det['runs_needed'])} runs</span>"
         if c.get("kind") == "deterministic" and "premise_held" in det:
             note = f"<br><span class='small mute'>premise held in {e(det['premise_held'])} runs</span>"
-        if c.get("kind") == "calibration" and det.get("p_values"):
-            pv = ", ".join(f"{k} {fmt(v, 2)}" for k, v in det["p_values"].items())
-            note = f"<br><span class='small mute'>p-values: {e(pv)}</span>"
+        if c.get("kind") == "calibration" and det.get("component_p_values"):
+            pv = ", ".join(f"{k} {fmt(v, 2)}" for k, v in det["component_p_values"].items())
+            diag = det.get("sample") or {}
+            if diag:
+                pv += (f"; mean {fmt(diag.get('mean'), 2)}, variance {fmt(diag.get('variance'), 3)}, "
+                       f"lag-1 {fmt(diag.get('lag1'), 2)}")
+            note = f"<br><span class='small mute'>{e(pv)}</span>"
         if c.get("verdict") == "not applicable":
             note = f"<br><span class='small mute'>{e(det.get('reason', ''))} (not recorded by the policy)</span>"
         rate = fmt(c.get("rate"), 3) if c.get("kind") != "calibration" else "—"
         rows.append([
             f'<span class="id">{e(c["id"])}</span>' + (" <b>(theorem)</b>" if c.get("main") else ""),
-            f'<span title="{e(KIND_HELP.get(c.get("kind"), ""))}">{e(c.get("kind"))}</span>',
-            rich(stmt) + (f" <span class='mute small'>— {e(src)}</span>" if src else ""),
-            fmt(c.get("level"), 3), f"{c.get('violations')}/{c.get('runs')}", rate, ci,
+            f'<span title="{e(KIND_HELP.get(c.get("kind"), ""))}">{e(c.get("kind"))}</span>', statement,
+            fmt(c.get("level"), 3), f"{c.get('violations')}/{c.get('runs')}", rate,
+            fmt(c.get("p_value"), 2), fmt(c.get("budget_share"), 2), ci,
             badge(c.get("verdict", "")) + note,
-            "in" if ctx.in_theory else "<b>out</b>",
+            "in" if ctx.in_theory else "<b>outside</b>",
         ])
-    head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "CI (confidence)", "verdict", "theory"]
-    out = [table(head, rows, num={3, 4, 5, 6})]
+    head = ["claim", "kind", "statement", "level", "failures/runs", "rate", "p-value", "share",
+            "interval (confidence)", "verdict", "theorem"]
+    s = ctx.summary
+    out = []
+    if s.get("false_alarm"):
+        out.append(f"<p class='small'>One false-alarm budget of {e(fmt(s['false_alarm']))} for the whole verify: "
+                   "every stochastic claim gives one p-value and Holm's step-down procedure splits the budget, so "
+                   "a correct theorem on correct code is called violated (any claim) with probability at most "
+                   f"{e(fmt(s['false_alarm']))}. Deterministic implications are outside the budget"
+                   + ("; p-values and intervals are anytime-valid (--until-conclusive)" if s.get("sequential")
+                      else "") + ".</p>")
+    out.append(table(head, rows, num={3, 4, 5, 6, 7, 8}))
     out.append(_applicability(ctx))
     und = ctx.undecided()
     if und:
         out.append("<p class='small'>Inconclusive: the interval straddles the level. "
                    + "; ".join(f"<span class='id'>{e(i)}</span>" + (f" needs about {e(n)} runs" if n else "")
                                for i, n in und) + " at the observed failure rate.</p>")
+    if idents:
+        out.append("<h3>Sanity identities (outside the verdict)</h3>")
+        out.append(table(["claim", "statement", "why it is outside the verdict", "counterexamples/runs", ""],
+                         idents))
     out.append("<p class='small mute'>Kinds: " + "; ".join(f"<b>{e(k)}</b>: {e(v)}" for k, v in KIND_HELP.items()
                                                            if any(c.get('kind') == k for c in ctx.claims))
                + ". The theorem is violated if any claim is, holds if all hold, else inconclusive.</p>")
     return "".join(out)
+
+
+def _sensitivity_section(ctx: ReportContext) -> str:
+    rows, note = sensitivity_table(ctx)
+    if not rows:
+        return "<p>No claim in the verdict.</p>"
+    body = []
+    for r in rows:
+        caught = ", ".join(f"<span class='id'>{e(d)}</span> {fmt(p, 2)}" for d, p in r["catches"])
+        if not caught:
+            caught = "<b>nothing</b>" if r["measured"] else "—"
+        body.append([f'<span class="id">{e(r["claim"])}</span>', e(r["detectable"]), caught])
+    return ("<p class='small'>How small a departure each claim would catch: its smallest detectable effect at "
+            "this number of runs (probability ≥ 0.9, at the smallest share the budget can give it), and the "
+            "planted defects (boundcheck.claims.defects) it catches with the probability measured by "
+            "<code>boundcheck power</code>.</p>"
+            + table(["claim", "smallest detectable effect", "planted defects caught (probability)"], body)
+            + f"<p class='small mute'>{e(note)}.</p>")
 
 
 def _applicability(ctx: ReportContext) -> str:
@@ -384,7 +438,7 @@ def _assumptions_section(ctx: ReportContext) -> str:
     if rows:
         out.append(table(["assumption of the theorem", "status", "how this scenario meets it"], rows))
     if not ctx.in_theory:
-        out.append("<div class='out-note'><b>Out of theory:</b> " + e("; ".join(ctx.reasons))
+        out.append("<div class='out-note'><b>Outside the theorem:</b> " + e("; ".join(ctx.reasons))
                    + ". The run is computed the same way, but its failures are not theorem failures.</div>")
     return "".join(out)
 
@@ -426,7 +480,8 @@ def _glossary() -> str:
                                       for a, b in GLOSSARY) + "</tbody></table>"
 
 
-SECTIONS = (("verdict", "Verdict"), ("algorithms", "Algorithms compared"), ("theorem", "Theorem and bound"),
+SECTIONS = (("verdict", "Verdict"), ("sensitivity", "Sensitivity of this verification"),
+            ("algorithms", "Algorithms compared"), ("theorem", "Theorem and bound"),
             ("assumptions", "Assumptions"), ("corrections", "Corrections ledger"), ("figures", "Figures"),
             ("provenance", "Configuration and provenance"), ("glossary", "Glossary"))
 
@@ -438,6 +493,7 @@ def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
     title = th.title if th is not None else ctx.theorem_id
     body = {
         "verdict": _verdict_section(ctx),
+        "sensitivity": _sensitivity_section(ctx),
         "algorithms": _regret_section(ctx),
         "theorem": _theorem_section(ctx),
         "assumptions": _assumptions_section(ctx),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .context import KIND_HELP, ReportContext, ci_label, fmt, parse_rich, write_text
+from .context import KIND_HELP, ReportContext, ci_label, fmt, parse_rich, sensitivity_table, write_text
 from .figures import MAX_WIDTH_IN, FigureInfo
 from .html import GLOSSARY
 
@@ -161,16 +161,20 @@ def claims_table(ctx: ReportContext) -> str:
     """Claims verdict table (booktabs tabular): the fragment ``tables/claims.tex``."""
     rows = []
     for c in ctx.claims:
-        ci = "--" if c.get("ci_low") is None else (f"[{tex(fmt(c['ci_low'], 3))}, {tex(fmt(c['ci_high'], 3))}] "
-                                                   f"({tex(ci_label(c.get('test_size')))})")
+        ci = "--" if c.get("ci_low") is None or c.get("kind") in ("deterministic", "identity") else (
+            f"[{tex(fmt(c['ci_low'], 3))}, {tex(fmt(c['ci_high'], 3))}] ({tex(ci_label(c.get('test_size')))})")
         rate = tex(fmt(c.get("rate"), 3)) if c.get("kind") != "calibration" else "--"
         verdict = c.get("verdict", "")
-        v = r"\textbf{" + tex(verdict) + "}" if verdict != "holds" else tex(verdict)
+        if c.get("kind") == "identity":
+            verdict = "identity ok" if verdict == "holds" else "identity BROKEN"
+        v = r"\textbf{" + tex(verdict) + "}" if verdict not in ("holds", "identity ok") else tex(verdict)
+        pv = "--" if c.get("p_value") is None else tex(fmt(c["p_value"], 2))
+        sh = "--" if c.get("budget_share") is None else tex(fmt(c["budget_share"], 2))
         rows.append([ident(c["id"]) + (r"$^{\ast}$" if c.get("main") else ""), tex(c.get("kind", "")),
-                     tex(fmt(c.get("level"), 3)), f"{c.get('violations')}/{c.get('runs')}", rate, ci, v])
+                     tex(fmt(c.get("level"), 3)), f"{c.get('violations')}/{c.get('runs')}", rate, pv, sh, ci, v])
     return (f"% claims of {tex(ctx.theorem_id)} on {tex(ctx.scenario_name)}; * = the theorem's own conclusion\n"
-            + _tabular("llrrrcl", ["claim", "kind", "level", "failures/runs", "rate", "CI (confidence)", "verdict"],
-                       rows))
+            + _tabular("llrrrrrcl", ["claim", "kind", "level", "failures/runs", "rate", "p", "share",
+                                     "CI (confidence)", "verdict"], rows))
 
 
 def bound_terms_table(ctx: ReportContext) -> str:
@@ -276,7 +280,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     L.append(r"\section*{At a glance}")
     L.append(r"\begin{itemize}")
     L.append(r"\item \textbf{Does the theorem hold here?} " + tex(ctx.verdict)
-             + ("" if ctx.in_theory else r" --- \textbf{out of theory}, not a theorem failure") + ".")
+             + ("" if ctx.in_theory else r" --- \textbf{outside the theorem}, not a theorem failure") + ".")
     if t.get("median"):
         L.append(r"\item \textbf{How tight is it?} " + tex(ctx.tightness_text()) + ".")
     L.append(r"\item \textbf{Weak link of the proof:} " + (ident(weak) + ": " if weak else "") + tex(why) + ".")
@@ -284,7 +288,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
         L.append(r"\item \textbf{Best algorithm} (oracle excluded): " + best + ".")
     L.append(r"\end{itemize}")
     if not ctx.in_theory:
-        L.append(r"\fbox{\parbox{0.96\linewidth}{\textbf{Out of theory:} " + tex("; ".join(ctx.reasons))
+        L.append(r"\fbox{\parbox{0.96\linewidth}{\textbf{Outside the theorem:} " + tex("; ".join(ctx.reasons))
                  + r". The run is computed the same way, but its failures are not theorem failures.}}")
 
     # ---- verdict
@@ -293,8 +297,18 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     L.append(f"\\input{{{tab_rel}/claims.tex}}")
     L.append(r"\caption{Claims of the proof, checked on the runs of " + ident(ctx.main_algorithm)
              + r" ($^{\ast}$: the theorem's own conclusion). "
-             + tex(f"Every run is {'in' if ctx.in_theory else 'OUT OF'} theory.") + r"}\label{tab:claims}")
+             + tex(f"Every run is {'in theory' if ctx.in_theory else 'OUTSIDE THE THEOREM'}. ")
+             + tex(f"{s.get('error_budget', '')}.") + r"}\label{tab:claims}")
     L.append(r"\end{table}")
+    srows, snote = sensitivity_table(ctx)
+    if srows:
+        L.append(r"\subsection*{Sensitivity of this verification}")
+        L.append(_short_table(r"p{0.22\linewidth}p{0.36\linewidth}p{0.34\linewidth}",
+                              ["claim", "smallest detectable effect", "planted defects caught (probability)"],
+                              [[ident(r["claim"]), tex(r["detectable"]),
+                                tex(", ".join(f"{d} {fmt(p, 2)}" for d, p in r["catches"])
+                                    or ("nothing" if r["measured"] else "--"))] for r in srows]))
+        L.append(r"\par\emph{" + tex(snote) + ".}")
     und = ctx.undecided()
     if und:
         L.append(tex("Inconclusive claims (the interval straddles the level): ")
@@ -386,7 +400,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
         L.append(_short_table(r"p{0.42\linewidth}lp{0.38\linewidth}",
                             ["assumption of the theorem", "status", "how this scenario meets it"], arows))
     if not ctx.in_theory:
-        L.append(r"\textbf{Out of theory:} " + tex("; ".join(ctx.reasons)) + ".")
+        L.append(r"\textbf{Outside the theorem:} " + tex("; ".join(ctx.reasons)) + ".")
 
     # ---- corrections
     L.append(r"\section{Corrections ledger}")

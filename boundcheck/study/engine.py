@@ -187,7 +187,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     refs = [_reference_posterior(pol, scenario, m) for pol in pols]
 
     sampler = make_sampler(scenario.truth)
-    R = scenario.noise
+    R = scenario.noise  # the models' noise level (innovations are standardised with it)
     rows = np.arange(m)
     noise = np.empty((m, T, K))
     f_opt = np.empty((m, T))

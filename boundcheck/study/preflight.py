@@ -2,7 +2,9 @@
 
 :func:`check_run_settings` checks the scalar settings (types and ranges, backend availability, ``scheduler``
 only with the dask backend, the output folder); :func:`preflight` checks the resolved study: the theorem can
-be computed on the scenario, the results folder is usable by this configuration, and the memory estimate
+be computed on the scenario (else exit 2), its assumptions hold on the scenario and the algorithm's
+configuration (else :class:`~boundcheck.errors.NotApplicable`, exit 3, unless the study runs explicitly outside
+the theorem), the results folder is usable by this configuration, and the memory estimate
 (:func:`estimate_study_memory`) fits. Only then does :func:`~boundcheck.study.runner.run_study` open the store.
 """
 
@@ -12,14 +14,15 @@ import importlib.util
 import os
 from pathlib import Path
 
-from ..errors import BoundcheckError
+from ..errors import BoundcheckError, NotApplicable
 from ..utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
 from ..utils.validation import check_choice, check_jobs, check_output_dir, check_text
+from ..world.assumptions import Conditions
 from .runner import BACKENDS, RunOptions
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["check_run_settings", "estimate_study_memory", "preflight"]
+__all__ = ["check_run_settings", "check_applicable", "estimate_study_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
@@ -78,10 +81,30 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
                            "interpreter": _INTERPRETER})
 
 
-def preflight(spec: StudySpec, options: RunOptions, results_dir: Path | None, max_memory: int | None) -> None:
-    """Everything that can be known to fail before a study writes anything, checked in that order."""
+def check_applicable(spec: StudySpec, conditions: Conditions | None = None,
+                     allow_out_of_theory: bool = False) -> list[str]:
+    """The study's out-of-theory reasons. Raises :class:`~boundcheck.errors.NotApplicable` (exit 3) when an
+    assumption of the theorem fails on the scenario or the algorithm's configuration and the study is neither run
+    explicitly outside the theorem (``allow_out_of_theory``) nor a negative control (β scaled, a planted defect:
+    ``conditions``)."""
+    cond = conditions if conditions is not None else Conditions(beta_scale=spec.beta_scale)
+    unmet = spec.family.unmet_assumptions(spec.scenario, cond)
+    explicit = cond.beta_scale != 1.0 or bool(cond.defects)
+    if unmet and not (allow_out_of_theory or explicit):
+        raise NotApplicable(f"not applicable: {spec.theorem.id} on {spec.scenario.name}: " + "; ".join(unmet)
+                            + " (run it anyway with --allow-out-of-theory)", unmet)
+    return spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
+
+
+def preflight(spec: StudySpec, options: RunOptions, results_dir: Path | None, max_memory: int | None, *,
+              conditions: Conditions | None = None, allow_out_of_theory: bool = False) -> None:
+    """Everything that can be known to fail before a study writes anything, checked in that order: the claims
+    can be computed on the scenario's kind of truth (exit 2), the theorem applies (:func:`check_applicable`,
+    exit 3), the bound can be evaluated (run outside the theorem, a scenario may lack e.g. B: exit 2), the
+    results folder fits this configuration, the memory estimate fits."""
     spec.family.check_scenario(spec.scenario)
-    spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)  # e.g. a scenario that gives no B
+    check_applicable(spec, conditions, allow_out_of_theory)  # "why not" first: an RKHS theorem on a GP sample
+    spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)  # run anyway, it may not even have a B
     if results_dir is not None:
         ResultStore(results_dir).check_compatible(spec.key, spec.to_dict())
     check_memory(estimate_study_memory(spec, options), max_memory,

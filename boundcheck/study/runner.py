@@ -13,21 +13,22 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
+from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
 from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
 from .spec import StudySpec
 from .store import ResultStore
-from .summary import summarize
+from .summary import settled, summarize
 
-__all__ = ["RunOptions", "run_study", "run_chunk", "BACKENDS"]
+__all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "BACKENDS"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -38,6 +39,14 @@ class RunOptions:
     backend: str = "loky"
     scheduler: str | None = None
     progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """``verify --until-conclusive``: add chunks of runs until every claim is settled or ``max_runs`` is
+    reached, judging with anytime-valid p-values and confidence sequences after every batch of chunks."""
+
+    max_runs: int
 
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int],
@@ -116,59 +125,112 @@ def _backend(options: RunOptions):
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
 
 
+def _batch_chunks(options: RunOptions) -> int:
+    """Chunks added per look in sequential mode: one per worker."""
+    if options.jobs and options.jobs > 0:
+        return options.jobs
+    import os
+
+    return max(1, os.cpu_count() or 1)
+
+
 def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options: RunOptions, *,
               in_theory: bool, reasons: list[str], meta: dict | None = None,
               on_chunk: Callable[[int, int], None] | None = None,
-              on_progress: Callable[[int, int], None] | None = None) -> dict:
+              on_progress: Callable[[int, int], None] | None = None, budget: ErrorBudget | None = None,
+              sequential: Sequential | None = None) -> dict:
     """Run (or resume) a study, store every chunk as it completes, and return the JSON summary.
 
     ``meta``: what the reports need to know about the scenario and the algorithms (labels, roles, the
     assumption rows), stored in the manifest so that a report never rebuilds a scenario. ``on_chunk(done,
     total)`` counts chunks (main thread); ``on_progress(done, total)`` counts run-steps, from a background
-    thread, several times a second while chunks run.
+    thread, several times a second while chunks run. ``budget``: the false-alarm budget the claims are judged
+    with (default Holm at 0.01). ``sequential``: keep adding chunks until every claim is settled (anytime-valid
+    tests) or ``sequential.max_runs`` runs are stored.
+
+    Chunk c always holds runs [c·S, (c+1)·S) ∩ [0, runs): a stored chunk is reused when it verifies (sha256)
+    *and* holds exactly the runs the plan puts in it (a last, partial chunk of a smaller study is recomputed
+    when the study grows).
 
     The results folder is locked for the whole run (a second run on it is refused). Stored chunks that fail
     verification are reported and recomputed. If this call created the folder and fails before storing any
     chunk, it removes the folder again."""
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
+    budget = budget or HolmBudget()
     t0 = time.perf_counter()
     store = ResultStore(results_dir)
     created = not store.root.exists()
+    meta_all = {"theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
+                "python": platform.python_version(), "numpy": np.__version__, **(meta or {})}
+    first = spec if sequential is None else replace(spec, runs=min(spec.runs, sequential.max_runs))
     with contextlib.ExitStack() as stack:
-        if not _looks_complete(store, spec.n_chunks):  # the backend first: an unreachable scheduler (or a dask
+        backend_ready = False
+        if not _looks_complete(store, first):  # the backend first: an unreachable scheduler (or a dask
             stack.enter_context(_backend(options))  # cluster that cannot start) fails before anything is written
             backend_ready = True
-        else:
-            backend_ready = False
         stack.enter_context(store.lock())
         try:
-            manifest = store.open(spec.to_dict(), spec.key, {
-                "theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
-                "python": platform.python_version(), "numpy": np.__version__, **(meta or {}),
-            }, n_chunks=spec.n_chunks)
-            done = store.done_chunks(manifest)
-            store.forget_chunks({int(c) for c in manifest["chunks"]} - done)
-            total = spec.n_chunks
-            if on_chunk:
-                on_chunk(len(done), total)
-            if len(done) < total:
-                _ship_by_value(spec)
-                if not backend_ready:
-                    stack.enter_context(_backend(options))
-                _run_chunks(spec, inst, store, options, done, on_chunk, on_progress)
-            manifest = store.require_manifest()
-            elapsed = time.perf_counter() - t0
-            manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
-            manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
-            manifest["jobs"], manifest["backend"] = options.jobs, options.backend
-            store.write_manifest(manifest)
-            return summarize(store, spec, inst, in_theory=in_theory, reasons=reasons)
+            def run(cur: StudySpec) -> None:
+                nonlocal backend_ready
+                manifest = store.open(cur.to_dict(), cur.key, meta_all, n_chunks=cur.n_chunks)
+                verified = store.done_chunks(manifest)
+                store.forget_chunks(_recorded_chunks(manifest, cur.n_chunks) - verified)
+                done = {c for c in verified if _holds_planned_runs(manifest, cur, c)}
+                if on_chunk:
+                    on_chunk(len(done), cur.n_chunks)
+                if len(done) < cur.n_chunks:
+                    _ship_by_value(cur)
+                    if not backend_ready:
+                        stack.enter_context(_backend(options))
+                        backend_ready = True
+                    _run_chunks(cur, inst, store, options, done, on_chunk, on_progress)
+                manifest = store.require_manifest()
+                manifest["config"] = cur.to_dict()  # the runs now covered (the key does not depend on them)
+                store.write_manifest(manifest)
+
+            def finish(cur: StudySpec) -> dict:
+                manifest = store.require_manifest()
+                elapsed = time.perf_counter() - t0
+                manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
+                manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
+                manifest["jobs"], manifest["backend"] = options.jobs, options.backend
+                store.write_manifest(manifest)
+                return summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
+                                 sequential=sequential is not None)
+
+            if sequential is None:
+                run(spec)
+                return finish(spec)
+            cur = first
+            step = cur.chunk_size * _batch_chunks(options)
+            while True:
+                run(cur)
+                summary = summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
+                                    sequential=True)
+                if settled(summary) or cur.runs >= sequential.max_runs:
+                    break
+                whole = cur.n_chunks * cur.chunk_size  # keep chunk boundaries fixed
+                cur = replace(cur, runs=min(sequential.max_runs, whole + step))
+            return finish(cur)
         except BaseException:
             # still holding the lock: a folder this run created and stored nothing in goes away again
             if created and not _any_chunk_stored(store):
                 shutil.rmtree(store.root, ignore_errors=True)
             raise
+
+
+def _recorded_chunks(manifest: dict, n_chunks: int) -> set[int]:
+    """The chunks of ``0 … n_chunks − 1`` the manifest records (chunks beyond them, of a larger study run in
+    the same folder, are kept for when it grows again)."""
+    return {int(c) for c in manifest.get("chunks", {}) if str(c).isdigit() and int(c) < n_chunks}
+
+
+def _holds_planned_runs(manifest: dict, spec: StudySpec, chunk: int) -> bool:
+    """Whether stored chunk ``chunk`` holds exactly the runs the plan puts in it."""
+    ids = spec.chunk_runs(chunk)
+    info = manifest["chunks"].get(str(chunk))
+    return isinstance(info, dict) and info.get("runs") == [ids[0], ids[-1]]
 
 
 def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, options: RunOptions, done: set[int],
@@ -196,13 +258,14 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 on_chunk(len(done), total)
 
 
-def _looks_complete(store: ResultStore, n_chunks: int) -> bool:
-    """Whether the folder's manifest already records every chunk (read-only; verification comes later)."""
+def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:
+    """Whether the folder's manifest already records every chunk of ``spec`` with the runs it plans (read-only;
+    verification comes later)."""
     try:
         manifest = store.read_manifest()
     except BoundcheckError:
         return False
-    return bool(manifest) and len(manifest.get("chunks", {})) >= n_chunks
+    return bool(manifest) and all(_holds_planned_runs(manifest, spec, c) for c in range(spec.n_chunks))
 
 
 def _any_chunk_stored(store: ResultStore) -> bool:

@@ -3,7 +3,12 @@
 :class:`StudySpec` is what crosses process boundaries (pickled, never re-resolved by name in a worker) and
 what the resume key hashes: the theorem, its family, the scenario (every array), the policies (class, source
 and parameters), and the run settings. A changed scenario or policy under the same name therefore never reuses
-stale stored chunks."""
+stale stored chunks.
+
+The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S) (S = ``chunk_size``),
+so a study extended to more runs (``verify --runs`` larger, or ``--until-conclusive``) reuses every stored
+chunk whose runs are unchanged and results stay identical to a fresh study of the same size, for any number of
+workers or backend."""
 
 from __future__ import annotations
 
@@ -85,7 +90,8 @@ class StudySpec:
 
     @property
     def key(self) -> str:
-        return fingerprint(self.to_dict())
+        """The resume key: everything that determines a run's results (not how many runs there are)."""
+        return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})
 
     @property
     def n_chunks(self) -> int:

@@ -287,13 +287,15 @@ class ResultStore:
 
 
 def _names_a_chunk(name: str, n_chunks: int | None, manifest: dict) -> bool:
-    """``runs-00003.parquet`` / ``steps-00003.parquet`` of a chunk this configuration has."""
+    """``runs-00003.parquet`` / ``steps-00003.parquet`` of a chunk this configuration has (one of the first
+    ``n_chunks``, or one the manifest records: a larger study of the same key stored it, and it is kept for when
+    the study grows again)."""
     table, _, rest = name.partition("-")
     num = rest.removesuffix(".parquet")
     if table not in ("runs", "steps") or not num.isdigit() or len(num) < 5 or rest == num:
         return False
     c = int(num)
-    return 0 <= c < n_chunks if n_chunks is not None else str(c) in manifest["chunks"]
+    return str(c) in manifest["chunks"] or (n_chunks is not None and 0 <= c < n_chunks)
 
 
 def _parquet_bytes(df: pd.DataFrame) -> bytes:

@@ -1,51 +1,112 @@
 """The study's summary, from the stored chunks only: claim verdicts (through the claim table and the error
 budget), regret statistics, paired comparisons, the γ curves; written as ``summary.json``, ``claims.parquet``
-and ``gamma.parquet`` (the JSON contract in ``shared/design.md``)."""
+and ``gamma.parquet`` (the JSON contract in ``shared/design.md``).
+
+Only the study's runs (run < ``spec.runs``) are read: a results folder may hold more runs from an earlier,
+larger study with the same key. Each claim also gets its *smallest detectable effect* at this number of runs
+(``details["detectable"]``): the effect its test flags with probability 0.9 even at the smallest share the
+budget can give it (A/m)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..claims.budget import ErrorBudget, PerClaimBudget
+from ..claims.budget import STOCHASTIC, ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
-from ..claims.stats import theorem_verdict
+from ..claims.stats import NOT_APPLICABLE, POWER_TARGET, ClaimResult, smallest_detectable, theorem_verdict
 from ..claims.table import judge
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["summarize", "paired_regret"]
+__all__ = ["summarize", "paired_regret", "settled", "read_study_tables"]
+
+# probability claims whose failure is "a ratio exceeds 1": the runs-table column holding the ratio
+_RATIO_COLUMNS = {"regret_bound": "tightness", "regret_bound_anytime": "max_anytime_ratio"}
 
 
 def _finite_or_none(x: float) -> float | None:
     return float(x) if x is not None and np.isfinite(x) else None
 
 
+def read_study_tables(store: ResultStore, spec: StudySpec,
+                      algorithm: str | None = None) -> tuple[pd.DataFrame, Callable[[str], np.ndarray]]:
+    """The study's runs table (run < spec.runs) and a ``sample(column)`` reader of the (runs × T) steps columns
+    of a checked algorithm (default the first; the steps table is read once, and only if a calibration claim
+    asks)."""
+    runs = store.read_table("runs")
+    runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
+    return runs, _sampler(store, spec, algorithm or spec.main, {})
+
+
+def _sampler(store: ResultStore, spec: StudySpec, algorithm: str, cache: dict) -> Callable[[str], np.ndarray]:
+    def sample(column: str) -> np.ndarray:
+        if "steps" not in cache:
+            steps = store.read_table("steps")
+            cache["steps"] = steps[steps["run"] < spec.runs]
+        s = cache["steps"]
+        return s[s["algorithm"] == algorithm].pivot(index="run", columns="t", values=column).to_numpy()
+
+    return sample
+
+
+def _detectable(results: list[ClaimResult], main: pd.DataFrame, budget: ErrorBudget) -> None:
+    """Attach each claim's smallest detectable effect at this number of runs (see the module docstring)."""
+    m = sum(r.kind in STOCHASTIC and r.verdict != NOT_APPLICABLE for r in results)
+    floor = budget.tuning_share(m)
+    for r in results:
+        if r.verdict == NOT_APPLICABLE:
+            continue
+        det = smallest_detectable(r, floor)
+        if det is None:
+            continue
+        col = _RATIO_COLUMNS.get(r.id)
+        rate = det.get("failure_rate")
+        if col is not None and col in main and rate is not None:
+            ratio = main[col].to_numpy(dtype=float)
+            ratio = ratio[np.isfinite(ratio)]
+            if ratio.size:  # a bound κ× its value fails in ≥ `rate` of runs when κ ≤ this quantile
+                det["bound_factor"] = float(np.quantile(ratio, 1.0 - rate))
+        r.details["detectable"] = det
+
+
+def settled(summary: dict) -> bool:
+    """Every probability and expectation claim is decided (holds or violated)."""
+    tables = [v["claims"] for v in summary["checked"].values()] if summary.get("checked") else [summary["claims"]]
+    return all(c["verdict"] != "inconclusive" for claims in tables for c in claims
+               if c["kind"] in ("probability", "expectation"))
+
+
 def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_theory: bool, reasons: list[str],
-              budget: ErrorBudget | None = None) -> dict:
-    """Claims table, regret statistics and the JSON summary, from the stored chunks only."""
-    budget = budget or PerClaimBudget()
+              budget: ErrorBudget | None = None, sequential: bool = False) -> dict:
+    """Claims table, regret statistics and the JSON summary, from the stored chunks only.
+
+    With several checked implementations (``spec.checked``), the budget is split evenly between them (each is
+    judged by Holm at A/k), so that the verify as a whole keeps its false-alarm probability ≤ A; the verdict is
+    the worst of theirs."""
+    budget = budget or HolmBudget()
     fam = spec.family
     runs = store.read_table("runs")
-    steps_cache: list[pd.DataFrame] = []
+    runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
+    cache: dict = {}
+    vacuous = fam.vacuous_claims(spec.scenario, inst)
+    checked = spec.checked_algorithms
+    each = budget.divided(len(checked))
 
-    def judged(name: str):
+    def judged(name: str) -> tuple[pd.DataFrame, list[ClaimResult]]:
         """The runs of a checked algorithm and its claim verdicts."""
         rows = runs[runs["algorithm"] == name].sort_values("run")
-
-        def sample(column: str) -> np.ndarray:
-            if not steps_cache:
-                steps_cache.append(store.read_table("steps"))
-            steps = steps_cache[0]
-            s = steps[steps["algorithm"] == name]
-            return s.pivot(index="run", columns="t", values=column).to_numpy()
-
-        return rows, judge(fam.claims, rows, sample, budget, spec.delta, skip=spec.not_applicable.get(name))
+        res = judge(fam.claims, rows, _sampler(store, spec, name, cache), each, spec.delta, sequential=sequential,
+                    chunk=spec.chunk_size, vacuous=vacuous, skip=spec.not_applicable.get(name))
+        _detectable(res, rows, each)
+        return rows, res
 
     main, results = judged(spec.main)
     verdict = theorem_verdict(results)
-    others = {name: judged(name)[1] for name in spec.checked_algorithms[1:]}
+    others = {name: judged(name)[1] for name in checked[1:]}
     for res in others.values():  # several implementations checked: the worst verdict
         v = theorem_verdict(res)
         if v == "violated" or (v == "inconclusive" and verdict == "holds"):
@@ -70,9 +131,12 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "theorem": spec.theorem.id, "scenario": spec.scenario.name, "main_algorithm": spec.main, "verdict": verdict,
         "in_theory": in_theory,
         "out_of_theory_reasons": list(reasons),
-        "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "seed": spec.seed,
+        "runs": int(main["run"].nunique()), "horizon": spec.horizon, "delta": spec.delta, "seed": spec.seed,
         "beta_scale": spec.beta_scale,
-        "error_budget": budget.describe(),
+        "error_budget": budget.describe() + (f"; split evenly between the {len(checked)} checked implementations"
+                                             if len(checked) > 1 else ""),
+        "false_alarm": float(budget.total), "sequential": bool(sequential),
+        "power_target": POWER_TARGET,
         "claims": [r.to_json() for r in results],
         "bound": {"at_horizon": inst.bound_T, "terms": inst.bound_terms, "gamma_upper": float(inst.gamma_upper[-1]),
                   "gamma_lower": float(inst.gamma_lower[-1]), "gamma_methods": inst.gamma_methods,

@@ -44,10 +44,14 @@ COLUMNS = {
     "runs": "Monte Carlo runs", "horizon": "T", "delta": "δ", "seed": "the study's seed",
     "beta_scale": "the β multiplier (1: the theorem's β)", "in_theory": "whether the cell satisfies the theorem's "
     "assumptions", "theorem_verdict": "the cell's theorem verdict (holds / violated / inconclusive)",
-    "claim": "the claim id", "kind": "probability / deterministic / expectation / calibration",
+    "claim": "the claim id", "kind": "probability / deterministic / expectation / calibration / identity (a sanity "
+    "identity, outside the verdict)",
     "level": "the claim's allowed failure probability or expectation bound", "violations": "failing runs",
     "claim_runs": "runs the claim was judged on (0: not applicable)", "rate": "violations / claim_runs",
     "ci_low": "lower end of the claim's interval", "ci_high": "upper end of the claim's interval",
+    "p_value": "the claim's own p-value for 'the claim is true' (stochastic claims)",
+    "p_adjusted": "its Holm-adjusted p-value: violated iff p_adjusted ≤ the cell's false-alarm budget",
+    "budget_share": "its share of the cell's false-alarm budget (the level its interval is reported at)",
     "verdict": "the claim's verdict (holds / violated / inconclusive / not applicable)",
     "bound": "the explicit bound at T", "regret_mean": "mean R_T of the checked algorithm",
     "regret_median": "median R_T", "regret_q": "the (1 − δ)-quantile of R_T", "regret_max": "max R_T",
@@ -183,6 +187,8 @@ def sweep_table(rows: Sequence[tuple[str, Mapping[str, object], dict]], uninform
                         "rate": np.nan if c["rate"] is None else float(c["rate"]),
                         "ci_low": np.nan if c["ci_low"] is None else float(c["ci_low"]),
                         "ci_high": np.nan if c["ci_high"] is None else float(c["ci_high"]),
+                        **{k: np.nan if c.get(k) is None else float(c[k])
+                           for k in ("p_value", "p_adjusted", "budget_share")},
                         "verdict": c["verdict"], **stats})
     df = pd.DataFrame(out)
     params = [k for k in (rows[0][1] if rows else {}) if k not in COLUMNS]

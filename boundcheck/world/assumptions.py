@@ -1,33 +1,118 @@
-"""Assumption predicates: each theorem names the predicates its assumptions need, the scenario answers them.
+"""Assumption predicates: each theorem names the predicates its assumptions need; the scenario *and* the
+algorithm's configuration answer them.
 
-A predicate maps a :class:`~boundcheck.world.scenario.Scenario` to ``(satisfied, how)``; ``how`` is the
-one-line explanation a report shows. :func:`register_predicate` adds one (a user's scenario type may need
-its own)."""
+A predicate maps ``(scenario, conditions)`` to ``(satisfied, how)``; ``how`` is the one-line explanation a
+report shows. :class:`Conditions` carries what the algorithm is run with beyond the scenario (β scaling,
+planted defects). Every predicate below can fail on some scenario or configuration: a verify whose scenario
+breaks one is "not applicable" (exit 3) unless it is run explicitly outside the theorem.
+
+:func:`register_predicate` adds one (a user's scenario type may need its own); a predicate may take the
+scenario alone or the scenario and the conditions.
+"""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.priors import RKHSFamily
+from ..model.domains import FiniteDomain
+from ..model.priors import GPPrior, RKHSFamily
+from .actions import AlwaysAvailable
 
-__all__ = ["PREDICATES", "register_predicate", "evaluate_all"]
+__all__ = ["PREDICATES", "Conditions", "register_predicate", "evaluate_all", "evaluate"]
 
-Predicate = Callable[[object], tuple[bool, str]]
+Predicate = Callable[..., tuple[bool, str]]
 PREDICATES: dict[str, Predicate] = {}
+_ARITY: dict[str, int] = {}
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """The algorithm's configuration beyond the scenario: ``beta_scale`` multiplies β_t; ``defects`` names the
+    planted defects a negative control runs with."""
+
+    beta_scale: float = 1.0
+    defects: tuple[str, ...] = ()
 
 
 def register_predicate(name: str) -> Callable[[Predicate], Predicate]:
     def deco(fn: Predicate) -> Predicate:
         PREDICATES[name] = fn
+        _ARITY[name] = len(inspect.signature(fn).parameters)
         return fn
 
     return deco
 
 
-def evaluate_all(scenario) -> dict[str, tuple[bool, str]]:
-    return {name: fn(scenario) for name, fn in PREDICATES.items()}
+def evaluate(name: str, scenario, conditions: Conditions | None = None) -> tuple[bool | None, str]:
+    """One predicate's answer; (None, "not checked") for a name no predicate is registered under."""
+    fn = PREDICATES.get(name)
+    if fn is None:
+        return None, "not checked by this scenario"
+    cond = conditions or Conditions()
+    return fn(scenario, cond) if _ARITY[name] >= 2 else fn(scenario)
+
+
+def evaluate_all(scenario, conditions: Conditions | None = None) -> dict[str, tuple[bool, str]]:
+    return {name: evaluate(name, scenario, conditions) for name in PREDICATES}
+
+
+def _same_prior(a: GPPrior, b: GPPrior) -> bool:
+    """Content equality of two GP priors (mean, kernel matrix, drift)."""
+    return (a.n == b.n and a.eps == b.eps and np.array_equal(a.mean, b.mean) and np.array_equal(a.K, b.K))
+
+
+# ----------------------------------------------------------------------------- the truth and the models
+@register_predicate("truth_in_candidates")
+def _truth_in_candidates(sc) -> tuple[bool, str]:
+    if not isinstance(sc.truth, GPPrior):
+        return False, "f is a fixed function, not a draw from a prior"
+    matches = [i for i, p in enumerate(sc.candidates) if _same_prior(p, sc.truth)]
+    if not matches:
+        return False, f"the truth ({sc.truth.name}) is none of the {len(sc.candidates)} candidate priors"
+    if sc.truth_index is not None and sc.truth_index not in matches:
+        return False, f"truth_index = {sc.truth_index}, but the truth equals candidate {matches[0]}"
+    return True, f"truth = candidate {matches[0]} ({sc.candidates[matches[0]].name})"
+
+
+@register_predicate("model_is_truth")
+def _model_is_truth(sc) -> tuple[bool, str]:
+    """Single-model theorems (Srinivas): the one prior the algorithm uses, candidates[0], is the truth."""
+    if not isinstance(sc.truth, GPPrior):
+        return False, "f is a fixed function, not a draw from a prior"
+    model = sc.candidates[0]
+    if _same_prior(model, sc.truth):
+        return True, f"the algorithm's prior is the truth ({model.name})"
+    diff = []
+    if not np.array_equal(model.mean, sc.truth.mean):
+        diff.append("mean")
+    if model.n != sc.truth.n or not np.array_equal(model.K, sc.truth.K):
+        diff.append("kernel")
+    if model.eps != sc.truth.eps:
+        diff.append(f"drift ε ({model.eps:g} vs {sc.truth.eps:g})")
+    verb = "differs" if len(diff) == 1 else "differ"
+    return False, f"the algorithm's prior ({model.name}) is not the truth ({sc.truth.name}): {', '.join(diff)} {verb}"
+
+
+@register_predicate("model_kernel_is_truth")
+def _model_kernel_is_truth(sc) -> tuple[bool, str]:
+    """Frequentist theorems: the algorithms' kernel is the kernel of the RKHS f lives in."""
+    model = sc.candidates[0]
+    same = model.n == sc.truth.n and np.allclose(model.K, sc.truth.K, rtol=1e-12, atol=1e-12)
+    return bool(same), ("the algorithms' kernel is the RKHS kernel" if same
+                        else f"the algorithms' kernel ({model.name}) differs from the truth's")
+
+
+@register_predicate("static_truth")
+def _static_truth(sc) -> tuple[bool, str]:
+    eps_truth = float(getattr(sc.truth, "eps", 0.0))
+    eps_model = float(sc.candidates[0].eps)
+    ok = eps_truth == 0.0 and eps_model == 0.0
+    return ok, ("ε = 0 (f is fixed over time)" if ok else
+                f"f drifts over time (ε = {eps_truth:g}; the model's ε = {eps_model:g}), the theorem needs ε = 0")
 
 
 @register_predicate("rkhs_norm_bounded")
@@ -44,6 +129,7 @@ def _rkhs_norm_bounded(sc) -> tuple[bool, str]:
     return ok, f"{fam.describe_norm()}; B = {B:g}" + ("" if ok else f": ‖f‖_k = {mx:.4g} exceeds B")
 
 
+# ----------------------------------------------------------------------------- the model's settings
 @register_predicate("lambda_theory")
 def _lambda_theory(sc) -> tuple[bool, str]:
     ok = sc.model_noise == "1+2/T"
@@ -52,7 +138,8 @@ def _lambda_theory(sc) -> tuple[bool, str]:
 
 @register_predicate("lambda_is_noise")
 def _lambda_is_noise(sc) -> tuple[bool, str]:
-    return sc.model_noise == "R2", f"λ = {sc.model_noise_var:.6g}"
+    ok = sc.model_noise == "R2"
+    return ok, f"λ = {sc.model_noise_var:.6g}" + (" = R²" if ok else " (not R² = σ²)")
 
 
 @register_predicate("gamma_certified")
@@ -60,17 +147,6 @@ def _gamma_certified(sc) -> tuple[bool, str]:
     ok = sc.gamma_rule == "certified"
     return ok, ("certified upper bound (boundcheck.model.mig)" if ok
                 else f"the paper's rate formula {sc.gamma_rule} (not a certified bound)")
-
-
-@register_predicate("truth_in_candidates")
-def _truth_in_candidates(sc) -> tuple[bool, str]:
-    ok = sc.truth_index is not None
-    return ok, f"truth = candidate {sc.truth_index}" if ok else "truth is in no candidate prior"
-
-
-@register_predicate("finite_domain")
-def _finite_domain(sc) -> tuple[bool, str]:
-    return True, f"|X| = {sc.domain.n}; {sc.actions.describe()}"
 
 
 @register_predicate("kernel_bounded_by_one")
@@ -81,7 +157,38 @@ def _kernel_bounded_by_one(sc) -> tuple[bool, str]:
 
 @register_predicate("noise_matches")
 def _noise_matches(sc) -> tuple[bool, str]:
-    return True, f"data noise N(0, {sc.noise:g}²), the R every model uses"
+    """Gaussian noise N(0, R²) with exactly the R the models use (the Bayesian theorems' likelihood)."""
+    from ..model.noise import describe_noise_law, parse_noise_law
+
+    base, scale = parse_noise_law(sc.noise_law)
+    ok = base == "gaussian" and scale == 1.0
+    return ok, (f"data noise N(0, {sc.noise:g}²), the R every model uses" if ok
+                else f"data noise {describe_noise_law(sc.noise_law, sc.noise)}, but the models use N(0, {sc.noise:g}²)")
+
+
+# ----------------------------------------------------------------------------- the domain
+@register_predicate("finite_domain")
+def _finite_domain(sc) -> tuple[bool, str]:
+    ok = isinstance(sc.domain, FiniteDomain) and sc.domain.n >= 1
+    return ok, (f"|X| = {sc.domain.n}; {sc.actions.describe()}" if ok else "the domain is not a finite set of points")
+
+
+@register_predicate("fixed_decision_set")
+def _fixed_decision_set(sc) -> tuple[bool, str]:
+    fin = isinstance(sc.domain, FiniteDomain) and sc.domain.n >= 1
+    fixed = isinstance(sc.availability, AlwaysAvailable) and sc.action_set is None
+    ok = fin and fixed
+    return ok, (f"D fixed, |D| = {sc.domain.n}" if ok
+                else f"the decision set changes over time ({sc.actions.describe()})" if fin
+                else "the domain is not a finite set of points")
+
+
+# ----------------------------------------------------------------------------- the algorithm's configuration
+@register_predicate("theoretical_schedules")
+def _theoretical_schedules(sc, cond: Conditions) -> tuple[bool, str]:
+    if cond.beta_scale != 1.0:
+        return False, f"β_t scaled by {cond.beta_scale:g} (--beta-scale)"
+    return True, "the theorem's schedules (β_t, ξ_t), unscaled"
 
 
 # ----------------------------------------------------- drifting functions with a variation budget (paper 003)

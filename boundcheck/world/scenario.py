@@ -71,6 +71,14 @@ class Scenario:
             raise BoundcheckError(f"scenario {self.name!r}: unknown window rule {self.window_rule!r}")
 
     @property
+    def data_noise_sd(self) -> float:
+        """The standard deviation of the observation noise actually drawn: R times the noise law's scale (R
+        unless a negative control scales it, e.g. ``noise_law = "gaussian:2"``)."""
+        from ..model.noise import parse_noise_law
+
+        return float(self.noise) * parse_noise_law(self.noise_law)[1]
+
+    @property
     def actions(self) -> ActionSet:
         """The action set: super arms of K base arms, or single arms over ``availability``."""
         return self.action_set if self.action_set is not None else SingleArm(self.availability)

@@ -24,6 +24,7 @@ from theory import Theorem
 from ...errors import BoundcheckError
 from ...model.mig import gamma_bracket
 from ...model.priors import GPPrior, RKHSFamily
+from ...world.assumptions import Conditions, evaluate
 from ...world.scenario import Scenario
 from ...world.trajectory import Trajectories
 from ..table import ClaimSpec, claim_columns
@@ -72,10 +73,12 @@ def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, n
     return np.max(uppers, axis=0), np.max(lowers, axis=0), methods, per_group
 
 
-def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str]) -> pd.DataFrame:
+def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
+                extra: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> pd.DataFrame:
     """The tidy ``steps`` table: one row per (run, algorithm, t), with the policy records named in
-    ``columns`` (when the policy has them) and every truth-side monitor. Single-arm actions store the chosen
-    index and the noise; super arms (K > 1) store their size ``n_arms`` instead."""
+    ``columns`` (when the policy has them), every truth-side monitor and the (m, T) columns ``extra[algorithm]``
+    a family derives from them. Single-arm actions store the chosen index and the noise; super arms (K > 1)
+    store their size ``n_arms`` instead."""
     m, T = traj.run_ids.size, traj.horizon
     single = traj.noise_arms.shape[-1] == 1
     frames = []
@@ -94,6 +97,8 @@ def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str]) ->
             if k in tr.steps:
                 d[k] = tr.steps[k].ravel()
         for k, v in tr.monitors.items():
+            d[k] = np.asarray(v, dtype=float).ravel()
+        for k, v in (extra or {}).get(name, {}).items():
             d[k] = np.asarray(v, dtype=float).ravel()
         frames.append(pd.DataFrame(d))
     steps = pd.concat(frames, ignore_index=True)
@@ -167,29 +172,38 @@ class Family:
                 f"the theorem needs {need} (scenarios for {self.theorem.id}: {', '.join(self.theorem.scenarios)})")
 
     # ------------------------------------------------------------------ does the theorem apply?
-    def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0) -> list[dict]:
-        """Each assumption of the theorem with the scenario's answer: {text, predicate, ok, how}."""
-        report = dict(scenario.assumption_report())
-        report["theoretical_schedules"] = (beta_scale == 1.0, "β_t and ξ_t as in the theorem" if beta_scale == 1.0
-                                           else f"β_t scaled by {beta_scale:g} (--beta-scale)")
+    def assumption_rows(self, scenario: Scenario, beta_scale: float = 1.0,
+                        conditions: Conditions | None = None) -> list[dict]:
+        """Each assumption of the theorem with the answer of its predicate on the scenario and the algorithm's
+        configuration: {text, predicate, ok, how}."""
+        cond = conditions or Conditions(beta_scale=beta_scale)
         rows = []
         for a in self.theorem.assumptions:
-            ok, how = report.get(a.predicate, (None, "not checked by this scenario"))
+            ok, how = evaluate(a.predicate, scenario, cond)
             rows.append({"text": a.text, "predicate": a.predicate, "ok": ok, "how": how})
         return rows
 
-    def out_of_theory_reasons(self, scenario: Scenario, beta_scale: float = 1.0) -> list[str]:
-        """Why a study is outside the theorem: the scenario's own label, any theorem assumption the scenario
-        fails (a scenario cannot claim to be in theory while breaking an assumption), β scaling."""
+    def unmet_assumptions(self, scenario: Scenario, conditions: Conditions | None = None) -> list[str]:
+        """Why the theorem does not apply to this scenario (its own label, then every assumption it breaks),
+        leaving out the explicit negative-control settings (β scaling, planted defects)."""
         reasons = []
-        if not scenario.in_theory:
+        if not scenario.in_theory and scenario.out_of_theory_reason:
             reasons.append(scenario.out_of_theory_reason)
-        else:
-            for row in self.assumption_rows(scenario):
-                if row["ok"] is False:
-                    reasons.append(f"assumption not met: {row['text']} ({row['how']})")
-        if beta_scale != 1.0:
-            reasons.append(f"β scaled by {beta_scale:g} (the theorem needs the theoretical β)")
+        for row in self.assumption_rows(scenario, conditions=Conditions()):
+            if row["ok"] is False:
+                reasons.append(f"assumption not met: {row['text']} ({row['how']})")
+        return reasons
+
+    def out_of_theory_reasons(self, scenario: Scenario, beta_scale: float = 1.0,
+                              conditions: Conditions | None = None) -> list[str]:
+        """Why a study is outside the theorem: the scenario's own label, every theorem assumption it fails (a
+        scenario cannot claim to be in theory while breaking an assumption), β scaling, planted defects."""
+        cond = conditions or Conditions(beta_scale=beta_scale)
+        reasons = self.unmet_assumptions(scenario, cond)
+        if cond.beta_scale != 1.0:
+            reasons.append(f"β scaled by {cond.beta_scale:g} (the theorem needs the theoretical β)")
+        for d in cond.defects:
+            reasons.append(f"planted defect: {d}")
         return reasons
 
     # ------------------------------------------------------------------ instantiation hooks
@@ -217,6 +231,35 @@ class Family:
 
     def extra_constants(self, values: dict) -> dict[str, float]:
         return {}
+
+    def max_step_regret(self, scenario: Scenario, inst: TheoremInstance) -> tuple[float, str] | None:
+        """(r_max, why): a bound on every instantaneous regret (on the event that makes it true), or None.
+        A regret-bound claim whose bound is at least r_max·t at every t it checks cannot be violated by any
+        algorithm on that event: it is vacuous at these settings and is shown outside the verdict."""
+        return None
+
+    def vacuous_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
+        """Regret-bound claims this instance makes vacuous (claim id -> the reason, for the reports)."""
+        rm = self.max_step_regret(scenario, inst)
+        if rm is None:
+            return {}
+        r_max, why = rm
+        T = inst.horizon
+        t = np.arange(1, T + 1, dtype=float)
+        out = {}
+        ids = {c.id for c in self.claims}
+        trivial = r_max * T
+        if "regret_bound" in ids and inst.bound_T >= trivial:
+            out["regret_bound"] = (f"vacuous at these settings: Bound(T) = {inst.bound_T:.4g} ≥ {trivial:.4g} = "
+                                   f"r_max·T, the largest regret any algorithm can incur {why}")
+        if "regret_bound_anytime" in ids and np.all(np.asarray(inst.anytime) >= r_max * t):
+            out["regret_bound_anytime"] = (f"vacuous at these settings: Bound_T(t) ≥ r_max·t for every t ≤ T "
+                                           f"(r_max = {r_max:.4g}, {why})")
+        tight = inst.extra.get("bound_tight")
+        if "regret_bound_tight" in ids and tight is not None and tight >= trivial:
+            out["regret_bound_tight"] = (f"vacuous at these settings: the tight bound {tight:.4g} ≥ {trivial:.4g} = "
+                                         f"r_max·T {why}")
+        return out
 
     def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
         """Every number the chunks share: certified γ curves, schedules, the bound and its anytime curve."""
@@ -251,6 +294,11 @@ class Family:
         """Per-run columns of the theorem's algorithm that are not claims (regret, tightness, …)."""
         return {}
 
+    def derived_steps(self, ev: ChunkEvaluator) -> dict[str, np.ndarray]:
+        """(m, T) steps-table columns of the checked algorithm derived from its records (e.g. GP-TS's draws
+        standardised with the theorem's schedule, a calibration claim's sample)."""
+        return {}
+
     def baseline_columns(self, ev: ChunkEvaluator, name: str) -> dict[str, np.ndarray]:
         Rr = ev.traj.algorithms[name].regret.sum(axis=1)
         return {"regret": Rr, "tightness": Rr / ev.inst.bound_T}
@@ -267,14 +315,15 @@ class Family:
         checked = tuple(checked) if checked else (main,)
         skip = skip or {}
         base = {"run": traj.run_ids, "seed": seed}
-        frames, ev = [], None
+        frames, ev, extra = [], None, {}
         for name in checked:
             ev_name = self.evaluator_class(traj, scenario, inst, name)
             ev = ev or ev_name
             row = {**base, "algorithm": name, **self.main_diagnostics(ev_name),
                    **claim_columns(self.claims, ev_name, skip.get(name, {}))}
             frames.append(pd.DataFrame(row))
+            extra[name] = self.derived_steps(ev_name)
         for name in traj.algorithms:
             if name not in checked:
                 frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
-        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns)
+        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns, extra)

@@ -8,7 +8,10 @@ table from the statistics of :class:`KernelEvaluator`:
   Theorem 1's self-normalised quantity and its Abbasi-Yadkori form from one Cholesky factor of K_T + λI per
   run (every prefix t is a leading block, so all t cost one factorisation);
 * deterministic implications: a counterexample at some step where the premise held;
-* expectation claims (GP-TS lemmas): a per-run value whose mean must be ≤ 0.
+* expectation claims (GP-TS lemmas): a per-run value whose mean must be ≤ 0, measured on the algorithm's own
+  draws, with the range the value can take (for the anytime-valid test);
+* calibration: the innovations (GP-UCB) or the algorithm's standardised draws (GP-TS) must be i.i.d. N(0, 1);
+* sanity identities (Cauchy–Schwarz, Lemma 4's arithmetic, Lemma 12's supermartingale): outside the verdict.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from functools import cached_property
 import numpy as np
 import sympy as sp
 from scipy.linalg import cho_solve, cholesky, solve_triangular
+from scipy.special import ndtr
 
 import theory
 from theory import chowdhury_gopalan, srinivas
@@ -30,8 +34,10 @@ from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family
 
 P_ANTI = float(1.0 / (4.0 * np.e * np.sqrt(np.pi)))  # p of Lemma 8
+PHI_BAR_1 = float(ndtr(-1.0))  # P[Z > 1]: the corrected Lemma 7 step (CG4), ≥ p
 _TOL_IMPL = 1e-8  # engine vs batch formulas (design: agree to ~1e-8)
 STEP_COLUMNS = ("mu", "sigma", "ucb", "width", "sample", "ts_dev")
+TS_DRAWS = ("z_draw_fixed", "z_draw_prev", "z_draw_star")  # GP-TS's standardised draws (derived steps columns)
 
 
 def _prev(curve: np.ndarray) -> np.ndarray:
@@ -123,10 +129,18 @@ class KernelEvaluator(ChunkEvaluator):
 
     # ---------------------------------------------------------------- claim statistics
     def regret_bound(self) -> dict:
-        return {"fail": self.rt[:, -1] > self.inst.bound_T}
+        return {"fail": self.rt[:, -1] > self.inst.bound_T, "premise": self.norm_ok}
 
     def regret_bound_anytime(self) -> dict:
-        return {"fail": (self.rt > self.inst.anytime[None]).any(axis=1)}
+        return {"fail": (self.rt > self.inst.anytime[None]).any(axis=1), "premise": self.norm_ok}
+
+    @cached_property
+    def norm_ok(self) -> np.ndarray:
+        """Runs whose f has ‖f‖_k ≤ B exactly (so |f| ≤ B√κ); GP samples (no norm) count as not known."""
+        norms = self.traj.truth.get("rkhs_norm", np.full(self.m, np.nan))
+        B = np.inf if self.sc.B is None else float(self.sc.B)
+        with np.errstate(invalid="ignore"):
+            return np.isfinite(norms) & (norms <= B * (1 + 1e-9))
 
     def confidence_event(self) -> dict:
         """|f − μ_{t−1}| ≤ width_t σ_{t−1} everywhere, for every t (Lemma 5.1 / Theorem 2 / Lemma 6)."""
@@ -147,47 +161,72 @@ class KernelEvaluator(ChunkEvaluator):
         return {"fail": self.data(self.main)["ay_fail"]}
 
     def information(self) -> dict:
-        """Lemma 3 chain rule, 0 ≤ gain ≤ certified γ_t, Lemma 4 chain (σ² ≤ k ≤ 1 needed: the premise)."""
+        """Lemma 3: the chain rule between the algorithm's σ_{s−1}(x_s) and the queried points' Gram matrix with
+        the scenario's λ (1e−8), and 0 ≤ realised gain ≤ certified γ_t."""
+        d = self.data(self.main)
+        g = d["gain_on"]
+        bad = d["chain_err"] > _TOL_IMPL
+        bad |= (d["gain_dir"] < -1e-12).any(axis=1) | exceeds(d["gain_dir"], self.gamma_cert[None]).any(axis=1)
+        bad |= (g < -1e-12).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def lemma4(self) -> dict:
+        """Lemma 4's arithmetic on the algorithm's σ (sanity identity; σ² ≤ k ≤ 1 needed: the premise)."""
         d, lam = self.data(self.main), self.lam
         sig = self.tr.steps["sigma"]
         S1, S2 = np.cumsum(sig, axis=1), np.cumsum(sig**2, axis=1)
         g = d["gain_on"]
-        bad = d["chain_err"] > _TOL_IMPL
-        bad |= (g < -1e-12).any(axis=1) | exceeds(g, self.gamma_cert[None]).any(axis=1)
-        bad |= exceeds(S1, np.sqrt(self.t[None] * S2)).any(axis=1)
+        bad = exceeds(S1, np.sqrt(self.t[None] * S2)).any(axis=1)
         bad |= exceeds(S2, 2 * g / np.log1p(1 / lam)).any(axis=1)
         if lam >= 1.0:
-            bad |= exceeds(S1, np.sqrt(4 * self.t[None] * lam * self.gamma_cert[None])).any(axis=1)
+            bad |= exceeds(S1, np.sqrt(4 * self.t[None] * lam * np.maximum(g, self.gamma_cert[None]))).any(axis=1)
         return {"fail": bad & self.kappa_ok, "premise": np.full(self.m, self.kappa_ok)}
 
-    def decomposition(self) -> dict:
-        """At t = T, per run: the engine's μ_T, σ²_T against the batch formulas (2)–(4); bias ≤ ‖f‖σ_T;
-        |noise part| ≤ λ^{−1/2}σ_T √(εᵀK(K+λI)⁻¹ε). Premise: f known per run (static truth)."""
+    @cached_property
+    def _batch(self) -> dict[str, np.ndarray]:
+        """At t = T, per run, from the batch formulas (2)–(4) with the scenario's λ (independent of the
+        algorithm's posterior): the bias and noise parts of μ_T and σ_T."""
         tr, lam, T = self.tr, self.lam, self.T
         f_all = self.traj.truth.get("f")
-        norms = self.traj.truth.get("rkhs_norm", np.full(self.m, np.nan))
-        bad = np.zeros(self.m, bool)
-        premise = np.zeros(self.m, bool)
-        if f_all is None or "mu_final" not in tr.final:
-            return {"fail": bad, "premise": premise}
-        ay_T = self.data(self.main)["ay_q"][:, -1]
+        n = self.K.shape[0]
+        out = {k: np.full((self.m, n), np.nan) for k in ("mu_f", "mu_e", "var")}
+        if f_all is None:
+            return out
         kdiag = np.diag(self.K)
         for i in range(self.m):
             X = tr.idx[i]
             Kdx = self.K[:, X]
             c = (cholesky(self.K[np.ix_(X, X)] + lam * np.eye(T), lower=True), True)
-            mu_f = Kdx @ cho_solve(c, f_all[i, X])
-            mu_e = Kdx @ cho_solve(c, self.traj.noise[i])
-            var = np.maximum(kdiag - np.einsum("nt,tn->n", Kdx, cho_solve(c, Kdx.T)), 0.0)
-            sd = np.sqrt(var)
-            scale = max(1.0, float(np.abs(tr.final["mu_final"][i]).max()))
-            b = np.abs(mu_f + mu_e - tr.final["mu_final"][i]).max() > _TOL_IMPL * scale
-            b |= np.abs(var - tr.final["var_final"][i]).max() > _TOL_IMPL
-            b |= bool(exceeds(np.abs(mu_e), sd * np.sqrt(max(ay_T[i], 0.0) / lam)).any())
-            if np.isfinite(norms[i]):
-                b |= bool(exceeds(np.abs(f_all[i] - mu_f), norms[i] * sd).any())
-            bad[i], premise[i] = b, True
-        return {"fail": bad, "premise": premise}
+            out["mu_f"][i] = Kdx @ cho_solve(c, f_all[i, X])
+            out["mu_e"][i] = Kdx @ cho_solve(c, self.traj.noise[i])
+            out["var"][i] = np.maximum(kdiag - np.einsum("nt,tn->n", Kdx, cho_solve(c, Kdx.T)), 0.0)
+        return out
+
+    def decomposition(self) -> dict:
+        """At t = T, per run: the algorithm's μ_T, σ²_T against the batch formulas (2)–(4), and the bias part
+        |f − k_Tᵀ(K_T+λI)⁻¹f_{1:T}| ≤ ‖f‖_k σ_T with the truth's stated exact norm. Premise: f known per run."""
+        tr = self.tr
+        f_all = self.traj.truth.get("f")
+        norms = self.traj.truth.get("rkhs_norm", np.full(self.m, np.nan))
+        if f_all is None or "mu_final" not in tr.final:
+            return {"fail": np.zeros(self.m, bool), "premise": np.zeros(self.m, bool)}
+        b = self._batch
+        scale = np.maximum(1.0, np.abs(tr.final["mu_final"]).max(axis=1))
+        bad = np.abs(b["mu_f"] + b["mu_e"] - tr.final["mu_final"]).max(axis=1) > _TOL_IMPL * scale
+        bad |= np.abs(b["var"] - tr.final["var_final"]).max(axis=1) > _TOL_IMPL
+        sd = np.sqrt(b["var"])
+        ok_norm = np.isfinite(norms)
+        bias = exceeds(np.abs(f_all - b["mu_f"]), np.where(ok_norm, norms, np.inf)[:, None] * sd).any(axis=1)
+        return {"fail": bad | (bias & ok_norm), "premise": np.ones(self.m, bool)}
+
+    def noise_cauchy_schwarz(self) -> dict:
+        """|k_T(x)ᵀ(K_T+λI)⁻¹ε| ≤ λ^{−1/2}σ_T(x)√(εᵀK_T(K_T+λI)⁻¹ε) (sanity identity)."""
+        if self.traj.truth.get("f") is None:
+            return {"fail": np.zeros(self.m, bool), "premise": np.zeros(self.m, bool)}
+        b = self._batch
+        ay_T = np.maximum(self.data(self.main)["ay_q"][:, -1], 0.0)
+        bad = exceeds(np.abs(b["mu_e"]), np.sqrt(b["var"]) * np.sqrt(ay_T / self.lam)[:, None]).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def ucb_optimism(self) -> dict:
         """On the confidence event at step t: UCB_{t−1}(x_t) ≥ max f and r_t ≤ 2 width_t σ_{t−1}(x_t)."""
@@ -224,43 +263,60 @@ class KernelEvaluator(ChunkEvaluator):
               | exceeds(S2, 2 * self.data(self.main)["gain_on"] / np.log1p(1.0 / self.lam))).any(axis=1)
         return {"fail": E & d2 & self.kappa_ok, "premise": E & self.kappa_ok}
 
-    # ---------------------------------------------------------------- GP-TS (Lemmas 5–13)
+    # ---------------------------------------------------------------- GP-TS (Lemmas 5–13), on the draws made
     @cached_property
     def ts(self) -> dict[str, np.ndarray]:
-        v = self.beta
+        v = self.beta  # the theorem's v_t (scaled with --beta-scale, like the algorithm's)
         ctil = self.inst.schedules["gp_ts_ctilde"][1:]
         ef = self.tr.monitors["z_all"] <= v[None]  # E^f(t)
-        eft = self.tr.steps["ts_dev"] <= ctil[None]  # E^{f_t}(t)
+        eft = self.tr.steps["draw_dev"] / v[None] <= ctil[None]  # E^{f_t}(t), on the draw with the theorem's v_t
         return {"v": v, "ctil": ctil, "c": v * (1.0 + ctil), "ef": ef, "eft": eft, "late": self.t >= 5}
+
+    def ts_draws(self) -> dict[str, np.ndarray]:
+        """(m, T) standardised draws (f_t(x) − μ_{t−1}(x)) / (v_t σ_{t−1}(x)) at x° and at x_{t−1}."""
+        st, mon, v = self.tr.steps, self.tr.monitors, self.beta[None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return {"z_draw_fixed": (st["draw_fixed"] - st["mu_fixed"]) / (v * st["sigma_fixed"]),
+                    "z_draw_prev": (st["draw_prev"] - st["mu_prev"]) / (v * st["sigma_prev"]),
+                    "z_draw_star": (mon["draw_star"] - mon["mu_star"]) / (v * mon["sigma_star"])}
 
     def ts_confidence_event(self) -> dict:
         # E^f(t) for every t, from z_all alone (the same test as ts["ef"], which also needs the TS records)
         return {"fail": ~(self.tr.monitors["z_all"] <= self.beta[None]).all(axis=1)}
 
     def ts_sample_concentration(self) -> dict:
-        return {"value": (~self.ts["eft"]).sum(axis=1) - np.sum(1.0 / self.t**2)}
+        basel = float(np.sum(1.0 / self.t**2))
+        return {"value": (~self.ts["eft"]).sum(axis=1) - basel, "lo": np.full(self.m, -basel),
+                "hi": np.full(self.m, self.T - basel)}
 
-    def ts_unsaturated(self) -> dict:
-        ts, t = self.ts, self.t
-        unsat = self.tr.monitors["unsaturated"].astype(bool)
-        lemma9 = (ts["late"][None] & ts["ef"]) * ((P_ANTI - 1.0 / t[None] ** 2) - unsat)
-        return {"value": lemma9.sum(axis=1)}
+    def ts_anticoncentration(self) -> dict:
+        """Σ_t w_t 1{E^f(t)}(Φ̄(1) − 1{f_t(x*) > f(x*)}) / Σ_t w_t, w_t = 1/t: mean ≤ 0 when the draws have the
+        right law (any fixed weights are valid; 1/t weighs the steps where σ_{t−1}(x*) is still large)."""
+        ts = self.ts
+        hit = self.tr.monitors["anti_hit"].astype(bool)
+        w = 1.0 / self.t
+        val = (ts["ef"] * (PHI_BAR_1 - hit) * w[None]).sum(axis=1) / w.sum()
+        return {"value": val, "lo": np.full(self.m, -1.0), "hi": np.full(self.m, PHI_BAR_1)}
 
     def ts_supermartingale(self) -> dict:
+        """Y_T ≤ 0 in every run (sanity identity)."""
         ts, t, B = self.ts, self.t, float(self.sc.B)
         r, sig = self.tr.regret, self.tr.steps["sigma"]
         Y = (ts["late"][None] * (r * ts["ef"] - 11 * ts["c"][None] / P_ANTI * sig - 2 * B / t[None] ** 2)).sum(axis=1)
-        return {"value": Y}
+        return {"fail": exceeds(Y, 0.0), "premise": np.ones(self.m, bool)}
 
-    def ts_anticoncentration(self) -> dict:
-        ef = self.ts["ef"]
-        return {"fail": (ef & exceeds(P_ANTI, self.tr.monitors["lemma8_p"])).any(axis=1), "premise": ef.any(axis=1)}
-
-    def ts_step(self) -> dict:
-        ts, mon, r = self.ts, self.tr.monitors, self.tr.regret
+    def ts_triangle(self) -> dict:
+        """On E^f ∩ E^{f_t}: |f_t − f| ≤ c_t σ_{t−1} everywhere (sanity identity)."""
+        ts = self.ts
         both = ts["ef"] & ts["eft"]
         c = np.broadcast_to(ts["c"][None], both.shape)
-        d2 = both & (exceeds(mon["fdev"], c) | exceeds(r, mon["lemma10_rhs"]))
+        return {"fail": (both & exceeds(self.tr.monitors["fdev"], c)).any(axis=1), "premise": both.any(axis=1)}
+
+    def ts_step(self) -> dict:
+        """On E^f ∩ E^{f_t}: r_t ≤ c_t(2σ(x̄_t) + σ(x_t)) (needs x_t = argmax of the draw)."""
+        ts = self.ts
+        both = ts["ef"] & ts["eft"]
+        d2 = both & exceeds(self.tr.regret, self.tr.monitors["lemma10_rhs"])
         return {"fail": d2.any(axis=1), "premise": both.any(axis=1)}
 
 
@@ -284,6 +340,8 @@ class KernelizedFamily(Family):
                 ClaimSpec(c("self_normalized_ay"), E.self_normalized_ay),
                 ClaimSpec(c("D1_decomposition"), E.decomposition, frozenset({"mu_final", "var_final"})),
                 ClaimSpec(c("D2_information"), E.information, _INFO_NEEDS),
+                ClaimSpec(c("S1_noise_cauchy_schwarz"), E.noise_cauchy_schwarz),
+                ClaimSpec(c("S2_lemma4"), E.lemma4, _INFO_NEEDS),
             ]
         regret = [ClaimSpec(c("regret_bound"), E.regret_bound),
                   ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime)]
@@ -302,17 +360,21 @@ class KernelizedFamily(Family):
                 ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB_NEEDS),
                 ClaimSpec(c("D2_intermediate"), E.igp_intermediate, _UCB_NEEDS),
                 ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
+                ClaimSpec(c("S1_lemma4"), E.lemma4, _INFO_NEEDS),
             ]
         if tid == "gp_ts":
-            ts = frozenset({"z_all", "ts_dev"})
+            ts = frozenset({"z_all", "draw_dev"})
+            draws = frozenset({"draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev",
+                               "draw_star", "mu_star", "sigma_star"})
             return regret + [
                 ClaimSpec(c("confidence_event"), E.ts_confidence_event, frozenset({"z_all"})),
                 ClaimSpec(c("self_normalized"), E.self_normalized),
+                ClaimSpec(c("ts_sample_calibration"), None, draws, sample=TS_DRAWS),
                 ClaimSpec(c("ts_sample_concentration"), E.ts_sample_concentration, ts),
-                ClaimSpec(c("ts_unsaturated"), E.ts_unsaturated, ts | {"unsaturated"}),
-                ClaimSpec(c("ts_supermartingale"), E.ts_supermartingale, ts | {"sigma"}),
-                ClaimSpec(c("D1_anticoncentration"), E.ts_anticoncentration, ts | {"lemma8_p"}),
-                ClaimSpec(c("D2_ts_step"), E.ts_step, ts | {"fdev", "lemma10_rhs"}),
+                ClaimSpec(c("ts_anticoncentration"), E.ts_anticoncentration, ts | {"anti_hit"}),
+                ClaimSpec(c("D2_ts_step"), E.ts_step, ts | {"lemma10_rhs"}),
+                ClaimSpec(c("S1_ts_supermartingale"), E.ts_supermartingale, ts | {"sigma"}),
+                ClaimSpec(c("S2_ts_triangle"), E.ts_triangle, ts | {"fdev"}),
                 ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
             ]
         raise BoundcheckError(f"no kernelized claim table for theorem {tid!r}")
@@ -382,12 +444,29 @@ class KernelizedFamily(Family):
                 anytime_ratio = (Rt / ev.inst.anytime[None]).max(axis=1)
             out.update({"regret": Rt[:, -1], "tightness": Rt[:, -1] / ev.inst.bound_T,
                         "max_anytime_ratio": anytime_ratio, "max_z_over_width": (z / w[None]).max(axis=1)})
-        if self.theorem.id == "gp_ts" and "ts_dev" in ev.tr.steps and "unsaturated" in ev.tr.monitors:
+        if self.theorem.id == "gp_ts" and "draw_dev" in ev.tr.steps and "unsaturated" in ev.tr.monitors:
             out["n_sample_event_failures"] = (~ev.ts["eft"]).sum(axis=1)
             out["frac_unsaturated"] = ev.tr.monitors["unsaturated"].astype(bool).mean(axis=1)
+            if "anti_hit" in ev.tr.monitors:
+                out["frac_anti_hit"] = ev.tr.monitors["anti_hit"].astype(bool).mean(axis=1)
         if "gain_on" in d:  # the policy reports σ_{t−1}(x_t) (user policies may not)
             out.update({"realised_gain": d["gain_on"][:, -1], "chain_rule_rel_err": d["chain_err"]})
         return out
+
+    def max_step_regret(self, scenario: Scenario, inst) -> tuple[float, str] | None:
+        """Frequentist theorems: |f(x)| ≤ ‖f‖_k √k(x,x) ≤ B√κ, so r_t ≤ 2B√κ whenever ‖f‖_k ≤ B."""
+        if scenario.B is None or self.theorem.id == "gp_ucb":
+            return None
+        kappa = float(scenario.candidates[0].kappa)
+        return 2.0 * float(scenario.B) * np.sqrt(kappa), "since |f(x)| ≤ ‖f‖_k √k(x,x) ≤ B√κ"
+
+    def derived_steps(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
+        if self.theorem.id != "gp_ts":
+            return {}
+        st, mon = ev.tr.steps, ev.tr.monitors
+        have = {k for k in ("draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev") if k in st}
+        have |= {k for k in ("draw_star", "mu_star", "sigma_star") if k in mon}
+        return ev.ts_draws() if len(have) == 9 else {}  # a user GP-TS without the draw records: claim not applicable
 
     def baseline_columns(self, ev: KernelEvaluator, name: str) -> dict[str, np.ndarray]:
         d = {**super().baseline_columns(ev, name), **self._common(ev)}

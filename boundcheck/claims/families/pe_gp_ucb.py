@@ -93,14 +93,15 @@ class PEEvaluator(ChunkEvaluator):
         return ~self.ea_fail & ~self.eb_fail
 
     # ---------------------------------------------------------------- claim statistics
+    # the premise columns say where |f| ≤ B held: on it every r_t ≤ 2B (used when the bound is vacuous)
     def regret_bound(self) -> dict:
-        return {"fail": self.R_t[:, -1] > self.inst.bound_T}
+        return {"fail": self.R_t[:, -1] > self.inst.bound_T, "premise": ~self.bounded_fail}
 
     def regret_bound_anytime(self) -> dict:
-        return {"fail": (self.R_t > self.inst.anytime[None]).any(axis=1)}
+        return {"fail": (self.R_t > self.inst.anytime[None]).any(axis=1), "premise": ~self.bounded_fail}
 
     def regret_bound_tight(self) -> dict:
-        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_tight"]}
+        return {"fail": self.R_t[:, -1] > self.inst.extra["bound_tight"], "premise": ~self.bounded_fail}
 
     def confidence_event(self) -> dict:
         return {"fail": self.ea_fail}
@@ -120,15 +121,27 @@ class PEEvaluator(ChunkEvaluator):
         premise = ea_queried_truth & ~self.eb_fail_p[:, :, self.tp].any(axis=1)
         return {"fail": premise & (self.elim_at[:, self.tp] > 0), "premise": premise}
 
-    def d2_optimism(self) -> dict:
-        """On E_A with p* ∈ U_{t-1}: optimism, eq. (4), r_t ≤ 2B."""
-        pe, tp = self.pe, self.tp
+    @cached_property
+    def _truth_active(self) -> np.ndarray:
+        """(m, T): p* ∈ U_{t−1} and E_A holds (the premise of D2 at step t)."""
+        tp = self.tp
         truth_active = (self.elim_at[:, tp, None] == 0) | (self.elim_at[:, tp, None] >= self.t[None])
-        prem = (~self.ea_fail)[:, None] & truth_active
-        eta, w, ucb = pe.steps["eta"], pe.steps["w"], pe.steps["ucb"]
-        bad = exceeds(self.traj.f_opt, ucb) | exceeds(pe.regret, w - eta + self.traj.noise)
+        return (~self.ea_fail)[:, None] & truth_active
+
+    def d2_optimism(self) -> dict:
+        """On E_A with p* ∈ U_{t-1}: the algorithm's UCB at its choice is at least the optimum over X_t."""
+        bad = exceeds(self.traj.f_opt, self.pe.steps["ucb"])
+        return {"fail": (self._truth_active & bad).any(axis=1), "premise": ~self.ea_fail}
+
+    def s1_eq4_and_2b(self) -> dict:
+        """Sanity identity: eq. (4) r_t ≤ w_t − η_t + ε_t where optimism holds (an identity given η's definition),
+        and r_t ≤ 2B where max|f| ≤ B."""
+        pe = self.pe
+        eta, w = pe.steps["eta"], pe.steps["w"]
+        optimistic = ~exceeds(self.traj.f_opt, pe.steps["ucb"])
+        bad = optimistic & exceeds(pe.regret, w - eta + self.traj.noise)
         bad |= exceeds(pe.regret, 2 * self.inst.B) & (~self.bounded_fail)[:, None]
-        return {"fail": (prem & bad).any(axis=1), "premise": ~self.ea_fail}
+        return {"fail": (self._truth_active & bad).any(axis=1), "premise": ~self.ea_fail}
 
     def d3_intermediate(self) -> dict:
         """On E, (I1) and (I2) at every prefix t."""
@@ -185,13 +198,14 @@ class PEGPUCBFamily(Family):
             ClaimSpec(c("bounded_function"), E.bounded_function),
             ClaimSpec(c("D1_preservation"), E.d1_preservation,
                       frozenset({"z_chosen", "prior", "eliminated_at"})),
-            ClaimSpec(c("D2_optimism"), E.d2_optimism, frozenset({"z_all", "eta", "w", "ucb", "eliminated_at"})),
+            ClaimSpec(c("D2_optimism"), E.d2_optimism, frozenset({"z_all", "ucb", "eliminated_at"})),
             ClaimSpec(c("D3_intermediate"), E.d3_intermediate,
                       frozenset({"z_all", "prior", "critical", "w", "var_groups"})),
             ClaimSpec(c("D4_information"), E.d4_information, frozenset({"prior", "critical", "sigma", "var_groups"})),
             ClaimSpec(c("D5_bookkeeping"), E.d5_bookkeeping,
                       frozenset({"prior", "critical", "n_active", "eliminated_at", "count"})),
             ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
+            ClaimSpec(c("S1_eq4_and_2B"), E.s1_eq4_and_2b, frozenset({"z_all", "eta", "w", "ucb", "eliminated_at"})),
         ]
 
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
@@ -211,6 +225,9 @@ class PEGPUCBFamily(Family):
 
     def extra_constants(self, values: dict) -> dict[str, float]:
         return {"bound_tight": float(self.theorem.schedule_values("bound_tight", 1.0, values))}
+
+    def max_step_regret(self, scenario: Scenario, inst) -> tuple[float, str]:
+        return 2.0 * inst.B, "while max_{t,x}|f| ≤ B (the bounded_function event, probability ≥ 1 − δ/2)"
 
     def main_diagnostics(self, ev: PEEvaluator) -> dict[str, np.ndarray]:
         R_T = ev.R_t[:, -1]

@@ -1,0 +1,74 @@
+"""Power of every theorem's verification at the default run count (issue 10).
+
+For each theorem, ``boundcheck power`` at its defaults: N = 200 runs, the default scenario and horizon, every
+planted defect of the library that applies, and the correct algorithm (whose rejections are false alarms).
+Prints, per claim, the defects it catches (probability ≥ 0.9 that a verify of N runs calls it violated) and its
+smallest detectable effect, and checks the acceptance criterion: no claim of any theorem catches nothing.
+
+    python benchmarks/bench_power.py                # all theorems, N = 200 (about an hour on 2 cores)
+    python benchmarks/bench_power.py --write        # also store the tables the HTML reports show by default
+    python benchmarks/bench_power.py --theorem gp_ts --runs 60 --horizon 60   # a quick look
+
+The stored tables (``boundcheck/claims/data/power/<theorem>.json``) are the "precomputed" sensitivity tables
+of the reports; ``boundcheck power --theorem X`` next to a report folder replaces them with a fresh measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from boundcheck import api  # noqa: E402
+from boundcheck.cli import _render_power  # noqa: E402
+
+THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
+DATA = ROOT / "boundcheck" / "claims" / "data" / "power"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--theorem", action="append", choices=THEOREMS)
+    ap.add_argument("--runs", type=int, default=api.DEFAULT_RUNS)
+    ap.add_argument("--horizon", type=int)
+    ap.add_argument("--jobs", type=int, default=-1)
+    ap.add_argument("--subsets", type=int, default=200)
+    ap.add_argument("--out", help="keep the defect studies here (default: a temporary folder)")
+    ap.add_argument("--write", action="store_true", help=f"store the tables in {DATA.relative_to(ROOT)}")
+    args = ap.parse_args()
+    tmp = None
+    out = Path(args.out) if args.out else Path(tmp := tempfile.mkdtemp(prefix="bench-power-"))
+    empty = {}
+    try:
+        for th in args.theorem or THEOREMS:
+            t0 = time.perf_counter()
+            table = api.power(th, runs=args.runs, horizon=args.horizon, jobs=args.jobs, subsets=args.subsets,
+                              out=out / th)
+            table.pop("path", None)
+            table["machine"] = f"{platform.node()} ({platform.machine()}), Python {platform.python_version()}"
+            table["date"] = time.strftime("%Y-%m-%d")
+            table["seconds"] = round(time.perf_counter() - t0, 1)
+            _render_power(table)
+            empty[th] = [c for c, info in table["claims"].items() if not info["catches"]]
+            print(f"{th}: {table['seconds']} s; claims that catch nothing: {empty[th] or 'none'}\n")
+            if args.write:
+                DATA.mkdir(parents=True, exist_ok=True)
+                (DATA / f"{th}.json").write_text(json.dumps(table, indent=1, default=float) + "\n")
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    bad = {th: cs for th, cs in empty.items() if cs}
+    print("ACCEPTANCE (every claim catches some defect):", "PASS" if not bad else f"FAIL {bad}")
+    return 0 if not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

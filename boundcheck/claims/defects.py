@@ -1,0 +1,325 @@
+"""Planted defects: the library a verification is shown to catch (``boundcheck power``, ``verify --defect``).
+
+A defect is a *wrapper*, never a switch inside an algorithm: it wraps the checked algorithm's
+:class:`~boundcheck.policies.PolicySpec` (patching one instance after it is built: its context, its posterior or
+its sampler), transforms the scenario (the truth or the data's noise), or transforms the theorem instance (the
+bound's evaluation: a defect of the verification itself). Running a theorem's claims against every defect
+measures which claims catch what, with what probability: the power of the verification.
+
+Each defect lists the theorems it applies to; the defects that change the world (a truth outside the model, the
+wrong noise) make the study fall outside the theorem, which is what a negative control is.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import BoundcheckError
+from ..model.noise import parse_noise_law
+from ..model.priors import GPPrior, RKHSFamily
+from ..policies import Policy, PolicySpec
+from ..world.scenario import Scenario
+from .families.base import TheoremInstance
+
+__all__ = ["Defect", "DEFECTS", "get_defect", "defects_for", "wrap_policy"]
+
+ALL = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
+BAYESIAN = ("pe_gp_ucb", "gp_ucb")
+FREQUENTIST = ("igp_ucb_confidence", "igp_ucb", "gp_ts")
+#: the variation-budget theorems (issue 16; their own planted defects are in tests/test_variation_budget.py):
+#: the generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from ``ctx.schedule``)
+VARIATION = ("r_gp_ucb", "sw_gp_ucb")
+
+
+@dataclass(frozen=True)
+class Defect:
+    """One planted defect: ``policy`` wraps the checked algorithm's spec, ``scenario`` transforms the scenario,
+    ``instance`` transforms the theorem instance (the bound's evaluation)."""
+
+    name: str
+    description: str
+    applies_to: tuple[str, ...]
+    policy: Callable[[PolicySpec], PolicySpec] | None = None
+    scenario: Callable[[Scenario], Scenario] | None = None
+    instance: Callable[[TheoremInstance], TheoremInstance] | None = None
+
+    def applies(self, theorem_id: str) -> bool:
+        return theorem_id in self.applies_to
+
+
+# ------------------------------------------------------------------------------------ policy wrappers
+def _patch_start(pol: Policy, change: Callable) -> None:
+    """Run the policy's own start on a changed context (what the algorithm is told)."""
+    start = pol.start
+
+    def patched(ctx):
+        start(change(pol, ctx))
+
+    pol.start = patched
+
+
+def _after_start(pol: Policy, then: Callable[[Policy], None]) -> None:
+    start = pol.start
+
+    def patched(ctx):
+        start(ctx)
+        then(pol)
+
+    pol.start = patched
+
+
+def _beta_scaled(pol: Policy, factor: float) -> None:
+    def change(p, ctx):
+        sched = dict(ctx.schedules)
+        if p.name in sched:
+            sched[p.name] = np.asarray(sched[p.name]) * factor
+        return replace(ctx, beta=np.asarray(ctx.beta) * factor, schedules=sched)
+
+    _patch_start(pol, change)
+
+
+def _noise_var_scaled(pol: Policy, factor: float) -> None:
+    _patch_start(pol, lambda p, ctx: replace(ctx, noise_var=ctx.noise_var * factor))
+
+
+def _no_prediction_step(pol: Policy) -> None:
+    def then(p):
+        p.posterior.propagate = lambda: None  # the ε Kalman predict never runs
+
+    _after_start(pol, then)
+
+
+def _skip_conditioning(pol: Policy, t: int, update: Callable, action, y) -> None:
+    """Call ``update`` while the posterior (and a pathwise sampler) ignore the observation."""
+    post = pol.posterior
+    post.condition_batch = lambda *a, **k: None
+    paths = getattr(pol, "paths", None)
+    if paths is not None:
+        paths.observe = lambda *a, **k: None
+    try:
+        update(t, action, y)
+    finally:
+        del post.condition_batch
+        if paths is not None:
+            del paths.observe
+
+
+def _dropped_observation(pol: Policy, every: int) -> None:
+    update = pol.update
+
+    def patched(t, action, y):
+        if t % every == 0:
+            _skip_conditioning(pol, t, update, action, y)
+        else:
+            update(t, action, y)
+
+    pol.update = patched
+
+
+def _stale_action(pol: Policy) -> None:
+    """Off-by-one in t: y_t is conditioned at the previous step's point x_{t−1}."""
+    update = pol.update
+    prev: dict = {}
+
+    def patched(t, action, y):
+        a = prev.get("a", action)
+        prev["a"] = np.array(action, copy=True)
+        update(t, a, y)
+
+    pol.update = patched
+
+
+def _sigma_after_update(pol: Policy) -> None:
+    """PE-GP-UCB with the paper's misprint (C8): w_t = β_t σ_t(x_t), read after conditioning on y_t."""
+    update = pol.update
+
+    def patched(t, action, y):
+        post = pol.posterior
+        post.condition_batch(action, y)  # observe first: σ_t(x_t) instead of σ_{t−1}(x_t)
+        pol.w_t = pol.ctx.beta[t] * post.sd()[pol._rows, pol.p_t, action[:, 0]]
+        post.condition_batch = lambda *a, **k: None  # already conditioned
+        try:
+            update(t, action, y)
+        finally:
+            del post.condition_batch
+
+    pol.update = patched
+
+
+def _usage_double_counted(pol: Policy) -> None:
+    """PE-GP-UCB counting each use of a prior twice in |S^p| (a bookkeeping bug: √(ξ|S^p|) grows too fast)."""
+    update = pol.update
+
+    def patched(t, action, y):
+        pol.count[pol._rows, pol.p_t] += 1
+        update(t, action, y)
+
+    pol.update = patched
+
+
+def _ts_draw_scaled(pol: Policy, factor: float) -> None:
+    def then(p):
+        draw = p.paths.draw
+        p.paths.draw = lambda rngs: factor * draw(rngs)
+
+    _after_start(pol, then)
+
+
+def _ts_mean_dropped(pol: Policy) -> None:
+    """GP-TS drawing f_t = v_t h (the posterior mean left out of the sample)."""
+    select = pol.select
+    state: dict = {}
+
+    def patched_select(t, available):
+        state["v"] = float(pol.v[t])
+        return select(t, available)
+
+    def then(p):
+        draw = p.paths.draw
+        p.paths.draw = lambda rngs: draw(rngs) - p.posterior.mean()[:, 0] / state["v"]
+
+    pol.select = patched_select
+    _after_start(pol, then)
+
+
+def _ts_prior_draws(pol: Policy) -> None:
+    """GP-TS drawing h ~ N(0, K) (the prior covariance) instead of N(0, Σ_{t−1})."""
+    def then(p):
+        A = p.paths.A
+        p.paths.draw = lambda rngs: np.stack([g.standard_normal(A.shape[1]) for g in rngs]) @ A.T
+
+    _after_start(pol, then)
+
+
+class _ArgminActions:
+    """An action set whose oracle maximises −score: the algorithm picks its worst action (a sign error)."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
+
+    def oracle(self, score: np.ndarray, available: np.ndarray) -> np.ndarray:
+        return self._inner.oracle(-np.asarray(score), available)
+
+
+def _argmin(pol: Policy) -> None:
+    _patch_start(pol, lambda p, ctx: replace(ctx, actions=_ArgminActions(ctx.actions)))
+
+
+_HOOKS: dict[str, Callable] = {
+    "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
+    "dropped_observation": _dropped_observation, "stale_action": _stale_action,
+    "sigma_after_update": _sigma_after_update, "ts_draw_scaled": _ts_draw_scaled,
+    "ts_mean_dropped": _ts_mean_dropped, "ts_prior_draws": _ts_prior_draws, "argmin": _argmin,
+    "usage_double_counted": _usage_double_counted,
+}
+
+
+def _build(base: PolicySpec, hook: str, params: tuple) -> Policy:
+    """Build the base policy, then wrap the instance (module-level: picklable into worker processes)."""
+    pol = base.make()
+    _HOOKS[hook](pol, **dict(params))
+    return pol
+
+
+def wrap_policy(hook: str, **params) -> Callable[[PolicySpec], PolicySpec]:
+    """A transform of the checked algorithm's spec that applies the wrapper ``hook`` to each instance."""
+
+    def transform(spec: PolicySpec) -> PolicySpec:
+        factory = functools.partial(_build, spec, hook, tuple(sorted(params.items())))
+        return PolicySpec(spec.name, factory, {}, spec.label)
+
+    return transform
+
+
+# ------------------------------------------------------------------------------------ scenario transforms
+def _truth_outside_model(sc: Scenario) -> Scenario:
+    """f drawn from GP(μ^{p*}, 9k): a prior outside the candidates (k(x,x) = 9: f three times as large)."""
+    if not isinstance(sc.truth, GPPrior):
+        raise BoundcheckError(f"defect truth_outside_model needs a GP truth; {sc.name} has an RKHS truth")
+    t = sc.truth
+    truth = GPPrior(f"{t.name} with kernel ×9", t.mean, 9.0 * t.K, t.eps)
+    return replace(sc, truth=truth, truth_index=None, reference_index=sc.monitor_index)
+
+
+def _data_noise_doubled(sc: Scenario) -> Scenario:
+    """The data's noise law scaled by 2 (``"gaussian"`` → ``"gaussian:2"``): the models still use R."""
+    base, scale = parse_noise_law(sc.noise_law)
+    return replace(sc, noise_law=f"{base}:{2.0 * scale!r}")
+
+
+def _rkhs_norm_tripled(sc: Scenario) -> Scenario:
+    fam = sc.truth
+    if not isinstance(fam, RKHSFamily) or fam.generator == "values":
+        raise BoundcheckError(f"defect rkhs_norm_tripled needs an RKHS truth with exact norms; {sc.name} has none")
+    if fam.scale_to is not None:
+        fam3 = replace(fam, scale_to=3.0 * fam.scale_to)
+    elif fam.generator == "fixed":
+        fam3 = replace(fam, alpha=3.0 * fam.alpha)
+    else:
+        raise BoundcheckError("defect rkhs_norm_tripled needs members of a known norm")
+    return replace(sc, truth=fam3)
+
+
+# ------------------------------------------------------------------------------------ instance transforms
+def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremInstance:
+    extra = {k: (v * factor if k.startswith("bound") else v) for k, v in inst.extra.items()}
+    return replace(inst, bound_T=inst.bound_T * factor, anytime=inst.anytime * factor, extra=extra)
+
+
+DEFECTS: dict[str, Defect] = {d.name: d for d in (
+    Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
+           ALL + VARIATION, policy=wrap_policy("beta_scaled", factor=0.1)),
+    Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
+           ALL + VARIATION,
+           policy=wrap_policy("noise_var_scaled", factor=0.25)),
+    Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}",
+           ALL + VARIATION,
+           policy=wrap_policy("stale_action")),
+    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL + VARIATION,
+           policy=wrap_policy("dropped_observation", every=5)),
+    Defect("no_prediction_step", "the posterior skips the ε prediction step (Kalman predict) between steps",
+           ("pe_gp_ucb",), policy=wrap_policy("no_prediction_step")),
+    Defect("sigma_after_update", "the paper's misprint C8: the elimination test uses σ_t(x_t), after the update",
+           ("pe_gp_ucb",), policy=wrap_policy("sigma_after_update")),
+    Defect("usage_double_counted", "PE-GP-UCB counts each use of a prior twice in |S^p| (bookkeeping)",
+           ("pe_gp_ucb",), policy=wrap_policy("usage_double_counted")),
+    Defect("truth_outside_model", "f is drawn from GP(μ^{p*}, 9k): a prior not among the algorithm's models",
+           BAYESIAN, scenario=_truth_outside_model),
+    Defect("noise_doubled", "the data's noise is twice as large (N(0, (2R)²)) while every model assumes R",
+           ALL + VARIATION,
+           scenario=_data_noise_doubled),
+    Defect("rkhs_norm_tripled", "‖f‖_k = 3B while the algorithms are given B", FREQUENTIST,
+           scenario=_rkhs_norm_tripled),
+    Defect("ts_scale_small", "GP-TS draws μ + 0.05·v_t h instead of μ + v_t h (a sampler scaled by 0.05)", ("gp_ts",),
+           policy=wrap_policy("ts_draw_scaled", factor=0.05)),
+    Defect("ts_scale_large", "GP-TS draws μ + 3·v_t h (a sampler scaled by 3)", ("gp_ts",),
+           policy=wrap_policy("ts_draw_scaled", factor=3.0)),
+    Defect("ts_mean_dropped", "GP-TS draws v_t h: the posterior mean is left out of the sample", ("gp_ts",),
+           policy=wrap_policy("ts_mean_dropped")),
+    Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
+           policy=wrap_policy("ts_prior_draws")),
+    Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
+           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION, policy=wrap_policy("argmin")),
+    Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
+           "a defect of the verification itself, which the bound checks must see",
+           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION, instance=_bound_understated),
+)}
+
+
+def get_defect(name: str) -> Defect:
+    try:
+        return DEFECTS[name]
+    except KeyError:
+        raise BoundcheckError(f"unknown defect {name!r}; known: {', '.join(DEFECTS)}") from None
+
+
+def defects_for(theorem_id: str) -> list[Defect]:
+    """Every defect of the library that applies to the theorem."""
+    return [d for d in DEFECTS.values() if d.applies(theorem_id)]
