@@ -33,6 +33,9 @@ FREQUENTIST = ("igp_ucb_confidence", "igp_ucb", "gp_ts")
 #: the variation-budget theorems (issue 16; their own planted defects are in tests/test_variation_budget.py):
 #: the generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from ``ctx.schedule``)
 VARIATION = ("r_gp_ucb", "sw_gp_ucb")
+#: paper 002's finite theorems (issue 17): super arms, Bayesian regret; the generic wrappers apply through the
+#: policies' posterior and context (the infinite-case variants have no fixed domain for several of them)
+COMB = ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts")
 
 
 @dataclass(frozen=True)
@@ -212,12 +215,47 @@ def _argmin(pol: Policy) -> None:
     _patch_start(pol, lambda p, ctx: replace(ctx, actions=_ArgminActions(ctx.actions)))
 
 
+def _comb_ts_independent(pol: Policy) -> None:
+    """Paper 002's GP-TS drawing every base arm independently from its marginal (Nuara et al.'s variant)."""
+    def then(p):
+        model = p.arm_model
+
+        def draw(rngs):
+            _, sd = model.mean_sd()
+            return sd * np.stack([g.standard_normal(sd.shape[1]) for g in rngs])
+
+        model.joint_draw = draw
+
+    _after_start(pol, then)
+
+
+class _SecondBest:
+    """A top-K action set whose oracle swaps the K-th best arm for the (K+1)-th (not a maximiser)."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
+
+    def oracle(self, score: np.ndarray, available: np.ndarray) -> np.ndarray:
+        k = self._inner.K
+        s = np.where(np.broadcast_to(available, score.shape), score, -np.inf)
+        order = np.argsort(-s, axis=1, kind="stable")[:, : k + 1]
+        return np.concatenate([order[:, : k - 1], order[:, k:]], axis=1)
+
+
+def _comb_oracle_suboptimal(pol: Policy) -> None:
+    _patch_start(pol, lambda p, ctx: replace(ctx, actions=_SecondBest(ctx.actions)))
+
+
 _HOOKS: dict[str, Callable] = {
     "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
     "dropped_observation": _dropped_observation, "stale_action": _stale_action,
     "sigma_after_update": _sigma_after_update, "ts_draw_scaled": _ts_draw_scaled,
     "ts_mean_dropped": _ts_mean_dropped, "ts_prior_draws": _ts_prior_draws, "argmin": _argmin,
-    "usage_double_counted": _usage_double_counted,
+    "usage_double_counted": _usage_double_counted, "comb_ts_independent": _comb_ts_independent,
+    "comb_oracle_suboptimal": _comb_oracle_suboptimal,
 }
 
 
@@ -275,14 +313,14 @@ def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremIn
 
 DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
-           ALL + VARIATION, policy=wrap_policy("beta_scaled", factor=0.1)),
+           ALL + VARIATION + COMB, policy=wrap_policy("beta_scaled", factor=0.1)),
     Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
-           ALL + VARIATION,
+           ALL + VARIATION + COMB,
            policy=wrap_policy("noise_var_scaled", factor=0.25)),
     Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}",
-           ALL + VARIATION,
+           ALL + VARIATION + COMB,
            policy=wrap_policy("stale_action")),
-    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL + VARIATION,
+    Defect("dropped_observation", "every 5th observation never reaches the posterior", ALL + VARIATION + COMB,
            policy=wrap_policy("dropped_observation", every=5)),
     Defect("no_prediction_step", "the posterior skips the ε prediction step (Kalman predict) between steps",
            ("pe_gp_ucb",), policy=wrap_policy("no_prediction_step")),
@@ -291,9 +329,9 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("usage_double_counted", "PE-GP-UCB counts each use of a prior twice in |S^p| (bookkeeping)",
            ("pe_gp_ucb",), policy=wrap_policy("usage_double_counted")),
     Defect("truth_outside_model", "f is drawn from GP(μ^{p*}, 9k): a prior not among the algorithm's models",
-           BAYESIAN, scenario=_truth_outside_model),
+           BAYESIAN + COMB, scenario=_truth_outside_model),
     Defect("noise_doubled", "the data's noise is twice as large (N(0, (2R)²)) while every model assumes R",
-           ALL + VARIATION,
+           ALL + VARIATION + COMB,
            scenario=_data_noise_doubled),
     Defect("rkhs_norm_tripled", "‖f‖_k = 3B while the algorithms are given B", FREQUENTIST,
            scenario=_rkhs_norm_tripled),
@@ -306,10 +344,16 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
            policy=wrap_policy("ts_prior_draws")),
     Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
-           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION, policy=wrap_policy("argmin")),
+           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION + COMB, policy=wrap_policy("argmin")),
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see",
-           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION, instance=_bound_understated),
+           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION + COMB, instance=_bound_understated),
+    Defect("comb_ts_independent", "combinatorial GP-TS samples each base arm from its posterior marginal "
+           "independently (the paper's experiments) instead of one joint draw", ("comb_gp_ts",),
+           policy=wrap_policy("comb_ts_independent")),
+    Defect("comb_oracle_suboptimal", "the super-arm oracle returns the second-best super arm for the index: the "
+           "K-th best base arm swapped for the (K+1)-th (top-K action sets)", COMB,
+           policy=wrap_policy("comb_oracle_suboptimal")),
 )}
 
 
