@@ -407,3 +407,14 @@ def test_reproduce_registration_is_consistent():
     _, tables, _ = run_chunk(spec, inst, 0, [0, 1])
     r = tables["runs"]
     assert set(r["algorithm"].astype(str)) == set(p.algorithms) and r["arm_counts"].notna().all()
+
+
+def test_library_defects_apply_to_the_combinatorial_theorems():
+    from boundcheck.claims.defects import defects_for
+
+    assert {"beta_small", "dropped_observation", "stale_action", "bound_understated"} <= {
+        d.name for d in defects_for("comb_gp_ucb")}
+    for defect, claim in (("dropped_observation", "lemma_A10"), ("bound_understated", "bayes_regret_anytime")):
+        s = api.verify("comb_gp_ucb", "comb_topk", runs=30, horizon=15, seed=3, jobs=1, report=False,
+                       policies=["comb_gp_ucb"], defects=[defect])
+        assert {c["id"]: c["verdict"] for c in s["claims"]}[claim] == "violated", defect

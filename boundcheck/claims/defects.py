@@ -34,7 +34,8 @@ FREQUENTIST = ("igp_ucb_confidence", "igp_ucb", "gp_ts")
 #: the generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from ``ctx.schedule``)
 VARIATION = ("r_gp_ucb", "sw_gp_ucb")
 #: paper 002's finite theorems (issue 17): super arms, Bayesian regret; the generic wrappers apply through the
-#: policies' posterior and context (the infinite-case variants have no fixed domain for several of them)
+#: policies' posterior and context (their own defects, an independent-per-arm TS, a non-optimal oracle and an
+#: f-dependent availability, are planted in tests/test_combinatorial.py)
 COMB = ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts")
 
 
@@ -215,47 +216,12 @@ def _argmin(pol: Policy) -> None:
     _patch_start(pol, lambda p, ctx: replace(ctx, actions=_ArgminActions(ctx.actions)))
 
 
-def _comb_ts_independent(pol: Policy) -> None:
-    """Paper 002's GP-TS drawing every base arm independently from its marginal (Nuara et al.'s variant)."""
-    def then(p):
-        model = p.arm_model
-
-        def draw(rngs):
-            _, sd = model.mean_sd()
-            return sd * np.stack([g.standard_normal(sd.shape[1]) for g in rngs])
-
-        model.joint_draw = draw
-
-    _after_start(pol, then)
-
-
-class _SecondBest:
-    """A top-K action set whose oracle swaps the K-th best arm for the (K+1)-th (not a maximiser)."""
-
-    def __init__(self, inner) -> None:
-        self._inner = inner
-
-    def __getattr__(self, name: str):
-        return getattr(self._inner, name)
-
-    def oracle(self, score: np.ndarray, available: np.ndarray) -> np.ndarray:
-        k = self._inner.K
-        s = np.where(np.broadcast_to(available, score.shape), score, -np.inf)
-        order = np.argsort(-s, axis=1, kind="stable")[:, : k + 1]
-        return np.concatenate([order[:, : k - 1], order[:, k:]], axis=1)
-
-
-def _comb_oracle_suboptimal(pol: Policy) -> None:
-    _patch_start(pol, lambda p, ctx: replace(ctx, actions=_SecondBest(ctx.actions)))
-
-
 _HOOKS: dict[str, Callable] = {
     "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
     "dropped_observation": _dropped_observation, "stale_action": _stale_action,
     "sigma_after_update": _sigma_after_update, "ts_draw_scaled": _ts_draw_scaled,
     "ts_mean_dropped": _ts_mean_dropped, "ts_prior_draws": _ts_prior_draws, "argmin": _argmin,
-    "usage_double_counted": _usage_double_counted, "comb_ts_independent": _comb_ts_independent,
-    "comb_oracle_suboptimal": _comb_oracle_suboptimal,
+    "usage_double_counted": _usage_double_counted,
 }
 
 
@@ -348,12 +314,7 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see",
            ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION + COMB, instance=_bound_understated),
-    Defect("comb_ts_independent", "combinatorial GP-TS samples each base arm from its posterior marginal "
-           "independently (the paper's experiments) instead of one joint draw", ("comb_gp_ts",),
-           policy=wrap_policy("comb_ts_independent")),
-    Defect("comb_oracle_suboptimal", "the super-arm oracle returns the second-best super arm for the index: the "
-           "K-th best base arm swapped for the (K+1)-th (top-K action sets)", COMB,
-           policy=wrap_policy("comb_oracle_suboptimal")),
+
 )}
 
 
