@@ -613,7 +613,8 @@ def smallest_detectable(r: ClaimResult, share: float, power: float = POWER_TARGE
         sd = r.details.get("sd")
         if sd is None or not np.isfinite(sd) or n < 2 or sd <= 0:
             return None
-        return {"mean_shift": float((stats.t.ppf(1 - share / 2, n - 1) + zb) * sd / math.sqrt(n)), "share": share}
+        return {"mean_difference": float((stats.t.ppf(1 - share / 2, n - 1) + zb) * sd / math.sqrt(n)),
+                "share": share}
     return None
 
 

@@ -360,6 +360,8 @@ def describe_detectable(det: dict | None) -> str:
         return out
     if det.get("mean_excess") is not None:
         return f"mean above the bound by ≥ {fmt(det['mean_excess'], 3)}"
+    if det.get("mean_difference") is not None:  # an equality claim (two-sided)
+        return f"|mean| ≥ {fmt(det['mean_difference'], 3)}"
     if det.get("mean_shift") is not None:
         return (f"≈ mean shift {fmt(det['mean_shift'], 2)} sd, scale ×{fmt(det['scale_factor'], 4)} or lag-1 "
                 f"correlation {fmt(det['lag1'], 2)}")
