@@ -26,8 +26,8 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
-bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/bench_posterior.py
+bench: $(VENV)/.installed  # every performance benchmark; rewrites the README's performance section
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) reports/*/results

@@ -25,10 +25,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-import theory
-
 from .errors import BoundcheckError, NotApplicable
-from .utils.validation import check_symbol_values
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE = 0, 1, 2, 3
 EXIT_INTERNAL_ERROR = 4  # an unexpected exception: one line on stderr, the traceback in a log file
@@ -110,9 +107,49 @@ def _console():
 
 
 # ------------------------------------------------------------------------------------------- list / show
+def _theorem_rows() -> list[dict]:
+    """id, paper, guarantee and default scenario of every built-in theorem.
+
+    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
+    key made of the theory sources' names, sizes and modification times and the package version, so
+    ``boundcheck list`` answers without importing sympy unless a theory module changed."""
+    import hashlib
+    import importlib.util
+
+    from . import __version__
+
+    rows = None
+    cache = None
+    spec = importlib.util.find_spec("theory")  # locates the package without importing it
+    if spec is not None and spec.origin:
+        root = Path(spec.origin).parent
+        h = hashlib.sha1(__version__.encode())
+        for f in sorted(root.glob("*.py")):
+            st = f.stat()
+            h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
+        try:
+            rows = json.loads(cache.read_text())
+        except (OSError, ValueError):
+            rows = None
+    if rows is None:
+        import theory
+
+        rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
+                 "default_scenario": th.default_scenario} for th in theory.all_theorems()]
+        if cache is not None:
+            try:
+                from .utils.io import atomic_write_json
+
+                cache.parent.mkdir(exist_ok=True)
+                atomic_write_json(cache, rows)
+            except OSError:
+                pass  # a read-only install: no cache, still correct
+    return rows
+
+
 def cmd_list(args) -> int:
-    rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee, "default_scenario": th.default_scenario}
-            for th in theory.all_theorems()]
+    rows = _theorem_rows()
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -135,6 +172,8 @@ def _claim_level(c) -> str | None:
 
 def cmd_show(args) -> int:
     import sympy as sp
+
+    import theory
 
     th = theory.get(args.theorem)
     if args.json:
@@ -221,6 +260,8 @@ def _finite_result(th, what: str, value) -> float:
 
 
 def cmd_bound(args) -> int:
+    import theory
+
     th = theory.get(args.theorem)
     values = _parse_sets(args.set)
     unknown = [n for n in values if n not in th.symbols]
@@ -231,6 +272,8 @@ def cmd_bound(args) -> int:
     if missing:
         raise BoundcheckError(f"missing --set for {', '.join(missing)} (see `boundcheck show {th.id}`)")
     _check_domains(th, values)
+    from .utils.validation import check_symbol_values
+
     check_symbol_values(th, values)  # relations between symbols (e.g. H ≤ T)
     import numpy as np
 
@@ -469,9 +512,13 @@ def _progress_bar(label: str):
 
 
 def cmd_verify(args) -> int:
+    cfg = _verify_settings(args)
+    if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
+        from .study.pool import prewarm  # workers start importing while this process imports the engine
+
+        prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))
     from . import api
 
-    cfg = _verify_settings(args)
     th = api.resolve_theorem(cfg["theorem"])
     progress, on_chunk, on_progress = _progress_bar(th.id)
     defects = cfg.get("defect") or []
@@ -755,6 +802,8 @@ def cmd_reproduce(args) -> int:
 
 # ------------------------------------------------------------------------------------------------- main
 def _theorems_epilog() -> str:
+    import theory
+
     lines = ["theorems and their scenarios (the first is the default; see `boundcheck show THEOREM`):"]
     for th in theory.all_theorems():
         others = [sc for sc in th.scenarios if sc != th.default_scenario]
@@ -992,10 +1041,6 @@ def main(argv: list[str] | None = None) -> int:
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
             print(f"boundcheck: {msg}", file=sys.stderr)
             return EXIT_NOT_APPLICABLE
-        except (BoundcheckError, theory.UnknownTheorem) as exc:
-            msg = " ".join(str(exc.args[0] if exc.args else exc).split())
-            print(f"boundcheck: error: {msg}", file=sys.stderr)
-            return EXIT_BAD_INPUT
         except KeyboardInterrupt:
             print("boundcheck: error: interrupted; completed chunks are stored — re-run the same command to resume",
                   file=sys.stderr)
@@ -1006,11 +1051,16 @@ def main(argv: list[str] | None = None) -> int:
             with contextlib.suppress(OSError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 141
-        except MemoryError as exc:
-            print(f"boundcheck: error: out of memory despite the estimate; lower --runs, --horizon or --jobs "
-                  f"({_crash_log(argv, exc)})", file=sys.stderr)
-            return EXIT_INTERNAL_ERROR
-        except Exception as exc:  # noqa: BLE001 - the boundary: one line, the traceback in a log
+        except Exception as exc:  # noqa: BLE001 - the boundary: bad input exit 2, else one line + a log (exit 4)
+            th = sys.modules.get("theory")  # imported lazily: only commands that use it can raise its errors
+            if isinstance(exc, BoundcheckError) or (th is not None and isinstance(exc, th.UnknownTheorem)):
+                msg = " ".join(str(exc.args[0] if exc.args else exc).split())
+                print(f"boundcheck: error: {msg}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            if isinstance(exc, MemoryError):
+                print(f"boundcheck: error: out of memory despite the estimate; lower --runs, --horizon or --jobs "
+                      f"({_crash_log(argv, exc)})", file=sys.stderr)
+                return EXIT_INTERNAL_ERROR
             what = " ".join(str(exc).split())[:200]
             print(f"boundcheck: error: internal error ({type(exc).__name__}: {what}); this is a bug in boundcheck "
                   f"or in code it ran — {_crash_log(argv, exc)}", file=sys.stderr)

@@ -185,6 +185,7 @@ def test_factory_picks_by_cost():
     assert choose_representation(100, max_data=200) == "grid"
     assert choose_representation(100) == "grid"
     assert choose_representation(100, window=50) == "dataspace"
+    assert choose_representation(900, max_data=400, typical_data=40) == "dataspace"  # short data since resets
     assert isinstance(make_posterior(priors, 0.01, 2, max_data=5), DataSpacePosterior)
     assert isinstance(make_posterior(priors, 0.01, 2), BatchedPosterior)
     assert isinstance(make_posterior(priors, 0.01, 2, max_data=5, representation="grid"), BatchedPosterior)

@@ -108,8 +108,9 @@ def test_verify_config_runs_or_exits_2(config, tmp_path_factory, capsys):
     event(f"exit {rc}: {message}")
     assert "Traceback" not in err
     assert rc in (0, 1, 2, 3), (rc, err)  # ran (verdict 0/1), bad input (2), not applicable (3)
-    if rc in (2, 3):
-        assert err.startswith("boundcheck: error: ") and err.count("\n") == 1, err
+    if rc in (2, 3):  # one line: "boundcheck: error: …" (2) or "boundcheck: not applicable: …" (3)
+        prefix = "boundcheck: error: " if rc == 2 else "boundcheck: not applicable: "
+        assert err.startswith(prefix) and err.count("\n") == 1, err
         assert not (tmp / "out").exists()
     else:
         s = json.loads(out)

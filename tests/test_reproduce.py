@@ -243,8 +243,10 @@ def test_explore_grid_and_reports(planted):
     html = (out / "index.html").read_text()
     assert "Replication note" in html and "random_beats_oracle" in html and "data:image/png;base64," in html
     for fig in ("regret_toy", "priors_toy", "claims", "explore_random_beats_oracle"):
-        assert (out / "figures" / f"{fig}.pdf").exists(), fig
-    assert (out / "report.tex").read_text().isascii()
+        assert (out / "figures" / f"{fig}.png").exists(), fig  # drawn once, as PNG, for both reports
+        assert not (out / "figures" / f"{fig}.pdf").exists(), fig
+    tex = (out / "report.tex").read_text()
+    assert tex.isascii() and "figures/regret_toy.png" in tex
 
 
 def test_rerun_resumes_from_the_store(planted):

@@ -219,14 +219,14 @@ FLAKY = '''
 import os
 
 class Flaky:
-    """fails (or is interrupted) from run 25 on while BOUNDCHECK_TEST_FAIL is set"""
+    """fails (or is interrupted) from run BOUNDCHECK_TEST_FAIL_FROM on while BOUNDCHECK_TEST_FAIL is set"""
 
     def __init__(self, ctx):
         self.run = ctx.run
 
     def ask(self, t, available):
         mode = os.environ.get("BOUNDCHECK_TEST_FAIL")
-        if mode and self.run >= 25 and t == 2:
+        if mode and self.run >= int(os.environ.get("BOUNDCHECK_TEST_FAIL_FROM", "25")) and t == 2:
             if mode == "interrupt":
                 raise KeyboardInterrupt
             raise ValueError("flaky")
@@ -239,27 +239,37 @@ class Flaky:
 
 @pytest.mark.parametrize("mode, code", [("raise", 2), ("interrupt", 130)])
 def test_an_error_or_ctrl_c_keeps_the_finished_runs_and_a_rerun_resumes(tmp_path, monkeypatch, capsys, mode, code):
+    """The failure strikes in the second batch a worker simulates (a batch is several consecutive 25-run chunks,
+    ``runner.plan_tasks``): every chunk of the first batch is finished, stored and kept, and a rerun resumes."""
+    from boundcheck.study.runner import plan_tasks
+
     path = tmp_path / "flaky.py"
     path.write_text(FLAKY)
     out = tmp_path / "out"
-    argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:Flaky", "--runs", "50", "--horizon", "4",
+    runs = 300
+    spec = api.build_study("gp_ucb", runs=runs, horizon=4, algorithm=f"{path}:Flaky")
+    first = [c for c, _ in plan_tasks(spec, list(range(spec.n_chunks)), 1)[0]]
+    assert 1 < len(first) < spec.n_chunks
+    argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:Flaky", "--runs", str(runs), "--horizon", "4",
             "--jobs", "1", "--out", str(out), "--no-report", "--json"]
     monkeypatch.setenv("BOUNDCHECK_TEST_FAIL", mode)
+    monkeypatch.setenv("BOUNDCHECK_TEST_FAIL_FROM", str(len(first) * spec.chunk_size))
     assert main(argv) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     if mode == "raise":
-        assert "policy 'Flaky'" in err[0] and "run 25, step 2" in err[0] and "ValueError: flaky" in err[0]
+        assert "policy 'Flaky'" in err[0] and "ValueError: flaky" in err[0]
+        assert f"run {len(first) * spec.chunk_size}, step 2" in err[0]
     else:
         assert "interrupted" in err[0]
     store = ResultStore(out / "results")
-    assert store.done_chunks() == {0}  # runs 0–24 finished before the failure and are kept
-    first = store.chunk_path("runs", 0).stat().st_mtime_ns
+    assert store.done_chunks() == set(first)  # the runs of the first batch finished before the failure: kept
+    stamp = store.chunk_path("runs", 0).stat().st_mtime_ns
     monkeypatch.delenv("BOUNDCHECK_TEST_FAIL")
     assert main(argv) == 0
     s = json.loads(capsys.readouterr().out)
-    assert s["runs"] == 50 and store.done_chunks() == {0, 1}
-    assert store.chunk_path("runs", 0).stat().st_mtime_ns == first  # resumed, not recomputed
+    assert s["runs"] == runs and store.done_chunks() == set(range(spec.n_chunks))
+    assert store.chunk_path("runs", 0).stat().st_mtime_ns == stamp  # resumed, not recomputed
 
 
 def test_policy_files_can_import_their_siblings(tmp_path):

@@ -88,18 +88,21 @@ def test_identical_for_any_number_of_workers(tmp_path):
 
 
 def test_resume_recomputes_nothing_stored(tmp_path):
-    run_check("pe_gp_ucb", runs=30, horizon=20, seed=6, out=tmp_path)
+    kw = dict(jobs=2, backend="threading")  # two workers (the chunks are the same for any number)
+    run_check("pe_gp_ucb", runs=30, horizon=20, seed=6, out=tmp_path, **kw)
     store = ResultStore(tmp_path / "results")
+    chunks = store.done_chunks()
+    assert len(chunks) > 1
     files = sorted((tmp_path / "results" / "chunks").glob("*.parquet"))
     mtimes = {f: f.stat().st_mtime_ns for f in files}
     # simulate an interruption: chunk 1 never got written
     (tmp_path / "results" / "chunks" / "runs-00001.parquet").unlink()
     with pytest.warns(IntegrityWarning, match="stored chunk 1 is not used"):  # reported, then recomputed
-        run_check("pe_gp_ucb", runs=30, horizon=20, seed=6, out=tmp_path)
+        run_check("pe_gp_ucb", runs=30, horizon=20, seed=6, out=tmp_path)  # one worker now: same chunks
     for f in files:
         if f.name != "runs-00001.parquet" and f.name != "steps-00001.parquet":
             assert f.stat().st_mtime_ns == mtimes[f], f"{f.name} was recomputed"
-    assert store.done_chunks() == {0, 1}
+    assert store.done_chunks() == chunks
     with pytest.raises(BoundcheckError, match="different configuration"):
         run_check("pe_gp_ucb", runs=30, horizon=20, seed=7, out=tmp_path)
 

@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import BoundcheckError
 from ..utils.validation import check_int, check_positive
 from .priors import GPPrior, clipped_root
+from .sampling import rows_matmul
 
 __all__ = ["BlockPosterior", "CountPathwiseSampler", "RFFFeatures", "FeaturePosterior", "lambda_star_bounds",
            "block_whiten"]
@@ -155,10 +156,12 @@ class BlockPosterior:
 class CountPathwiseSampler:
     """Exact joint draws h ~ N(0, Σ_t) on the base arms (see the module docstring), batched over runs.
 
-    Call :meth:`observe` with each round's arms (−1: padding) when the posterior is conditioned on them."""
+    Call :meth:`observe` with each round's arms (−1: padding) when the posterior is conditioned on them.
+    ``first_run``: the id of the batch's first run; the prior draw g = A z is a position-exact blocked product
+    (:func:`~boundcheck.model.sampling.rows_matmul`), so a run's draws do not depend on its batch."""
 
-    def __init__(self, posterior: BlockPosterior) -> None:
-        self.post = posterior
+    def __init__(self, posterior: BlockPosterior, first_run: int = 0) -> None:
+        self.post, self.first_run = posterior, int(first_run)
         self.A = clipped_root(posterior.K[0])  # (n, r), A Aᵀ = K exactly up to round-off (no jitter)
         self.counts = np.zeros((posterior.m, posterior.n))
 
@@ -173,7 +176,7 @@ class CountPathwiseSampler:
         """(m, n): one joint draw per run from its own stream."""
         n, r, s2 = self.post.n, self.A.shape[1], self.post.noise_var
         z = np.stack([g.standard_normal(r + n) for g in rngs])
-        g = z[:, :r] @ self.A.T  # ~ N(0, K)
+        g = rows_matmul(z[:, :r], self.A.T, self.first_run)  # ~ N(0, K)
         # Λ⁻¹(g_X + e) = (n_x g_x + ξ_x)/ς², ξ_x ~ N(0, n_x ς²) (the sum of n_x pseudo-noises)
         v = (self.counts * g + np.sqrt(self.counts * s2) * z[:, r:]) / s2
         return g - np.einsum("mij,mj->mi", self.post.Sigma, v)
@@ -322,9 +325,9 @@ class GridArms:
 
     finite = True
 
-    def __init__(self, prior: GPPrior, noise_var: float, runs: int, joint: bool = False) -> None:
+    def __init__(self, prior: GPPrior, noise_var: float, runs: int, joint: bool = False, first_run: int = 0) -> None:
         self.post = BlockPosterior(prior, noise_var, runs)
-        self.sampler = CountPathwiseSampler(self.post) if joint else None
+        self.sampler = CountPathwiseSampler(self.post, first_run) if joint else None
         self.counts = np.zeros((runs, prior.n))
         self.noise_var, self.n = self.post.noise_var, prior.n
 

@@ -33,31 +33,23 @@ against :func:`~boundcheck.model.posterior.naive_posterior`).
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Sequence
 
 import numpy as np
 
 from ..errors import BoundcheckError
-from .posterior import BatchedPosterior, Posterior
+from .posterior import BatchedPosterior, GroupedPosterior, Posterior, arithmetic, rows_of
 from .priors import GPPrior
 
-__all__ = ["DataSpacePosterior", "make_posterior", "choose_representation"]
+__all__ = ["DataSpacePosterior", "make_posterior", "choose_representation", "use_representation"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
 _RENORM = 1e-150  # c_g below this: fold √c_g into V before it overflows
 
 
-def _rows_of(runs: np.ndarray | None, m: int) -> np.ndarray:
-    """Integer run indices from None (all), a boolean mask or an integer index."""
-    if runs is None:
-        return np.arange(m)
-    r = np.asarray(runs)
-    if r.dtype == bool:
-        return np.flatnonzero(r)
-    return r.astype(np.int64, copy=False).ravel()
-
-
-class DataSpacePosterior:
+class DataSpacePosterior(GroupedPosterior):
     """Exact posterior of several GP priors for a batch of runs, in data space (see the module docstring).
 
     Parameters
@@ -69,8 +61,8 @@ class DataSpacePosterior:
     runs : int
         Number of runs m in the batch.
     max_data : int, optional
-        Most observations a run may hold (e.g. the reset period, or T·K). Exceeding it is an error. Without it
-        (and without ``window``) the buffers grow geometrically.
+        Most observations a run may hold (e.g. the reset period, or T·K). Exceeding it is an error. The buffers
+        start small and grow geometrically up to it (unbounded without it).
     window : int, optional
         Sliding window w: :meth:`condition` on a run that already holds w observations first drops its oldest
         one (SW-GP-UCB keeps the last w). :meth:`drop_oldest` does it explicitly.
@@ -82,35 +74,18 @@ class DataSpacePosterior:
     representation = "dataspace"
 
     def __init__(self, priors: Sequence[GPPrior], noise_var: float, runs: int, *, max_data: int | None = None,
-                 window: int | None = None) -> None:
-        if len(priors) == 0:
-            raise BoundcheckError("DataSpacePosterior needs at least one prior")
-        if not noise_var > 0:
-            raise BoundcheckError(f"noise variance must be positive, got {noise_var!r}")
-        n = priors[0].n
-        if any(p.n != n for p in priors):
-            raise BoundcheckError("all priors must live on the same domain")
+                 window: int | None = None, initial_capacity: int = 32) -> None:
         for name, v in (("window", window), ("max_data", max_data)):
             if v is not None and (int(v) != v or v < 1):
                 raise BoundcheckError(f"{name} must be a positive integer, got {v!r}")
-        self.priors = tuple(priors)
-        self.noise_var = float(noise_var)
-        self.m, self.n, self.P = int(runs), n, len(priors)
-        keys: dict[str, int] = {}
-        self.group_of = np.asarray([keys.setdefault(p.kernel_key, len(keys)) for p in priors], dtype=np.int64)
-        self.G = len(keys)
-        first = {g: self.priors[int(np.argmax(self.group_of == g))] for g in range(self.G)}
-        self.K = np.stack([first[g].K for g in range(self.G)])  # (G, n, n)
-        self.kdiag = np.ascontiguousarray(np.diagonal(self.K, axis1=1, axis2=2))  # (G, n)
-        self.eps = np.array([first[g].eps for g in range(self.G)])
-        self.members = [np.flatnonzero(self.group_of == g) for g in range(self.G)]
-        self.prior_mean = np.stack([p.mean for p in priors])  # (P, n)
+        self._setup(priors, noise_var, runs)
         self.window = None if window is None else int(window)
         self.max_data = None if max_data is None else int(max_data)
-        if self.window is not None:
-            self.capacity = self.window if self.max_data is None else min(self.window, self.max_data)
-        else:
-            self.capacity = self.max_data if self.max_data is not None else 16
+        self.limit = self.window if self.window is not None else self.max_data  # None: unbounded
+        if self.window is not None and self.max_data is not None:
+            self.limit = min(self.window, self.max_data)
+        start = max(1, int(initial_capacity))
+        self.capacity = start if self.limit is None else min(self.limit, start)
         self.tau = 1  # prediction time of the current state (observations are stamped with it)
         self.reset()
 
@@ -127,6 +102,7 @@ class DataSpacePosterior:
 
     def reset(self, runs: np.ndarray | None = None) -> None:
         """Forget all data, for every run or for the runs selected by a boolean/int index."""
+        self._cache.clear()
         if runs is None:
             self._allocate(self.capacity)
             self.c = np.ones(self.G)
@@ -135,7 +111,7 @@ class DataSpacePosterior:
             self.dev = np.zeros((self.m, self.P, self.n))
             self.loglik = np.zeros((self.m, self.P))
             return
-        r = _rows_of(runs, self.m)
+        r = rows_of(runs, self.m)
         if r.size == 0:
             return
         top = int(self.d[r].max(initial=0))
@@ -160,27 +136,16 @@ class DataSpacePosterior:
     def _grow(self) -> None:
         old = (self.idx, self.times, self.y, self.L, self.A)
         W = self.capacity
-        self._allocate(2 * W)
+        self._allocate(2 * W if self.limit is None else min(2 * W, self.limit))
         self.idx[:, :W], self.times[:, :W], self.y[:, :W] = old[0], old[1], old[2]
         self.L[:, :, :W, :W] = old[3]
         for A, A_old in zip(self.A, old[4], strict=True):
             A[:, :W] = A_old
 
     # --------------------------------------------------------------- queries
-    def mean(self) -> np.ndarray:
-        """Posterior means μ^p_{t-1}(·, t): (m, P, n)."""
-        return self.prior_mean[None] + self.dev
-
-    def group_var(self) -> np.ndarray:
-        """Posterior variances per kernel group: (m, G, n), clipped at 0 against round-off."""
+    def _group_var(self) -> np.ndarray:
         v = self.kdiag[:, None, :] - self.c[:, None, None] * self.ddiag
         return np.maximum(np.moveaxis(v, 0, 1), 0.0)
-
-    def var(self) -> np.ndarray:
-        return self.group_var()[:, self.group_of]
-
-    def sd(self) -> np.ndarray:
-        return np.sqrt(self.var())
 
     def _V(self, g: int, rows: np.ndarray | None = None, top: int | None = None) -> np.ndarray:
         """Stored V rows of group g, (k, top, n) (a view when ``rows`` is None)."""
@@ -213,44 +178,43 @@ class DataSpacePosterior:
         idx = np.asarray(idx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         every = runs is None
-        sel = _rows_of(runs, self.m)
+        sel = rows_of(runs, self.m)
         if sel.size == 0:
             return
         full = self.d[sel] >= self.capacity
         if full.any():
-            if self.window is not None and self.capacity == self.window:
+            if self.limit is None or self.capacity < self.limit:
+                self._grow()
+            elif self.window is not None and self.limit == self.window:
                 self.drop_oldest(sel[full])
-            elif self.max_data is not None:
+            else:
                 raise BoundcheckError(f"data-space posterior: more than max_data={self.max_data} observations "
                                       "since a reset")
-            else:
-                self._grow()
+        self._cache.clear()
         idx_s, y_s = idx[sel], y[sel]
         d_s = self.d[sel]
         top = int(d_s.max(initial=0))
         k = np.arange(sel.size)
         rows = None if every else sel
-        # posterior mean of every prior at the observed point, before the update
-        mu_at = self.prior_mean[:, idx_s].T + self.dev[sel[:, None], np.arange(self.P)[None], idx_s[:, None]]
-        lam = self.noise_var
+        mu_at = self._mean_at(sel, idx_s, every)  # posterior mean of every prior at the observed point
+        lam, n = self.noise_var, self.n
         for g in range(self.G):
             c = self.c[g]
             s, col = self._column(g, rows, idx_s, top)  # Σ_τ[:, x], stored V[:, x]
             v = s[k, idx_s] + lam  # predictive variance of y
             sqv = np.sqrt(v)
-            row = s / np.sqrt(c * v)[:, None]  # new stored V row: Σ_τ[x, :] / √(c v)
+            row = s * (1.0 / np.sqrt(c * v))[:, None]  # new stored V row: Σ_τ[x, :] / √(c v)
             # new row of L: (V_τ[:, x]ᵀ, √v)
             self.L[g, sel, d_s, :top] = np.sqrt(c) * col
             self.L[g, sel, d_s, d_s] = sqv
             A = self.A[g]
-            A[sel, d_s, :self.n] = row
-            self.ddiag[g, sel] += row * row
-            gain = s / v[:, None]
-            for j, p in enumerate(self.members[g]):
-                resid = y_s - mu_at[:, p]
-                A[sel, d_s, self.n + j] = resid / sqv  # z_p grows by the standardised innovation
-                self.dev[sel, p] += gain * resid[:, None]
-                self.loglik[sel, p] += -0.5 * (_LOG2PI + np.log(v) + resid * resid / v)
+            A[sel, d_s, :n] = row
+            if every:
+                self.ddiag[g] += row * row
+            else:
+                self.ddiag[g][sel] += row * row
+            resid = self._update_priors(g, sel, every, s / v[:, None], v, y_s, mu_at)
+            A[sel, d_s, n:] = resid / sqv[:, None]  # z_p grows by the standardised innovation
         self.idx[sel, d_s], self.times[sel, d_s], self.y[sel, d_s] = idx_s, float(self.tau), y_s
         self.d[sel] += 1
 
@@ -269,10 +233,11 @@ class DataSpacePosterior:
 
         Givens rotations restore the Cholesky factor of the remaining data and carry V and z along (see the
         module docstring); the row they push out leaves Σ, μ and log p(D | p)."""
-        sel = _rows_of(runs, self.m)
+        sel = rows_of(runs, self.m)
         sel = sel[self.d[sel] > 0]
         if sel.size == 0:
             return
+        self._cache.clear()
         top = int(self.d[sel].max())
         n = self.n
         for g in range(self.G):
@@ -306,10 +271,11 @@ class DataSpacePosterior:
             vout = np.sqrt(c) * out[:, :n]
             logdet = 2.0 * np.log(np.where(np.arange(top - 1)[None] < (self.d[sel] - 1)[:, None],
                                            np.diagonal(M, axis1=1, axis2=2), 1.0)).sum(axis=1)
-            for j, p in enumerate(self.members[g]):
-                self.dev[sel, p] -= vout * out[:, n + j][:, None]
-                zz = R[:, :, n + j]
-                self.loglik[sel, p] = -0.5 * ((self.d[sel] - 1) * _LOG2PI + logdet + np.einsum("kd,kd->k", zz, zz))
+            ix = np.ix_(sel, self.members[g])
+            self.dev[ix] -= vout[:, None, :] * out[:, n:, None]  # the row pushed out leaves the mean
+            zz = R[:, :, n:]  # (k, top-1, P_g)
+            self.loglik[ix] = -0.5 * (((self.d[sel] - 1) * _LOG2PI + logdet)[:, None]
+                                      + np.einsum("kdp,kdp->kp", zz, zz))
         for buf in (self.idx, self.times, self.y):
             buf[sel, :top - 1] = buf[sel, 1:top]
         self.d[sel] -= 1
@@ -321,6 +287,7 @@ class DataSpacePosterior:
             e = self.eps[g]
             if e == 0.0:
                 continue
+            self._cache.clear()
             self.c[g] *= 1.0 - e
             if self.c[g] < _RENORM:  # fold √c into V before new rows (∝ 1/√c) overflow
                 self.A[g][:, :, :self.n] *= np.sqrt(self.c[g])
@@ -330,29 +297,67 @@ class DataSpacePosterior:
 
 
 # ---------------------------------------------------------------------------------------------- the factory
-def choose_representation(n: int, *, max_data: int | None = None, window: int | None = None) -> str:
+#: "auto" (by cost), or "grid" / "dataspace" forced for every posterior the factory makes (tests that the
+#: representation changes nothing but round-off, benchmarks). Worker processes read the environment variable.
+_REPRESENTATION = os.environ.get("BOUNDCHECK_POSTERIOR_REPRESENTATION", "auto")
+REPRESENTATIONS = ("auto", "grid", "dataspace")
+
+
+@contextlib.contextmanager
+def use_representation(name: str):
+    """Force the factory's choice in this process (and in pools started inside the block)."""
+    global _REPRESENTATION
+    if name not in REPRESENTATIONS:
+        raise BoundcheckError(f"unknown posterior representation {name!r}; choose {', '.join(REPRESENTATIONS)}")
+    old, old_env = _REPRESENTATION, os.environ.get("BOUNDCHECK_POSTERIOR_REPRESENTATION")
+    _REPRESENTATION = name
+    os.environ["BOUNDCHECK_POSTERIOR_REPRESENTATION"] = name
+    try:
+        yield
+    finally:
+        _REPRESENTATION = old
+        if old_env is None:
+            os.environ.pop("BOUNDCHECK_POSTERIOR_REPRESENTATION", None)
+        else:
+            os.environ["BOUNDCHECK_POSTERIOR_REPRESENTATION"] = old_env
+
+
+def choose_representation(n: int, *, max_data: int | None = None, window: int | None = None,
+                          typical_data: int | None = None) -> str:
     """``"dataspace"`` or ``"grid"``: the cheaper exact form for a domain of n points.
 
-    Per observation the grid-state form costs ~2n² (a rank-1 update of every run's n×n covariance, memory
-    bound) and the data-space form ~4n·d (a column Σ[:, x] = K[:, x] − VᵀV[:, x] and the new row), with
-    d ≤ the longest data a run can hold; its memory is m·d·n instead of m·n². A window always needs data space
-    (the grid form cannot forget stably)."""
+    Per observation the data-space form reads its d×n factor V once (Σ[:, x] = K[:, x] − VᵀV[:, x], ~2n·d
+    flops at matrix-vector speed); the grid form folds rank-one rows into its n×n state at matrix-multiply
+    speed (~2n² flops per observation, several times faster per flop) and reads up to ``block`` pending rows.
+    ``benchmarks/bench_kernels.py`` measures both: data space wins while d ≲ n/4 (and always for a window,
+    which the grid form cannot forget stably); its memory is m·d·n instead of m·n².
+
+    ``typical_data``: how many observations a run usually holds when that is far below ``max_data`` (the data
+    since the last reset of ET-GP-UCB: tens of points, though a run that never resets holds T)."""
     if window is not None:
         return "dataspace"
-    if max_data is not None and 2 * int(max_data) <= n:
+    d = typical_data if typical_data is not None else max_data
+    if d is not None and 4 * int(d) <= n:
         return "dataspace"
     return "grid"
 
 
 def make_posterior(priors: Sequence[GPPrior], noise_var: float, runs: int, *, max_data: int | None = None,
-                   window: int | None = None, representation: str | None = None) -> Posterior:
+                   window: int | None = None, typical_data: int | None = None,
+                   representation: str | None = None) -> Posterior:
     """The exact posterior in the cheaper representation (see :func:`choose_representation`).
 
     ``max_data``: the most observations a run holds at once (T·K without resets, the reset period for
-    R-GP-UCB); ``window``: a sliding window (SW-GP-UCB). ``representation`` forces ``"grid"`` or
-    ``"dataspace"`` (tests, benchmarks)."""
+    R-GP-UCB); ``window``: a sliding window (SW-GP-UCB); ``typical_data``: the usual number held when it is far
+    below ``max_data`` (data since a reset). ``representation`` forces ``"grid"`` or
+    ``"dataspace"`` (as does :func:`use_representation`). The reference arithmetic
+    (:func:`~boundcheck.model.posterior.use_arithmetic`) is the grid form's, so it always gives the grid form
+    unless a window needs data space."""
     n = priors[0].n if len(priors) else 0
-    rep = representation or choose_representation(n, max_data=max_data, window=window)
+    rep = representation or _REPRESENTATION
+    if rep == "auto":
+        rep = "grid" if arithmetic() == "reference" and window is None else \
+            choose_representation(n, max_data=max_data, window=window, typical_data=typical_data)
     if rep == "dataspace":
         return DataSpacePosterior(priors, noise_var, runs, max_data=max_data, window=window)
     if rep == "grid":

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial.distance import cdist
 
 from ..errors import BoundcheckError
 from ..utils.validation import check_positive, check_square_matrix, check_unit_interval
@@ -76,6 +75,8 @@ class RBF(Kernel):
     def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
         X = _as2d(X)
         Y = X if Y is None else _as2d(Y)
+        from scipy.spatial.distance import cdist
+
         d2 = cdist(X, Y, "sqeuclidean")
         return self.variance * np.exp(-0.5 * d2 / self.lengthscale**2)
 
@@ -97,6 +98,8 @@ class Matern(Kernel):
     def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
         X = _as2d(X)
         Y = X if Y is None else _as2d(Y)
+        from scipy.spatial.distance import cdist
+
         r = cdist(X, Y, "euclidean") / self.lengthscale
         if self.nu == 0.5:
             k = np.exp(-r)

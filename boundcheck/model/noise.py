@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import BoundcheckError
 
-__all__ = ["NOISE_LAWS", "parse_noise_law", "draw_noise", "describe_noise_law"]
+__all__ = ["NOISE_LAWS", "parse_noise_law", "draw_noise", "NoiseDraws", "describe_noise_law"]
 
 NOISE_LAWS = ("gaussian", "rademacher")
 
@@ -49,6 +49,26 @@ def draw_noise(law: str, R: float, rngs: list[np.random.Generator], K: int) -> n
         return (R * scale) * np.stack([g.standard_normal(K) for g in rngs])
     signs = np.stack([2.0 * g.integers(0, 2, size=K) - 1.0 for g in rngs])
     return (R * scale) * signs
+
+
+class NoiseDraws:
+    """The noise of a batch of runs step after step (``next()`` → (m, K)): exactly :func:`draw_noise` at every
+    step, but Gaussian values are fetched ``steps`` steps at a time (:class:`~boundcheck.model.sampling.NormalBlocks`
+    gives the same values as per-step draws, with the Python loop over runs once per block). Rademacher signs are
+    drawn step by step (a generator's bounded integers depend on how many are drawn per call)."""
+
+    def __init__(self, law: str, R: float, rngs: list[np.random.Generator], K: int, steps: int = 64) -> None:
+        from .sampling import NormalBlocks
+
+        self.law, self.R, self.rngs, self.K = law, float(R), rngs, int(K)
+        self.base, self.scale = parse_noise_law(law)
+        self._normals = NormalBlocks(rngs, self.K, steps) if self.base == "gaussian" else None
+
+    def next(self) -> np.ndarray:
+        if self._normals is None:
+            return draw_noise(self.law, self.R, self.rngs, self.K)
+        z = self._normals.next()
+        return self.R * z if self.scale == 1.0 else (self.R * self.scale) * z
 
 
 def describe_noise_law(law: str, R: float) -> str:

@@ -35,6 +35,8 @@ after observing y_t call ``condition`` then ``propagate``.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -43,7 +45,8 @@ import numpy as np
 from ..errors import BoundcheckError
 from .priors import GPPrior, clipped_root
 
-__all__ = ["Posterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior"]
+__all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior", "arithmetic",
+           "use_arithmetic", "rows_of", "default_block"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
 
@@ -74,14 +77,68 @@ class Posterior(Protocol):
     def reset(self, runs: np.ndarray | None = None) -> None: ...
 
 
-class BatchedPosterior:
-    """Exact posterior of several GP priors, for a batch of runs, on a finite domain (grid-state form).
+# ------------------------------------------------------------------------------------------ arithmetic
+#: "fast": the blocked in-place kernels below (default). "reference": the arithmetic of the first engine
+#: (grid form, numpy broadcasting, one (m, n, n) temporary per update), bit-identical to the regression pins
+#: recorded with it; tests run both and require identical selections and claims, floats to round-off.
+_ARITHMETIC = os.environ.get("BOUNDCHECK_POSTERIOR_ARITHMETIC", "fast")
+ARITHMETICS = ("fast", "reference")
 
-    Implements :class:`Posterior`."""
 
-    def __init__(self, priors: Sequence[GPPrior], noise_var: float, runs: int) -> None:
+def arithmetic() -> str:
+    """The posterior arithmetic in force (``"fast"`` or ``"reference"``)."""
+    return _ARITHMETIC
+
+
+@contextlib.contextmanager
+def use_arithmetic(name: str):
+    """Run a block with the given posterior arithmetic in this process (tests of the regression pins).
+
+    Worker processes read ``BOUNDCHECK_POSTERIOR_ARITHMETIC`` instead; this context sets it too, for pools
+    started inside the block."""
+    global _ARITHMETIC
+    if name not in ARITHMETICS:
+        raise BoundcheckError(f"unknown posterior arithmetic {name!r}; choose {', '.join(ARITHMETICS)}")
+    old, old_env = _ARITHMETIC, os.environ.get("BOUNDCHECK_POSTERIOR_ARITHMETIC")
+    _ARITHMETIC = name
+    os.environ["BOUNDCHECK_POSTERIOR_ARITHMETIC"] = name
+    try:
+        yield
+    finally:
+        _ARITHMETIC = old
+        if old_env is None:
+            os.environ.pop("BOUNDCHECK_POSTERIOR_ARITHMETIC", None)
+        else:
+            os.environ["BOUNDCHECK_POSTERIOR_ARITHMETIC"] = old_env
+
+
+def rows_of(runs: np.ndarray | None, m: int) -> np.ndarray:
+    """Integer run indices from None (all runs), a boolean mask or an integer index."""
+    if runs is None:
+        return np.arange(m)
+    r = np.asarray(runs)
+    if r.dtype == bool:
+        return np.flatnonzero(r)
+    return r.astype(np.int64, copy=False).ravel()
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class GroupedPosterior:
+    """What every representation shares: the priors grouped by kernel, the mean deviation ``dev`` (m, P, n)
+    and ``loglik`` (m, P), per-state caches of the queries, and the vectorised per-prior mean update.
+
+    Queries return read-only arrays cached until the next update (the engine and a policy both read the
+    posterior at every step); square roots are taken per kernel group, not per prior."""
+
+    representation = "?"
+
+    def _setup(self, priors: Sequence[GPPrior], noise_var: float, runs: int) -> None:
         if len(priors) == 0:
-            raise BoundcheckError("BatchedPosterior needs at least one prior")
+            raise BoundcheckError(f"{type(self).__name__} needs at least one prior")
         if not noise_var > 0:
             raise BoundcheckError(f"noise variance must be positive, got {noise_var!r}")
         n = priors[0].n
@@ -91,62 +148,152 @@ class BatchedPosterior:
         self.noise_var = float(noise_var)
         self.m, self.n, self.P = int(runs), n, len(priors)
         keys: dict[str, int] = {}
-        group_of = []
-        for p in priors:
-            group_of.append(keys.setdefault(p.kernel_key, len(keys)))
-        self.group_of = np.asarray(group_of, dtype=np.int64)
+        self.group_of = np.asarray([keys.setdefault(p.kernel_key, len(keys)) for p in priors], dtype=np.int64)
         self.G = len(keys)
         first = {g: self.priors[int(np.argmax(self.group_of == g))] for g in range(self.G)}
         self.K = np.stack([first[g].K for g in range(self.G)])  # (G, n, n)
+        self.kdiag = np.ascontiguousarray(np.diagonal(self.K, axis1=1, axis2=2))  # (G, n)
         self.eps = np.array([first[g].eps for g in range(self.G)])
         self.members = [np.flatnonzero(self.group_of == g) for g in range(self.G)]
+        self._all_members = [bool(np.array_equal(mb, np.arange(self.P))) for mb in self.members]
         self.prior_mean = np.stack([p.mean for p in priors])  # (P, n)
+        self._cache: dict[str, np.ndarray] = {}
+        self._rows = np.arange(self.m)  # run indices (reused: called every step)
+        self._identity_groups = self.G == self.P and bool(np.array_equal(self.group_of, np.arange(self.P)))
+
+    # --------------------------------------------------------------- queries
+    def _group_var(self) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def mean(self) -> np.ndarray:
+        """Posterior means μ^p_{t-1}(·, t): (m, P, n), read-only."""
+        out = self._cache.get("mean")
+        if out is None:
+            out = self._cache["mean"] = _readonly(self.prior_mean[None] + self.dev)
+        return out
+
+    def group_var(self) -> np.ndarray:
+        """Posterior variances per kernel group: (m, G, n), clipped at 0 against round-off; read-only."""
+        out = self._cache.get("group_var")
+        if out is None:
+            out = self._cache["group_var"] = _readonly(self._group_var())
+        return out
+
+    def group_sd(self) -> np.ndarray:
+        """Posterior standard deviations per kernel group: (m, G, n), read-only."""
+        out = self._cache.get("group_sd")
+        if out is None:
+            out = self._cache["group_sd"] = _readonly(np.sqrt(self.group_var()))
+        return out
+
+    def _per_prior(self, a: np.ndarray) -> np.ndarray:
+        if self._identity_groups:
+            return a
+        if self.G == 1:  # a broadcast view: no (m, P, n) copy of a per-group quantity
+            return np.broadcast_to(a, (self.m, self.P, self.n))
+        return a[:, self.group_of]
+
+    def var(self) -> np.ndarray:
+        """Posterior variances σ²^p_{t-1}(·, t) per prior: (m, P, n), read-only (a view of the groups')."""
+        return self._per_prior(self.group_var())
+
+    def sd(self) -> np.ndarray:
+        """Posterior standard deviations per prior: (m, P, n), read-only (square roots taken per group)."""
+        return self._per_prior(self.group_sd())
+
+    # --------------------------------------------------------------- shared update pieces
+    def _mean_at(self, sel: np.ndarray, idx_s: np.ndarray, every: bool) -> np.ndarray:
+        """μ^p_{t-1}(x_r) for every selected run r and prior p: (k, P)."""
+        rows = self._rows if every else sel
+        return self.prior_mean[:, idx_s].T + self.dev[rows, :, idx_s]
+
+    def _update_priors(self, g: int, sel: np.ndarray, every: bool, gain: np.ndarray, v: np.ndarray,
+                       y_s: np.ndarray, mu_at: np.ndarray) -> np.ndarray:
+        """Mean and log-likelihood update of the priors of group g (all at once); returns the residuals."""
+        mb = self.members[g]
+        resid = y_s[:, None] - mu_at[:, mb]  # (k, P_g)
+        dl = -0.5 * (_LOG2PI + np.log(v)[:, None] + resid * resid / v[:, None])
+        upd = gain[:, None, :] * resid[:, :, None]
+        if every and self._all_members[g]:
+            self.dev += upd
+            self.loglik += dl
+        else:
+            ix = np.ix_(sel, mb)
+            self.dev[ix] += upd
+            self.loglik[ix] += dl
+        return resid
+
+
+class BatchedPosterior(GroupedPosterior):
+    """Exact posterior of several GP priors, for a batch of runs, on a finite domain (grid-state form).
+
+    Storage: ``Σ_g = K_g − c_g (D_g + U_gᵀU_g)``: the folded matrix D_g (m, n, n) and up to ``block`` pending
+    rank-one rows U_g (m, block, n). An observation appends one row (O(n·block) to read Σ[:, x]); every
+    ``block`` observations the rows are folded into D_g by one in-place BLAS ``dgemm`` per run (rank-``block``
+    update at matrix-multiply speed, no (m, n, n) temporary). The diagonal of D_g + U_gᵀU_g is kept
+    incrementally, so variances cost O(n).
+
+    Implements :class:`Posterior`."""
+
+    representation = "grid"
+
+    def __init__(self, priors: Sequence[GPPrior], noise_var: float, runs: int, *, block: int | None = None) -> None:
+        self._setup(priors, noise_var, runs)
+        self.arithmetic = _ARITHMETIC
+        self.block = 0 if self.arithmetic == "reference" else int(block or default_block(self.n))
         self.reset()
 
     # ------------------------------------------------------------------ state
     def reset(self, runs: np.ndarray | None = None) -> None:
         """Forget all data, for every run or for the runs selected by a boolean/int index."""
+        self._cache.clear()
         if runs is None:
-            self.D = np.zeros((self.G, self.m, self.n, self.n))  # Σ_g = K_g − c_g D_g
-            self.c = np.ones(self.G)
-            self.dev = np.zeros((self.m, self.P, self.n))
-            self.loglik = np.zeros((self.m, self.P))
-            self.n_obs = np.zeros(self.m, dtype=np.int64)
+            G, m, n = self.G, self.m, self.n
+            self.D = np.zeros((G, m, n, n))  # folded part of Σ_g = K_g − c_g (D_g + U_gᵀU_g)
+            self.U = np.zeros((G, m, max(self.block, 1), n))  # pending rank-one rows
+            self.k = np.zeros(m, dtype=np.int64)  # pending rows per run
+            self.ddiag = np.zeros((G, m, n))  # diag(D_g + U_gᵀU_g)
+            self.c = np.ones(G)
+            self.dev = np.zeros((m, self.P, n))
+            self.loglik = np.zeros((m, self.P))
+            self.n_obs = np.zeros(m, dtype=np.int64)
             return
         self.D[:, runs] = 0.0
+        self.U[:, runs] = 0.0
+        self.k[runs] = 0
+        self.ddiag[:, runs] = 0.0
         self.dev[runs] = 0.0
         self.loglik[runs] = 0.0
         self.n_obs[runs] = 0
 
     # --------------------------------------------------------------- queries
-    def mean(self) -> np.ndarray:
-        """Posterior means μ^p_{t-1}(·, t): (m, P, n)."""
-        return self.prior_mean[None] + self.dev
-
-    def group_var(self) -> np.ndarray:
-        """Posterior variances per kernel group: (m, G, n), clipped at 0 against round-off."""
-        kdiag = np.diagonal(self.K, axis1=1, axis2=2)  # (G, n)
-        ddiag = np.diagonal(self.D, axis1=2, axis2=3)  # (G, m, n)
-        v = kdiag[:, None, :] - self.c[:, None, None] * ddiag
+    def _group_var(self) -> np.ndarray:
+        ddiag = np.diagonal(self.D, axis1=2, axis2=3) if self.arithmetic == "reference" else self.ddiag
+        v = self.kdiag[:, None, :] - self.c[:, None, None] * ddiag
         return np.maximum(np.moveaxis(v, 0, 1), 0.0)
 
-    def var(self) -> np.ndarray:
-        """Posterior variances σ²^p_{t-1}(·, t) per prior: (m, P, n)."""
-        return self.group_var()[:, self.group_of]
-
-    def sd(self) -> np.ndarray:
-        return np.sqrt(self.var())
+    def _pending(self, g: int, rows: np.ndarray | None, idx: np.ndarray) -> np.ndarray | None:
+        """(U_gᵀU_g)[x_r, :] for each run: (k, n), or None when nothing is pending."""
+        kmax = int(self.k.max(initial=0) if rows is None else self.k[rows].max(initial=0))
+        if kmax == 0:
+            return None
+        Ug = self.U[g][:, :kmax] if rows is None else self.U[g][rows, :kmax]
+        ucol = Ug[self._rows if idx.size == self.m else np.arange(idx.size), :, idx]  # (k, kmax): U[:, x_r]
+        return np.matmul(ucol[:, None, :], Ug)[:, 0, :]
 
     def cov(self, prior: int = 0) -> np.ndarray:
         """Full posterior covariance (m, n, n) of one prior (materialised; for tests and diagnostics)."""
         g = self.group_of[prior]
-        return self.K[g][None] - self.c[g] * self.D[g]
+        D = self.D[g] + np.matmul(np.swapaxes(self.U[g], 1, 2), self.U[g])
+        return self.K[g][None] - self.c[g] * D
 
     def cov_column(self, idx: np.ndarray, prior: int = 0) -> np.ndarray:
         """Σ_{t−1}[:, x] for x = ``idx[r]`` in every run r: (m, n), without materialising Σ."""
         g = self.group_of[prior]
         idx = np.asarray(idx, dtype=np.int64)
-        return self.K[g][idx] - self.c[g] * self.D[g][np.arange(self.m), idx]
+        d = self.D[g][self._rows, idx]
+        pend = self._pending(g, None, idx)
+        return self.K[g][idx] - self.c[g] * (d if pend is None else d + pend)
 
     # --------------------------------------------------------------- updates
     def condition(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
@@ -154,13 +301,50 @@ class BatchedPosterior:
         idx = np.asarray(idx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         every = runs is None
-        sel = np.arange(self.m) if every else np.flatnonzero(runs)
+        sel = self._rows if every else rows_of(runs, self.m)
         if sel.size == 0:
             return
-        idx_s, y_s = idx[sel], y[sel]
+        self._cache.clear()
+        idx_s, y_s = (idx, y) if every else (idx[sel], y[sel])
+        k = self._rows if every else np.arange(sel.size)
+        mu_at = self._mean_at(sel, idx_s, every)  # posterior mean of every prior at the observed point
+        if self.arithmetic == "reference":
+            self._condition_reference(sel, every, idx_s, y_s, mu_at)
+        else:
+            kk = self.k[sel]
+            for g in range(self.G):
+                c = self.c[g]
+                d = self.D[g][k, idx_s] if every else self.D[g][sel, idx_s]  # rows x of D_g (contiguous)
+                pend = self._pending(g, None if every else sel, idx_s)
+                s = self.K[g][idx_s] - c * (d if pend is None else d + pend)  # (k, n): Σ[:, x]
+                v = s[k, idx_s] + self.noise_var  # predictive variance of y
+                u = s * (1.0 / np.sqrt(c * v))[:, None]  # Σ_new = K − c(D + UᵀU + u uᵀ)
+                self.U[g][sel, kk] = u
+                if every:
+                    self.ddiag[g] += u * u
+                else:
+                    self.ddiag[g][sel] += u * u
+                self._update_priors(g, sel, every, s / v[:, None], v, y_s, mu_at)
+            self.k[sel] += 1
+            full = sel[self.k[sel] >= self.block]
+            if full.size:
+                self._fold(full)
+        self.n_obs[sel] += 1
+
+    def _fold(self, runs: np.ndarray) -> None:
+        """D_g += U_gᵀU_g in place, one BLAS dgemm per run (rank-``block`` update), then clear U."""
+        from scipy.linalg.blas import dgemm
+
+        for g in range(self.G):
+            for r in runs:
+                Ut = self.U[g, r].T  # (n, block), Fortran-contiguous view
+                dgemm(1.0, Ut, Ut, beta=1.0, c=self.D[g, r].T, trans_b=1, overwrite_c=1)
+        self.U[:, runs] = 0.0
+        self.k[runs] = 0
+
+    def _condition_reference(self, sel, every, idx_s, y_s, mu_at) -> None:
+        """The first engine's arithmetic, operation for operation (pinned by tests/test_regression.py)."""
         k = np.arange(sel.size)
-        # posterior mean of every prior at the observed point, per selected run
-        mu_at = self.prior_mean[:, idx_s].T + self.dev[sel[:, None], np.arange(self.P)[None], idx_s[:, None]]
         for g in range(self.G):
             D, c = self.D[g], self.c[g]
             s = self.K[g][idx_s] - c * (D[sel, :, idx_s] if not every else D[k, idx_s])  # (k, n): Σ[:, x]
@@ -171,11 +355,7 @@ class BatchedPosterior:
                 D += upd
             else:
                 D[sel] += upd
-            for p in self.members[g]:
-                resid = y_s - mu_at[:, p]
-                self.dev[sel, p] += gain * resid[:, None]
-                self.loglik[sel, p] += -0.5 * (_LOG2PI + np.log(v) + resid * resid / v)
-        self.n_obs[sel] += 1
+            self._update_priors(g, sel, every, gain, v, y_s, mu_at)
 
     def condition_batch(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
         """Observe K values per run at once (a semi-bandit round): ``idx``, ``y`` of shape (m, K).
@@ -196,11 +376,24 @@ class BatchedPosterior:
             e = self.eps[g]
             if e == 0.0:
                 continue
+            self._cache.clear()
             self.c[g] *= 1.0 - e
             if self.c[g] < 1e-150:  # renormalise before D overflows
                 self.D[g] *= self.c[g]
+                self.U[g] *= np.sqrt(self.c[g])
+                self.ddiag[g] *= self.c[g]
                 self.c[g] = 1.0
-            self.dev[:, self.members[g]] *= np.sqrt(1.0 - e)
+            mb = self.members[g]
+            if self._all_members[g]:
+                self.dev *= np.sqrt(1.0 - e)
+            else:
+                self.dev[:, mb] *= np.sqrt(1.0 - e)
+
+
+def default_block(n: int) -> int:
+    """Pending rows before a fold: large enough for the fold to run at matrix-multiply speed, small enough
+    that reading Σ[:, x] (O(n·block)) stays below the fold's amortised O(n²)."""
+    return int(min(64, max(8, n // 8)))
 
 
 class PathwiseSampler:
@@ -217,11 +410,11 @@ class PathwiseSampler:
     Call :meth:`observe` with x_t *before* ``posterior.condition`` (it reads Σ_{t−1}).
     """
 
-    def __init__(self, posterior: Posterior, prior: int = 0, capacity: int = 64) -> None:
+    def __init__(self, posterior: Posterior, prior: int = 0, capacity: int = 64, first_run: int = 0) -> None:
         g = posterior.group_of[prior]
         if posterior.eps[g] != 0.0:
             raise BoundcheckError("pathwise sampling is implemented for static priors (ε = 0) only")
-        self.post, self.prior = posterior, prior
+        self.post, self.prior, self.first_run = posterior, prior, int(first_run)
         self.A = clipped_root(posterior.K[g])  # (n, r), A Aᵀ = K
         m, n = posterior.m, posterior.n
         self.t = 0
@@ -247,7 +440,9 @@ class PathwiseSampler:
         """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run."""
         t, r = self.t, self.A.shape[1]
         z = np.stack([g.standard_normal(r + t) for g in rngs])  # prior draw and pseudo-noise, per run
-        gvals = z[:, :r] @ self.A.T  # (m, n) ~ N(0, K)
+        from .sampling import rows_matmul
+
+        gvals = rows_matmul(z[:, :r], self.A.T, self.first_run)  # (m, n) ~ N(0, K)
         if t == 0:
             return gvals
         rows = np.arange(self.post.m)[:, None]

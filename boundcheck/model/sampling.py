@@ -6,7 +6,7 @@
 * Seeds: run ``r`` of a study with seed ``s`` uses ``SeedSequence(s, spawn_key=(r,))`` (= the r-th child of
   ``SeedSequence(s).spawn``), split into named streams, so results do not depend on chunking or workers.
   Every algorithm of run ``r`` sees the same f path and the same noise (common random numbers).
-* One sampler protocol serves every kind of truth: ``start(rngs) -> (m, n)`` and ``step(rngs) -> (m, n)``
+* One sampler protocol serves every kind of truth: ``start(rngs, first_run) -> (m, n)`` and ``step(rngs) -> (m, n)``
   (plus ``info``, per-run facts about the truth); :func:`make_sampler` picks :class:`ChainSampler` for a GP
   prior and :class:`RKHSSampler` for an :class:`~boundcheck.priors.RKHSFamily`.
 """
@@ -19,7 +19,58 @@ import numpy as np
 
 from .priors import GPPrior, RKHSFamily
 
-__all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams"]
+__all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams",
+           "rows_matmul", "ROW_BLOCK", "NormalBlocks"]
+
+
+class NormalBlocks:
+    """Standard normals of shape ``size`` per step from one stream per run, drawn ``steps`` steps at a time.
+
+    A generator's normals come out in the same order whether drawn one step or many steps at a time, so this
+    gives exactly the values of per-step draws while the Python loop over runs runs once per block of steps
+    instead of once per step (memory: runs × steps × size)."""
+
+    def __init__(self, rngs: list[np.random.Generator], size: int, steps: int = 16) -> None:
+        self.rngs, self.size = rngs, int(size)
+        self.steps = max(1, int(steps))
+        self._block: np.ndarray | None = None
+        self._i = self.steps
+
+    def next(self) -> np.ndarray:
+        """The next step's draws: (runs, size)."""
+        if self._i == self.steps:
+            self._block = np.stack([g.standard_normal((self.steps, self.size)) for g in self.rngs])
+            self._i = 0
+        out = self._block[:, self._i]
+        self._i += 1
+        return out
+
+#: runs per matrix-multiply call in :func:`rows_matmul`
+ROW_BLOCK = 8
+
+
+def rows_matmul(Z: np.ndarray, M: np.ndarray, first_row: int = 0) -> np.ndarray:
+    """``Z @ M`` for a batch of runs (one row each), computed so that row i's result depends only on ``Z[i]``,
+    ``M`` and the run's position ``(first_row + i) mod ROW_BLOCK``, never on how many runs share the call.
+
+    BLAS matrix products round differently for different numbers of rows (kernel choice, panel splits), which
+    would make a run's values depend on its chunk. Here every call multiplies exactly ``ROW_BLOCK`` rows (zero
+    padded), and a run always sits at the same row of its block: results are bit-identical for any chunking,
+    number of workers or backend. The reference arithmetic (:func:`~boundcheck.model.posterior.use_arithmetic`)
+    is the first engine's single product."""
+    from .posterior import arithmetic
+
+    if arithmetic() == "reference":
+        return Z @ M
+    m = Z.shape[0]
+    lead = int(first_row) % ROW_BLOCK
+    nb = -(-(lead + m) // ROW_BLOCK)
+    padded = np.zeros((nb * ROW_BLOCK, Z.shape[1]))
+    padded[lead:lead + m] = Z
+    out = np.empty((nb * ROW_BLOCK, M.shape[1]))
+    for b in range(0, nb * ROW_BLOCK, ROW_BLOCK):
+        np.matmul(padded[b:b + ROW_BLOCK], M, out=out[b:b + ROW_BLOCK])
+    return out[lead:lead + m]
 
 
 def cholesky_jittered(K: np.ndarray, jitter: float = 1e-10, max_tries: int = 8) -> tuple[np.ndarray, float]:
@@ -70,14 +121,20 @@ class ChainSampler:
         self.rho = float(np.sqrt(1.0 - prior.eps))
         self.sqrt_eps = float(np.sqrt(prior.eps))
         self._dev: np.ndarray | None = None
+        self._normals: NormalBlocks | None = None
+        self.first_run = 0
 
     def _draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
-        n = self.L.shape[0]
-        z = np.stack([g.standard_normal(n) for g in rngs])
-        return z @ self.L.T
+        if self._normals is None or self._normals.rngs is not rngs:
+            # the same values as one draw of n per step, fetched several steps at a time (bounded memory)
+            n = self.L.shape[0]
+            self._normals = NormalBlocks(rngs, n, steps=max(1, min(16, (1 << 21) // max(1, len(rngs) * n))))
+        return rows_matmul(self._normals.next(), self.L.T, self.first_run)
 
-    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
-        """f_1 for every run: shape (m, n)."""
+    def start(self, rngs: list[np.random.Generator], first_run: int = 0) -> np.ndarray:
+        """f_1 for every run: shape (m, n). ``first_run``: the id of the first run of the batch (runs are
+        consecutive), which fixes each run's place in the blocked products (:func:`rows_matmul`)."""
+        self.first_run = int(first_run)
         self._dev = self._draw(rngs)
         f = self.prior.mean + self._dev
         if self.prior.eps == 0.0:  # a static f: expose it (and its unknown, unbounded RKHS norm) like RKHSSampler
@@ -103,6 +160,7 @@ class RKHSSampler:
         self.family = family
         self.info: dict[str, np.ndarray] = {}
         self._f: np.ndarray | None = None
+        self.first_run = 0
         if family.generator == "posterior_mean":
             lam, U = np.linalg.eigh(family.K)
             keep = lam > lam.max() * 1e-14
@@ -113,14 +171,16 @@ class RKHSSampler:
         if fam.generator == "posterior_mean":
             # y = U Λ^{1/2} z ~ N(0, K) exactly; α = (K + λ_gen I)^{-1} y, in the eigenbasis
             z = np.stack([g.standard_normal(self._lam.size) for g in rngs])
-            alpha = (z * (np.sqrt(self._lam) / (self._lam + fam.gen_noise_var))[None]) @ self._U.T
+            alpha = rows_matmul(z * (np.sqrt(self._lam) / (self._lam + fam.gen_noise_var))[None], self._U.T,
+                                self.first_run)
             return alpha, np.full(len(rngs), -1)
         k = fam.alpha.shape[0]
         member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
         return fam.alpha[member], member
 
-    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
+    def start(self, rngs: list[np.random.Generator], first_run: int = 0) -> np.ndarray:
         fam = self.family
+        self.first_run = int(first_run)
         if fam.generator == "values":
             k = fam.values.shape[0]
             member = np.array([g.integers(k) if k > 1 else 0 for g in rngs], dtype=np.int64)
@@ -132,7 +192,7 @@ class RKHSSampler:
             if fam.scale_to is not None:
                 alpha = alpha * (fam.scale_to / np.maximum(norms, 1e-300))[:, None]
                 norms = fam.norms_of(alpha)  # exact norm of the member actually used
-            f = alpha @ fam.K
+            f = rows_matmul(alpha, fam.K, self.first_run)
         self._f = f
         self.info = {"f": f, "rkhs_norm": norms, "member": member}
         return f

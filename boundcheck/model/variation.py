@@ -38,6 +38,7 @@ from ..errors import BoundcheckError
 from ..utils.validation import check_choice, check_int, check_nonnegative, check_positive
 from .kernels import check_psd
 from .mig import gamma_bracket
+from .sampling import rows_matmul
 
 __all__ = ["VariationBudgetSequence", "VariationBudgetSampler", "remark_window", "certified_gamma", "KINDS"]
 
@@ -184,12 +185,16 @@ class VariationBudgetSampler:
         self.r = self.Phi.shape[1]
         self._theta: np.ndarray | None = None
         self.t = 0
+        self.first_run = 0
 
     def _record(self, theta: np.ndarray) -> np.ndarray:
         self._theta[:, self.t - 1] = theta
-        return theta @ self.Phi.T
+        # f_t = Φ θ_t, row by row exactly as in any other batch of runs (results independent of the chunking)
+        return rows_matmul(theta, self.Phi.T, self.first_run)
 
-    def start(self, rngs: list[np.random.Generator]) -> np.ndarray:
+    def start(self, rngs: list[np.random.Generator], first_run: int = 0) -> np.ndarray:
+        """f_1 for every run; ``first_run``: the id of the batch's first run (fixes the blocked products)."""
+        self.first_run = int(first_run)
         seq, m, r = self.seq, len(rngs), self.r
         self._theta = np.zeros((m, seq.horizon, r))
         self.t = 1

@@ -61,7 +61,18 @@ class RunContext:
     window: int | None = None  # H (restart period) or w (window) of forgetting algorithms, from the scenario
     points: np.ndarray | None = None  # (n, d) the domain's points (the ask/tell context passes them on)
     B: float | None = None  # the RKHS norm bound the theorem gives the algorithm (frequentist theorems)
-    run_ids: tuple[int, ...] = ()  # the Monte Carlo run of each row (for messages about user code only)
+    run_ids: tuple[int, ...] = ()  # the Monte Carlo run of each row (consecutive), for messages and first_run
+
+    @property
+    def first_run(self) -> int:
+        """Id of the batch's first run (runs are consecutive): fixes blocked products' rounding
+        (:func:`~boundcheck.model.sampling.rows_matmul`), so a run's results do not depend on its batch."""
+        return int(self.run_ids[0]) if self.run_ids else 0
+
+    @property
+    def max_observations(self) -> int:
+        """T·K: the most observations a run's posterior can hold (sizes the data-space representation)."""
+        return int(self.horizon) * int(self.actions.K)
 
     @property
     def monitor_index(self) -> int | None:

@@ -68,7 +68,7 @@ def _min_cost(acts, cost: np.ndarray, available) -> np.ndarray:
 def _arm_model(ctx: RunContext, joint: bool):
     if isinstance(ctx.actions, ContextualTopK):
         return FeatureArms(ctx.actions.features, ctx.noise_var, ctx.runs)
-    return GridArms(ctx.candidates[0], ctx.noise_var, ctx.runs, joint=joint)
+    return GridArms(ctx.candidates[0], ctx.noise_var, ctx.runs, joint=joint, first_run=ctx.first_run)
 
 
 class _Combinatorial(Policy):

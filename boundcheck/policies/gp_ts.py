@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior, PathwiseSampler
+from ..model.dataspace import make_posterior
+from ..model.posterior import PathwiseSampler
 from .base import Policy, RunContext
 
 _TINY = 1e-150
@@ -45,8 +46,8 @@ class GPTS(Policy):
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         m, n = ctx.runs, ctx.candidates[0].n
-        self.posterior = BatchedPosterior(ctx.candidates[:1], ctx.noise_var, m)
-        self.paths = PathwiseSampler(self.posterior, capacity=max(1, ctx.horizon))
+        self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, m, max_data=ctx.max_observations)
+        self.paths = PathwiseSampler(self.posterior, capacity=max(1, ctx.horizon), first_run=ctx.first_run)
         self.truth_prior = 0
         self.v = ctx.schedule(self.name)
         steps = np.maximum(np.arange(ctx.horizon + 1, dtype=float), 1.0)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
 
 
@@ -32,7 +32,7 @@ class GPUCB(Policy):
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        self.posterior = BatchedPosterior(ctx.candidates[:1], ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = 0  # the model is the reference for the truth-side monitors
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)

@@ -12,10 +12,17 @@ Both use the scenario's model (kernel and likelihood variance λ), like every al
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtr
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
+
+_SQRT_2PI = np.sqrt(2 * np.pi)
+
+
+def _pdf(z: np.ndarray) -> np.ndarray:
+    """Standard normal density, as scipy.stats.norm.pdf computes it (without importing scipy.stats)."""
+    return np.exp(-z**2 / 2.0) / _SQRT_2PI
 
 
 class _Improvement(Policy):
@@ -25,7 +32,7 @@ class _Improvement(Policy):
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        self.posterior = BatchedPosterior(ctx.candidates[:1], ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = 0
         self.visited = np.zeros((ctx.runs, self.posterior.n), dtype=bool)
         self._rows = np.arange(ctx.runs)
@@ -56,7 +63,7 @@ class GPEI(_Improvement):
     description = "GP expected improvement"
 
     def _score(self, diff, sd, z):
-        return diff * norm.cdf(z) + sd * norm.pdf(z)
+        return diff * ndtr(z) + sd * _pdf(z)
 
 
 class GPPI(_Improvement):
@@ -65,4 +72,4 @@ class GPPI(_Improvement):
     description = "GP probability of improvement"
 
     def _score(self, diff, sd, z):
-        return norm.cdf(z)
+        return ndtr(z)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import softmax
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
 
 
@@ -22,7 +22,7 @@ class _PriorSelection(Policy):
     provides_posterior = True
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        self.posterior = BatchedPosterior(ctx.candidates, ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior(ctx.candidates, ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = ctx.monitor_index
         self._rows = np.arange(ctx.runs)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
 
 
@@ -35,7 +35,7 @@ class RegretBalancing(Policy):
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         m, P = ctx.runs, len(ctx.candidates)
-        self.posterior = BatchedPosterior(ctx.candidates, ctx.noise_var, m)
+        self.posterior = make_posterior(ctx.candidates, ctx.noise_var, m, max_data=ctx.max_observations)
         self.truth_prior = ctx.monitor_index
         self.active = np.ones((m, P), dtype=bool)
         self.count = np.zeros((m, P), dtype=np.int64)

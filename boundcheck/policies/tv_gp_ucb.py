@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
 from .base import Policy, RunContext
 
 
@@ -24,7 +24,7 @@ class OracleTVGPUCB(Policy):
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        self.posterior = BatchedPosterior([ctx.truth], ctx.noise_var, ctx.runs)
+        self.posterior = make_posterior([ctx.truth], ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = 0
         self._rows = np.arange(ctx.runs)
 

@@ -5,7 +5,7 @@
 * ``out_dir/index.html`` — one self-contained file (figures inlined, MathML formulas, no network);
 * ``out_dir/report.tex`` — a standalone pdflatex document (standard packages), with
   ``out_dir/tables/{claims,bound_terms,regret}.tex`` fragments to ``\\input`` in a paper;
-* ``out_dir/figures/*.pdf`` and ``*.png``.
+* ``out_dir/figures/*.png`` (each figure rendered once, used by both reports).
 
 Both formats open with the same line: the theory status (an out-of-theory run says so first) and the
 verdict. Nothing is simulated or recomputed here: the numbers come from ``summary.json``, the chunk

@@ -143,7 +143,7 @@ class ReportContext:
     summary: dict
     manifest: dict
     runs: pd.DataFrame
-    steps: pd.DataFrame | None
+    steps: StepStats | None  # per-step aggregates, computed chunk by chunk (never the runs × T table)
     gamma: pd.DataFrame | None
     theorem: object | None  # theory.Theorem (formulas, corrections: the theory layer is read, never run)
     notes: list[str] = field(default_factory=list)  # problems met while loading (shown in the report)
@@ -426,6 +426,98 @@ def _read_columns(store: ResultStore, table: str, columns: list[str] | None) -> 
 STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior", "eliminated"]
 
 
+@dataclass
+class StepStats:
+    """What the figures need from the per-step table, accumulated one stored chunk at a time.
+
+    * ``regret``: per (algorithm, t) the mean and the 5 % / 95 % quantiles of R_t over runs (exact: the
+      R_t matrix of one algorithm is runs × T floats, not the table's runs × T × columns rows);
+    * ``prior_counts`` (algorithm → counts of each chosen prior), ``truth_by_t`` (algorithm → fraction of runs
+      using the true prior at each t) for the algorithms that record a prior;
+    * ``eliminations``: the (run, algorithm, t, prior) rows where a prior was eliminated."""
+
+    algorithms: list[str]
+    horizon: int
+    regret: pd.DataFrame | None
+    prior_counts: dict[str, np.ndarray]
+    truth_by_t: dict[str, pd.Series]
+    eliminations: pd.DataFrame | None
+
+
+def _step_stats(store: ResultStore, runs: int, horizon: int, truth: int | None) -> StepStats | None:
+    cols = ["run", "algorithm", "t", "cum_regret", "prior", "eliminated"]
+    R: dict[str, np.ndarray] = {}
+    counts: dict[str, np.ndarray] = {}
+    truth_hits: dict[str, np.ndarray] = {}
+    truth_n: dict[str, np.ndarray] = {}
+    elim: list[pd.DataFrame] = []
+    has_elim = False
+    seen = False
+    order: list[str] = []
+    if not store.has_table("steps"):
+        return None
+    for df in store.iter_table("steps", cols):
+        df = df[df["run"].to_numpy() < runs]  # the folder may hold a larger study's runs
+        seen = True
+        alg = df["algorithm"]
+        if not isinstance(alg.dtype, pd.CategoricalDtype):
+            alg = alg.astype("category")
+        codes = alg.cat.codes.to_numpy()
+        for code, a in enumerate(alg.cat.categories.astype(str)):
+            mask = codes == code
+            if not mask.any():
+                continue
+            if a not in order:
+                order.append(a)
+            sub = df[mask]
+            r, t = sub["run"].to_numpy(np.int64), sub["t"].to_numpy(np.int64)
+            if "cum_regret" in sub:
+                if a not in R:
+                    R[a] = np.full((runs, horizon), np.nan)
+                R[a][r, t - 1] = sub["cum_regret"].to_numpy(float)
+            if "prior" in sub:
+                p = sub["prior"].to_numpy(float)
+                ok = ~np.isnan(p)
+                if ok.any():
+                    pi = p[ok].astype(np.int64)
+                    c = np.bincount(pi)
+                    old = counts.get(a, np.zeros(0, np.int64))
+                    size = max(c.size, old.size)
+                    counts[a] = np.pad(old, (0, size - old.size)) + np.pad(c, (0, size - c.size))
+                    if truth is not None:
+                        truth_hits.setdefault(a, np.zeros(horizon))
+                        truth_n.setdefault(a, np.zeros(horizon))
+                        np.add.at(truth_hits[a], t[ok] - 1, (pi == truth).astype(float))
+                        np.add.at(truth_n[a], t[ok] - 1, 1.0)
+        if "eliminated" in df:
+            has_elim = True
+            e = df[df["eliminated"].to_numpy() == True]  # noqa: E712 - object column of True/False/None
+            if len(e):
+                elim.append(e[[c for c in ("run", "algorithm", "t", "prior") if c in e]].copy())
+    if not seen:
+        return None
+    regret = None
+    if R:
+        frames = []
+        for a in order:
+            if a in R:
+                Ra = R[a]
+                full = not np.isnan(Ra).any()  # the vectorised quantile unless some run is missing
+                q = (np.quantile if full else np.nanquantile)(Ra, [0.05, 0.95], axis=0)
+                frames.append(pd.DataFrame({"algorithm": a, "t": np.arange(1, horizon + 1),
+                                            "mean": (np.mean if full else np.nanmean)(Ra, axis=0),
+                                            "lo": q[0], "hi": q[1]}))
+        regret = pd.concat(frames, ignore_index=True)
+    truth_by_t = {a: pd.Series(truth_hits[a] / np.maximum(truth_n[a], 1), index=np.arange(1, horizon + 1))[
+        truth_n[a] > 0] for a in truth_hits}
+    elims = None
+    if has_elim:
+        elims = (pd.concat(elim, ignore_index=True) if elim
+                 else pd.DataFrame(columns=["run", "algorithm", "t", "prior"]))
+        elims["algorithm"] = elims["algorithm"].astype(str)
+    return StepStats(order, horizon, regret, counts, truth_by_t, elims)
+
+
 def load(results_dir: Path) -> ReportContext:
     """Read a completed results directory into a :class:`ReportContext` (reads only)."""
     results_dir = Path(results_dir)
@@ -436,9 +528,9 @@ def load(results_dir: Path) -> ReportContext:
     runs = store.read_table("runs")
     runs = runs[runs["run"] < int(summary.get("runs", len(runs)))]  # the folder may hold a larger study's runs
     runs["algorithm"] = runs["algorithm"].astype(str)
-    steps = _read_columns(store, "steps", STEP_COLUMNS)
-    if steps is not None and "run" in steps:
-        steps = steps[steps["run"] < int(summary.get("runs", 0) or len(runs))].reset_index(drop=True)
+    truth = (manifest.get("scenario_info") or {}).get("truth_index")
+    steps = _step_stats(store, int(summary.get("runs") or runs["run"].max() + 1),
+                        int(summary.get("horizon") or 1), truth)
     if steps is None:
         notes.append("no per-step table stored: curves over time are not drawn")
     gamma = store.read_result_table("gamma")

@@ -1,4 +1,6 @@
-"""Report figures (seaborn/matplotlib on the Agg canvas; no pyplot state), each saved as PDF and PNG.
+r"""Report figures (matplotlib on the Agg canvas; no pyplot state), each drawn once and saved once, as a
+PNG at 150 dpi that both reports use (inlined in the HTML, ``\includegraphics`` in LaTeX): one render per figure
+instead of a PNG and a PDF, the report's dominant cost.
 
 Every figure is drawn from stored results only. Generic figures: cumulative regret against the anytime
 bound, the R_T/bound distribution, claim failure rates against their levels, the certified γ_t
@@ -16,7 +18,6 @@ import matplotlib
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -48,7 +49,6 @@ class FigureInfo:
     title: str
     caption: str
     png: Path
-    pdf: Path
     width_in: float = 0.0  # the figure's width in inches (the HTML shows it at its physical size)
 
 
@@ -77,11 +77,10 @@ def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, obj
     return fig, axes
 
 
-def _save(fig: Figure, out: Path, name: str) -> tuple[Path, Path]:
-    png, pdf = out / f"{name}.png", out / f"{name}.pdf"
+def _save(fig: Figure, out: Path, name: str) -> Path:
+    png = out / f"{name}.png"
     fig.savefig(png, dpi=DPI, metadata={"Software": None})
-    fig.savefig(pdf, metadata={"Creator": None, "Producer": None, "CreationDate": None})
-    return png, pdf
+    return png
 
 
 def _empty(ax, text: str) -> None:
@@ -96,12 +95,11 @@ def _empty(ax, text: str) -> None:
 # ----------------------------------------------------------------------------------------- regret
 def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
     steps = ctx.steps
-    if steps is None or "cum_regret" not in steps:
+    if steps is None or steps.regret is None:
         return None
-    algos = [a for a in ctx.algorithms if a in set(steps["algorithm"])]
+    stats = steps.regret  # mean and 5–95 % quantiles per (algorithm, t), accumulated chunk by chunk
+    algos = [a for a in ctx.algorithms if a in set(stats["algorithm"])]
     pal = _palette(ctx)
-    g = steps.groupby(["algorithm", "t"], observed=True)["cum_regret"]
-    stats = pd.DataFrame({"mean": g.mean(), "lo": g.quantile(0.05), "hi": g.quantile(0.95)}).reset_index()
     fig, (ax1, ax2) = _new(MAX_WIDTH_IN, 4.4, ncols=2)
     for a in algos:
         s = stats[stats["algorithm"] == a]
@@ -133,14 +131,14 @@ def fig_regret(ctx: ReportContext, out: Path) -> FigureInfo | None:
     ax2.set_ylim(bottom=0)
     h1, l1 = ax1.get_legend_handles_labels()
     fig.legend(h1, l1, loc="outside lower center", ncols=min(4, len(l1)), frameon=False)
-    png, pdf = _save(fig, out, "regret")
+    png = _save(fig, out, "regret")
     n = ctx.summary.get("runs")
     return FigureInfo(
         "regret", "Cumulative regret against the bound",
         f"Mean cumulative regret over {n} runs (lines) with the 5–95% quantile band across runs, for every "
         "algorithm; all algorithms see the same functions and noise (common random numbers). Dashed: the "
         "anytime form of the explicit bound, with the certified upper bound on γ_t. Panel (b) drops the "
-        "bound so the algorithms can be compared.", png, pdf)
+        "bound so the algorithms can be compared.", png)
 
 
 # -------------------------------------------------------------------------------------- tightness
@@ -156,10 +154,12 @@ def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
     df = pd.concat([pd.DataFrame({"ratio": v, "statistic": k}) for k, v in data.items()], ignore_index=True)
     df = df[np.isfinite(df["ratio"])]
     bins = min(30, max(8, int(np.sqrt(len(r))) * 2))
-    sns.histplot(df, x="ratio", hue="statistic", bins=bins, element="step", stat="count", common_bins=True,
-                 ax=ax, palette=["#1f77b4", "#9467bd"][: len(data)])
-    if ax.get_legend() is not None:
-        ax.get_legend().set_title(None)
+    edges = np.histogram_bin_edges(df["ratio"].to_numpy(), bins=bins)  # common bins for both statistics
+    for (k, _), colour in zip(data.items(), ("#1f77b4", "#9467bd"), strict=False):
+        v = df.loc[df["statistic"] == k, "ratio"].to_numpy()
+        ax.hist(v, bins=edges, histtype="step", color=colour, lw=1.6, label=k)
+        ax.hist(v, bins=edges, histtype="stepfilled", color=colour, alpha=0.15, lw=0)
+    ax.legend(frameon=False)
     med = float(np.median(data["$R_T$ / Bound(T)"]))
     ax.axvline(med, color="#1f77b4", lw=1, ls=":")
     xmax = float(df["ratio"].max())
@@ -176,12 +176,12 @@ def fig_tightness(ctx: ReportContext, out: Path) -> FigureInfo | None:
     ax.set_ylabel("runs")
     ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_title(f"How tight is the bound? (median ratio {fmt(med, 3)}, dotted)")
-    png, pdf = _save(fig, out, "tightness")
+    png = _save(fig, out, "tightness")
     return FigureInfo(
         "tightness", "Distribution of R_T / Bound(T)",
         f"Per-run ratio of the final regret of {ctx.label(main)} to the explicit bound at the horizon, and "
         "the largest ratio to the anytime bound over all prefixes t ≤ T. A ratio above 1 is a failure of the "
-        "regret claim.", png, pdf)
+        "regret claim.", png)
 
 
 # ------------------------------------------------------------------------------------------ claims
@@ -216,7 +216,7 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
     fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
     ax.set_title("Claims of the proof: failure rate against the allowed level")
     ax.text(1.01, 1.0, "failures/runs", transform=ax.transAxes, fontsize=9, ha="left", va="bottom", color="#555")
-    png, pdf = _save(fig, out, "claims")
+    png = _save(fig, out, "claims")
     return FigureInfo(
         "claims", "Claim failure rates against their levels",
         "For every probability claim: failures/runs (dot) with its Clopper–Pearson interval, each end a one-sided "
@@ -224,7 +224,7 @@ def fig_claims(ctx: ReportContext, out: Path) -> FigureInfo | None:
         "(bar) and the level the proof allows (black tick). Holds: the whole interval is below the level; "
         "violated: the budget (Holm) rejects the claim, and the interval lies above the level; otherwise "
         "inconclusive (more runs needed). Bounds no algorithm can reach at these settings are not drawn "
-        "(sanity identities).", png, pdf)
+        "(sanity identities).", png)
 
 
 # ------------------------------------------------------------------------------------------- gamma
@@ -245,31 +245,23 @@ def fig_gamma(ctx: ReportContext, out: Path) -> FigureInfo | None:
     ax.legend(loc="lower right", frameon=False)
     ratio = float(g["gamma_upper"].iloc[-1]) / max(float(g["gamma_lower"].iloc[-1]), 1e-300)
     ax.set_title(f"Certified $\\gamma_t$ bracket (upper/lower = {ratio:.2f} at t = T)")
-    png, pdf = _save(fig, out, "gamma")
+    png = _save(fig, out, "gamma")
     return FigureInfo(
         "gamma", "The γ_t bracket",
         "Certified bracket on the maximum information gain γ_t over t = 1..T: the bound uses the upper end "
-        "(never an estimate from below); the greedy value is a valid lower end.", png, pdf)
+        "(never an estimate from below); the greedy value is a valid lower end.", png)
 
 
 # ------------------------------------------------------------------------------- prior selection
-def _prior_steps(ctx: ReportContext) -> pd.DataFrame | None:
-    s = ctx.steps
-    if s is None or "prior" not in s:
-        return None
-    s = s[s["prior"].notna()]  # the algorithms that choose a prior record it
-    return s if not s.empty else None
-
-
 def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
-    s = _prior_steps(ctx)
-    if s is None:
+    st = ctx.steps
+    if st is None or not st.prior_counts:  # only the algorithms that choose a prior record it
         return None
-    algos = [a for a in ctx.algorithms if a in set(s["algorithm"].astype(str))]
-    n_prior = int(ctx.scenario_info.get("n_candidates") or int(s["prior"].max()) + 1)
-    freq = (s.assign(prior=s["prior"].astype(int)).groupby("algorithm")["prior"]
-            .value_counts(normalize=True).unstack(fill_value=0.0)
-            .reindex(index=algos, columns=range(n_prior), fill_value=0.0))
+    algos = [a for a in ctx.algorithms if a in st.prior_counts]
+    width = max(c.size for c in st.prior_counts.values())
+    n_prior = int(ctx.scenario_info.get("n_candidates") or width)
+    freq = pd.DataFrame([np.pad(st.prior_counts[a], (0, max(0, n_prior - st.prior_counts[a].size)))[:n_prior]
+                         / max(1, st.prior_counts[a].sum()) for a in algos], index=algos, columns=range(n_prior))
     tp = ctx.truth_index
     height = 1.0 + 0.55 * len(algos) + 1.6
     if tp is not None:
@@ -280,10 +272,22 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
     labels = [ctx.label(a) for a in algos]
     pct = freq.to_numpy() * 100
     annot = np.where((pct > 0) & (pct < 0.5), "<1", np.char.mod("%.0f", pct))
-    sns.heatmap(pct, ax=ax1, cmap="Blues", vmin=0, vmax=100, annot=annot, fmt="",
-                annot_kws={"fontsize": 8}, cbar_kws={"label": "% of (run, t)", "shrink": 0.8},
-                xticklabels=[str(i) for i in range(n_prior)], yticklabels=labels, linewidths=0.5,
-                linecolor="white")
+    # a heatmap: cell (i, j) spans [j, j+1] × [i, i+1], row 0 on top
+    im = ax1.imshow(pct, cmap="Blues", vmin=0, vmax=100, aspect="auto", interpolation="nearest",
+                    extent=(0, n_prior, len(algos), 0))
+    for i in range(len(algos)):
+        for j in range(n_prior):
+            ax1.text(j + 0.5, i + 0.5, annot[i, j], ha="center", va="center", fontsize=8,
+                     color="white" if pct[i, j] > 60 else "#222")
+    ax1.set_xticks(np.arange(n_prior) + 0.5, [str(i) for i in range(n_prior)])
+    ax1.set_yticks(np.arange(len(algos)) + 0.5, labels)
+    ax1.set_xticks(np.arange(n_prior + 1), minor=True)
+    ax1.set_yticks(np.arange(len(algos) + 1), minor=True)
+    ax1.grid(which="minor", color="white", lw=1.0)
+    ax1.tick_params(which="minor", length=0)
+    for sp in ax1.spines.values():
+        sp.set_visible(False)
+    fig.colorbar(im, ax=ax1, shrink=0.8, label="% of (run, t)")
     ax1.set_xlabel("candidate prior" + (f" (true prior p* = {tp}, outlined)" if tp is not None else ""))
     ax1.set_ylabel("")
     ax1.tick_params(axis="y", rotation=0)
@@ -291,15 +295,14 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
         from matplotlib.patches import Rectangle
 
         ax1.add_patch(Rectangle((tp, 0), 1, len(algos), fill=False, edgecolor="#c62828", lw=2.2,
-                                clip_on=False))
+                                clip_on=False, zorder=5))
     ax1.set_title(("(a) " if tp is not None else "") + "how often each prior was chosen (% of all steps)")
     pal = _palette(ctx)
     if tp is not None:
-        T = int(s["t"].max())
+        T = int(st.horizon)
         w = max(1, T // 20)
         for a in algos:
-            sa = s[s["algorithm"] == a]
-            frac = (sa["prior"].astype(int) == tp).groupby(sa["t"]).mean()
+            frac = st.truth_by_t.get(a, pd.Series(dtype=float))
             sm = frac.rolling(w, min_periods=1, center=True).mean()
             ax2.plot(sm.index, sm.to_numpy() * 100, color=pal.get(a), lw=1.8, label=ctx.label(a))
         ax2.set_ylim(-2, 102)
@@ -312,22 +315,20 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
         fig.legend(h, lab, loc="outside lower right", ncols=len(lab), frameon=False)
     else:
         ax1.set_xlabel("candidate prior (the truth is in none of them: misspecified)")
-    png, pdf = _save(fig, out, "prior_selection")
+    png = _save(fig, out, "prior_selection")
     return FigureInfo(
         "prior_selection", "Prior selection",
         "Algorithms that select among the candidate priors: (a) the percentage of all (run, step) pairs at "
         "which each prior was the one used"
         + ("; (b) the percentage of runs using the true prior p* at each step (moving average over 5% of the "
            "horizon)" if tp is not None else " (no candidate is the truth: a misspecified scenario)")
-        + ". MLE: maximum marginal likelihood.", png, pdf)
+        + ". MLE: maximum marginal likelihood.", png)
 
 
 def _eliminations(ctx: ReportContext) -> pd.DataFrame | None:
     s = ctx.steps
-    if s is not None and "eliminated" in s:
-        e = s[s["eliminated"].fillna(False).astype(bool)]
-        cols = ["run", "algorithm", "t"] + (["prior"] if "prior" in e else [])
-        return e[cols].copy()
+    if s is not None and s.eliminations is not None:
+        return s.eliminations.copy()
     r = ctx.runs
     if "eliminated_at" in r:  # fall back: comma-separated elimination step per prior (0: never)
         rows = []
@@ -360,22 +361,21 @@ def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
         colours = {w: "#c62828" if "true prior" in w else pal.get(a, "#555")
                    for w, a in zip(e["who"], e["algorithm"], strict=True)}
         bins = np.linspace(0.5, T + 0.5, min(T, 40) + 1)
-        sns.histplot(e, x="t", hue="who", hue_order=order, bins=bins, multiple="stack", ax=ax, element="bars",
-                     palette=colours)
-        if ax.get_legend() is not None:
-            ax.get_legend().set_title(None)
+        ax.hist([e.loc[e["who"] == w, "t"].to_numpy(float) for w in order], bins=bins, stacked=True,
+                color=[colours[w] for w in order], label=order, edgecolor="white", lw=0.5)
+        ax.legend(frameon=False)
         ax.set_xlim(0.5, T + 0.5)
         ax.set_xlabel("step t at which a prior was eliminated")
         ax.set_ylabel("eliminations (all runs)")
         n_ev = len(e)
         ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_title(f"Elimination times ({n_ev} elimination{'s' if n_ev != 1 else ''} in {n_runs} runs)")
-    png, pdf = _save(fig, out, "eliminations")
+    png = _save(fig, out, "eliminations")
     return FigureInfo(
         "eliminations", "Elimination times",
         "Histogram over all runs of the steps at which a candidate prior was eliminated (removed from the "
         "active set U_t), split by algorithm and by whether it was the true prior (which the theorem's "
-        "good event never eliminates).", png, pdf)
+        "good event never eliminates).", png)
 
 
 FIGURES: tuple[Callable[[ReportContext, Path], FigureInfo | None], ...] = (
@@ -388,7 +388,6 @@ def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
     figs = []
     with matplotlib.rc_context(RC), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        sns.set_theme(style="ticks", rc=RC)
         for fn in FIGURES:
             try:
                 f = fn(ctx, out)
@@ -402,7 +401,7 @@ def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
     made = {f.name for f in figs}
     for fn in FIGURES:  # a rebuild must not leave an earlier build's figure beside the new ones
         name = fn.__name__[4:]
-        if name not in made:
-            for ext in ("png", "pdf"):
+        for ext in ("png", "pdf"):  # (PDF copies were written by earlier versions)
+            if name not in made or ext == "pdf":
                 (out / f"{name}.{ext}").unlink(missing_ok=True)
     return figs

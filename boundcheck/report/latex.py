@@ -423,7 +423,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
         L.append(r"\begin{figure}[htbp]\centering")
         frac = min(1.0, (f.width_in or MAX_WIDTH_IN) / MAX_WIDTH_IN)  # same scale for every figure
         L.append(f"\\includegraphics[width={frac:.3f}\\linewidth,height=0.45\\textheight,keepaspectratio]"
-                 f"{{{fig_rel}/{f.pdf.name}}}")
+                 f"{{{fig_rel}/{f.png.name}}}")
         L.append(r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + f"}}\\label{{fig:{f.name}}}")
         L.append(r"\end{figure}")
     if not figs:

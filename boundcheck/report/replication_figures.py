@@ -89,13 +89,13 @@ def fig_regret(ctx, exp: dict, out: Path) -> FigureInfo | None:
     fig.legend(list(handles.values()), [h.get_label() for h in handles.values()], loc="outside lower center",
                ncols=min(4, len(handles)), frameon=False)
     name = f"regret_{exp['name']}"
-    png, pdf = _save(fig, out, name)
+    png = _save(fig, out, name)
     what = "± 1 standard error" if band == "se" else "± 1 standard deviation"
     return FigureInfo(
         name, f"{exp['title']}: cumulative regret",
         f"Mean cumulative regret R_t over the runs (lines), shaded {what} as the paper plots it ({exp['location']}); "
         "right: the same without random search. Every algorithm sees the same functions and noise in run r "
-        "(common random numbers).", png, pdf)
+        "(common random numbers).", png)
 
 
 def fig_priors(ctx, exp: dict, out: Path) -> FigureInfo | None:
@@ -135,12 +135,12 @@ def fig_priors(ctx, exp: dict, out: Path) -> FigureInfo | None:
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(frameon=False, ncols=len(algos), loc="upper right")
     name = f"priors_{exp['name']}"
-    png, pdf = _save(fig, out, name)
+    png = _save(fig, out, name)
     return FigureInfo(
         name, f"{exp['title']}: prior selection",
         f"As the paper's histogram ({exp['location']}): the share of all (step, run) pairs at which each algorithm's "
         "model used each candidate prior (fully Bayesian: its most probable prior). Shaded: the true prior.",
-        png, pdf)
+        png)
 
 
 def fig_claims(ctx, out: Path) -> FigureInfo | None:
@@ -168,12 +168,12 @@ def fig_claims(ctx, out: Path) -> FigureInfo | None:
 
     ax.legend([Line2D([], [], color=v, lw=2) for v in EMPIRICAL_COLOURS.values()][:3], list(EMPIRICAL_COLOURS)[:3],
               frameon=False, loc="lower right", fontsize=8)
-    png, pdf = _save(fig, out, "claims")
+    png = _save(fig, out, "claims")
     return FigureInfo(
         "claims", "Paired effects of the ordering claims",
         "For every claim that compares algorithms: the mean paired difference of the metric (subject − comparator; "
         "for 'lowest', the closest competitor) relative to the comparator's mean, with its simultaneous interval at "
-        "the run's false-alarm budget; negative = the subject did better. Colour: the verdict (Holm).", png, pdf)
+        "the run's false-alarm budget; negative = the subject did better. Colour: the verdict (Holm).", png)
 
 
 def _split_axes(axes: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -234,7 +234,7 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
 
     ax.set_title("\n".join(textwrap.wrap(f"{claim_id}: reproduces {block['where']}", 110)), fontsize=10)
     name = f"explore_{claim_id}"
-    png, pdf = _save(fig, out, name)
+    png = _save(fig, out, name)
     return FigureInfo(
         name, f"Explored settings: {claim_id}",
         f"The claim '{claim.get('reading', claim_id)}' over the grid of unstated settings ({len(cells)} settings, "
@@ -243,11 +243,11 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
            if paired else "the mean of the metric")
         + "; ✓: the claim reproduces there in the screen (Holm over the grid at the run's budget); ×: significantly "
         "reversed; ★: confirmed by a re-run on fresh seeds.",
-        png, pdf)
+        png)
 
 
 def make_replication_figures(ctx, out: Path) -> list[FigureInfo]:
-    """Every figure the stored results support, into ``out`` (PNG and PDF)."""
+    """Every figure the stored results support, into ``out`` (PNG, used by both reports)."""
     from PIL import Image
 
     out.mkdir(parents=True, exist_ok=True)

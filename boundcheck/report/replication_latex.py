@@ -43,7 +43,7 @@ def _figure(f: FigureInfo) -> list[str]:
     frac = min(1.0, (f.width_in or MAX_WIDTH_IN) / MAX_WIDTH_IN)
     return [r"\begin{figure}[htbp]\centering",
             f"\\includegraphics[width={frac:.3f}\\linewidth,height=0.5\\textheight,keepaspectratio]"
-            f"{{figures/{f.pdf.name}}}",
+            f"{{figures/{f.png.name}}}",
             r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + f"}}\\label{{fig:{f.name}}}",
             r"\end{figure}"]
 

@@ -35,8 +35,9 @@ import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
-from ..model.noise import draw_noise
-from ..model.posterior import BatchedPosterior
+from ..model.dataspace import make_posterior
+from ..model.noise import NoiseDraws
+from ..model.posterior import Posterior
 from ..model.sampling import RunStreams, make_sampler, run_streams
 from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
@@ -102,11 +103,13 @@ def _guard(pol, what: str, t: int, run_ids: np.ndarray, fn, *args):
                             f"{type(exc).__name__}: {msg} in {what}, {_runs_text(run_ids)}, {step}") from None
 
 
-def _reference_posterior(pol, scenario: Scenario, m: int) -> BatchedPosterior | None:
+def _reference_posterior(pol, scenario: Scenario, m: int, horizon: int) -> Posterior | None:
     """The engine's own posterior of p* for a policy that exposes none (None: the policy's own is used, or
     the policy is an uninformed reference, or asks not to be monitored (``monitored = False``), or the base arms
     are drawn afresh each round (contexts: no fixed domain to hold a posterior on), or the scenario names no
-    reference prior)."""
+    reference prior). Built like the policies' own (:func:`~boundcheck.model.dataspace.make_posterior`: the
+    grid or the data-space form, whichever costs less for T·K observations on this domain; the reference
+    arithmetic keeps the grid form)."""
     if getattr(pol, "posterior", None) is not None or getattr(pol, "role", "baseline") == "uninformed":
         return None
     if getattr(pol, "monitored", True) is False or not getattr(scenario.actions, "fixed_arms", True):
@@ -114,7 +117,8 @@ def _reference_posterior(pol, scenario: Scenario, m: int) -> BatchedPosterior | 
     ref = scenario.truth_index if scenario.truth_index is not None else scenario.reference_index
     if ref is None:
         return None
-    return BatchedPosterior([scenario.candidates[ref]], scenario.model_noise_var, m)
+    return make_posterior([scenario.candidates[ref]], scenario.model_noise_var, m,
+                          max_data=int(horizon) * int(scenario.actions.K))
 
 
 def _condition_padded(post, action: np.ndarray, y: np.ndarray) -> None:
@@ -184,7 +188,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
             window=scenario.window, points=scenario.domain.points, B=scenario.B, run_ids=ids)
         _guard(pol, "start()", 0, run_ids, pol.start, ctx)
-    refs = [_reference_posterior(pol, scenario, m) for pol in pols]
+    refs = [_reference_posterior(pol, scenario, m, T) for pol in pols]
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise  # the models' noise level (innovations are standardised with it)
@@ -203,13 +207,15 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
 
     round_monitor = getattr(inst, "round_monitor", None)  # a family's truth-side monitors of a round (K ≥ 1)
     padded = bool(getattr(actions, "padded", False))  # super arms of different sizes: −1 entries are no arm
+    noise_draws = NoiseDraws(scenario.noise_law, R, noise_rngs, K)  # per-step values, drawn in blocks of steps
+    first_run = int(run_ids[0]) if m else 0
     for t in range(1, T + 1):
         # X_t first: it may carry the round's base arms (contexts); its stream is independent of f and noise,
         # so the order changes no number
         avail = actions.available(t, avail_rngs)
-        draw = sampler.start(f_rngs) if t == 1 else sampler.step(f_rngs)
+        draw = sampler.start(f_rngs, first_run) if t == 1 else sampler.step(f_rngs)
         f_t = actions.realise(draw, avail)  # (m, n)
-        eps_t = draw_noise(scenario.noise_law, R, noise_rngs, K)  # (m, K): one draw per base arm
+        eps_t = noise_draws.next()  # (m, K): one draw per base arm
         best = actions.best_value(f_t, avail)
         cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best

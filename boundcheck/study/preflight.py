@@ -18,7 +18,7 @@ from ..errors import BoundcheckError, NotApplicable
 from ..utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
 from ..utils.validation import check_choice, check_jobs, check_output_dir, check_text
 from ..world.assumptions import Conditions
-from .runner import BACKENDS, RunOptions
+from .runner import BACKENDS, RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
@@ -51,13 +51,15 @@ def _workers(options: RunOptions) -> int:
 
 
 def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimate:
-    """Peak memory of a study on this machine: the parent's certified γ brackets, the chunks in flight (each
-    worker holds one chunk: posteriors, trajectories, the T×T Gram matrices of the claims that recompute
-    information gains, its tidy tables), and the summary, which reads the whole ``steps`` table of every run.
+    """Peak memory of a study on this machine: the parent's certified γ brackets, the batches in flight (each
+    worker holds one batch of consecutive chunks, :func:`~boundcheck.study.runner.task_runs`: posteriors,
+    trajectories, the T×T Gram matrices of the claims that recompute information gains, its tidy tables), and
+    the summary and reports, which stream the ``steps`` table chunk by chunk (the runs table, one (runs × T)
+    steps column or one (runs × T) regret matrix per algorithm, one chunk's tables).
     Generous by design: measured peaks of the built-in theorems are 50–90 % of it (tests/test_resources.py)."""
     sc = spec.scenario
     T, n, K, P = spec.horizon, sc.domain.n, sc.actions.K, len(spec.policies)
-    m = min(spec.chunk_size, spec.runs)
+    m = min(spec.runs, task_runs(spec, spec.runs, max(1, _workers(options))))
     C = max(len(sc.candidates), 1)
     G = len({getattr(c, "kernel_key", i) for i, c in enumerate(sc.candidates)}) or 1
     posterior = P * m * (2 * G * n * n + 6 * C * n) * 8
@@ -69,12 +71,13 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     workers = _workers(options)
     # joblib runs --jobs 1 in this process; loky and a LocalCluster start worker processes
     local_workers = workers > 1 and (options.backend == "loky" or (options.backend == "dask" and not options.scheduler))
-    busy = min(workers, spec.n_chunks)
+    busy = min(workers, -(-spec.runs // m))  # batches run at once
     in_flight = busy * chunk + ((busy * _WORKER + (workers - busy) * _IDLE_WORKER) if local_workers else 0)
     if options.backend == "dask" and options.scheduler:
         in_flight = 0  # on the cluster's machines, not this one
     gamma = gamma_memory(n, T * K) + 16 * T * 8
-    summary = 3 * spec.runs * P * T * _STEP_COLUMNS * 8 + spec.runs * P * 64 * 8
+    one_chunk = 2 * min(spec.chunk_size, spec.runs) * P * T * _STEP_COLUMNS * 8
+    summary = spec.runs * P * 64 * 8 + max(4 * spec.runs * T, P * spec.runs * T) * 8 + one_chunk
     return MemoryEstimate(f"this study ({spec.runs} runs × T = {T}, {P} algorithms, |X| = {n})",
                           _INTERPRETER + max(gamma, in_flight, summary),
                           {"summary tables": summary, "chunks in flight": in_flight, "certified γ bracket": gamma,

@@ -3,14 +3,27 @@ complete, then summarised from the store.
 
 Workers receive the :class:`~boundcheck.study.spec.StudySpec` and the theorem instance as objects; a policy
 class defined in a user's file or test module is shipped by value (cloudpickle), so ``--jobs 2`` and a dask
-cluster run exactly what ``--jobs 1`` runs."""
+cluster run exactly what ``--jobs 1`` runs.
+
+Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``, 25
+by default): the unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task*
+is what one worker simulates at once: several consecutive chunks as one vectorised batch (few large batches pay
+the per-step overhead once; :func:`plan_tasks` sizes them from the runs left, the workers and memory). The worker
+splits the batch's tables back into its chunks and encodes each as parquet; the parent only hashes and writes
+the bytes. A run's results do not depend on the batch it was simulated in (position-exact blocked products,
+:func:`~boundcheck.model.sampling.rows_matmul`), so the stored chunks are bit-identical for any ``--jobs``,
+backend or batching, and a study extended to more runs reuses every stored chunk. The reference arithmetic
+(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task, as the
+first engine did."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -23,12 +36,14 @@ from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
+from .pool import import_in_background, wait_prewarmed
 from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
 from .spec import StudySpec
-from .store import ResultStore
+from .store import ResultStore, parquet_bytes
 from .summary import settled, summarize
 
-__all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "BACKENDS"]
+__all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "run_task", "plan_tasks", "task_runs", "BACKENDS",
+           "choose_chunk_size", "single_threaded_blas"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -39,6 +54,7 @@ class RunOptions:
     backend: str = "loky"
     scheduler: str | None = None
     progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
+    report: bool = False  # reports follow the study: the parent may import their libraries while workers run
 
 
 @dataclass(frozen=True)
@@ -49,17 +65,144 @@ class Sequential:
     max_runs: int
 
 
+# --------------------------------------------------------------------------------------------- BLAS threads
+_controller_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def single_threaded_blas():
+    """BLAS (OpenBLAS, MKL, …) on one thread inside the block.
+
+    Every chunk runs inside it, in whatever process or thread it lands: the parallelism is over chunks, and a
+    multi-threaded BLAS both fights the pool for cores and rounds differently (a threaded Cholesky is not the
+    serial one), which made ``--jobs 1`` (in process, BLAS on all cores) differ from ``--jobs 2`` (loky
+    workers limited to one thread) in the last bits of a diagnostic. :func:`run_study` holds it around the
+    whole study, so nested uses by threads (``--backend threading``) always restore one thread.
+
+    The libraries are looked up at every entry (≈ 1 ms): a BLAS loaded after a cached lookup (scipy ships its
+    own OpenBLAS, loaded with ``scipy.linalg``) would otherwise keep all its threads."""
+    import scipy.linalg  # noqa: F401 - load scipy's own BLAS before limiting
+    from threadpoolctl import threadpool_limits
+
+    with _controller_lock:
+        limiter = threadpool_limits(limits=1, user_api="blas")
+    try:
+        yield
+    finally:
+        with _controller_lock:
+            limiter.restore_original_limits()
+
+
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int],
               progress: StepReporter | None = None, parent: ParentInfo | None = None):
-    """Worker: simulate one chunk of runs and evaluate every claim on it. ``progress`` reports steps;
-    ``parent``: a worker process exits when that process dies (:func:`~boundcheck.study.progress.watch_parent`)."""
+    """Simulate a batch of consecutive runs and evaluate every claim on it (BLAS on one thread): (chunk,
+    {"runs": df, "steps": df}, info). ``progress`` reports steps; ``parent``: a worker process exits when that
+    process dies (:func:`~boundcheck.study.progress.watch_parent`)."""
     watch_parent(parent)
-    start = time.perf_counter()
-    traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
-    runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
-                                       checked=spec.checked_algorithms, skip=spec.not_applicable)
+    start, cpu = time.perf_counter(), time.process_time()
+    with single_threaded_blas():
+        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
+        runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
+                                           checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
-                                                    "seconds": time.perf_counter() - start}
+                                                    "seconds": time.perf_counter() - start,
+                                                    "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
+
+
+def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, list[int]]],
+             progress: StepReporter | None = None, parent: ParentInfo | None = None) -> list[tuple[int, dict, dict]]:
+    """Worker task: consecutive ``chunks`` simulated as one batch (:func:`run_chunk`), its tables split back
+    into the chunks and encoded as parquet files here, in the worker (the parent receives compressed bytes and
+    only hashes and writes them). Returns ``[(chunk, {"runs": bytes, "steps": bytes}, info), ...]``."""
+    cpu = time.process_time()
+    ids = [r for _, rs in chunks for r in rs]
+    _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent)
+    out = []
+    for c, rs in chunks:
+        encoded = {}
+        for name, df in tables.items():
+            part = df if len(chunks) == 1 else df[df["run"].between(rs[0], rs[-1])]
+            encoded[name] = parquet_bytes(part.reset_index(drop=True))
+        out.append((c, encoded, {"runs": [rs[0], rs[-1]], "pid": info["pid"]}))
+    cpu = time.process_time() - cpu  # simulation, claims and encoding: the task's whole cost
+    for (_, rs), (_, _, rec) in zip(chunks, out, strict=True):  # shared by its chunks in proportion to runs
+        share = len(rs) / len(ids)
+        rec["seconds"], rec["cpu_seconds"] = info["seconds"] * share, cpu * share
+        if len(chunks) > 1:
+            rec["task"] = [chunks[0][0], chunks[-1][0]]
+    return out
+
+
+# ---------------------------------------------------------------------------------------- tasks (batches of chunks)
+CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of all chunks in flight (shared by the workers)
+MAX_CHUNK = 256  # runs per task: bounds a worker's batch and what an interruption loses
+MIN_SPLIT = 128  # runs: tasks are not split below this for balance alone (a batch's overhead is per step)
+
+
+def _bytes_per_run(spec: StudySpec) -> int:
+    """Rough upper bound of one run's memory in a chunk: every policy's posterior in the grid form (n² per
+    kernel group), trajectories and the steps table (≈ 400 bytes per step and algorithm)."""
+    sc = spec.scenario
+    n, T, A = sc.domain.n, spec.horizon, len(spec.policies)
+    groups = len({p.kernel_key for p in sc.candidates}) or 1
+    return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
+
+
+RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
+
+
+def _release_loky_workers() -> None:
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import reusable_executor
+
+        executor = reusable_executor._executor  # the pool joblib reuses, if one is running (never start one)
+        if executor is not None:
+            executor.shutdown(wait=True)
+
+
+def effective_workers(options: RunOptions) -> int:
+    import joblib
+
+    if options.backend == "dask":
+        return max(1, options.jobs) if options.jobs > 0 else max(1, os.cpu_count() or 1)
+    return max(1, joblib.effective_n_jobs(options.jobs))
+
+
+def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int = CHUNK_MEMORY,
+                      most: int = MAX_CHUNK) -> int:
+    """Most runs per task (one batch of consecutive chunks): few, large batches (per-step overhead is paid once
+    per batch, so the batched kernels get long vectors), at least two per worker so that workers stay busy to
+    the end, and the batches in flight (one per worker) within the memory budget. Results do not depend on it."""
+    cap = max(1, min(most, memory // max(1, workers) // max(1, bytes_per_run)))
+    n_chunks = -(-runs // cap)
+    if workers > 1:  # two chunks per worker keep them busy to the end, unless that makes chunks small
+        n_chunks = max(n_chunks, min(2 * workers, max(workers, runs // MIN_SPLIT)))
+    return max(1, -(-runs // n_chunks))
+
+
+def task_runs(spec: StudySpec, runs_left: int, workers: int) -> int:
+    """Most runs one task simulates at once (a whole number of chunks, at least one)."""
+    from ..model.posterior import arithmetic
+
+    if arithmetic() == "reference":  # the pinned results depend on the first engine's one chunk per batch
+        return spec.chunk_size
+    size = choose_chunk_size(runs_left, workers, _bytes_per_run(spec))
+    return max(1, size // spec.chunk_size) * spec.chunk_size
+
+
+def plan_tasks(spec: StudySpec, todo: list[int], workers: int) -> list[list[tuple[int, list[int]]]]:
+    """The chunks still to compute (``todo``, ascending) grouped into tasks: runs of consecutive chunks (a
+    batch's runs are consecutive), each of at most :func:`task_runs` runs."""
+    runs_left = sum(len(spec.chunk_runs(c)) for c in todo)
+    per = max(1, task_runs(spec, runs_left, workers) // spec.chunk_size)
+    tasks: list[list[tuple[int, list[int]]]] = []
+    for c in todo:
+        last = tasks[-1] if tasks else None
+        if last is not None and last[-1][0] == c - 1 and len(last) < per:
+            last.append((c, spec.chunk_runs(c)))
+        else:
+            tasks.append([(c, spec.chunk_runs(c))])
+    return tasks
 
 
 def _ship_by_value(spec: StudySpec) -> None:
@@ -129,8 +272,6 @@ def _batch_chunks(options: RunOptions) -> int:
     """Chunks added per look in sequential mode: one per worker."""
     if options.jobs and options.jobs > 0:
         return options.jobs
-    import os
-
     return max(1, os.cpu_count() or 1)
 
 
@@ -150,7 +291,8 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
 
     Chunk c always holds runs [c·S, (c+1)·S) ∩ [0, runs): a stored chunk is reused when it verifies (sha256)
     *and* holds exactly the runs the plan puts in it (a last, partial chunk of a smaller study is recomputed
-    when the study grows).
+    when the study grows). The chunks still to compute go to the workers in tasks of consecutive chunks
+    (:func:`plan_tasks`); BLAS runs on one thread throughout (:func:`single_threaded_blas`).
 
     The results folder is locked for the whole run (a second run on it is refused). Stored chunks that fail
     verification are reported and recomputed. If this call created the folder and fails before storing any
@@ -165,6 +307,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 "python": platform.python_version(), "numpy": np.__version__, **(meta or {})}
     first = spec if sequential is None else replace(spec, runs=min(spec.runs, sequential.max_runs))
     with contextlib.ExitStack() as stack:
+        stack.enter_context(single_threaded_blas())  # in this process too (--jobs 1 runs chunks here)
         backend_ready = False
         if not _looks_complete(store, first):  # the backend first: an unreachable scheduler (or a dask
             stack.enter_context(_backend(options))  # cluster that cannot start) fails before anything is written
@@ -241,21 +384,45 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     done_units = sum(len(spec.chunk_runs(c)) for c in done) * T
     pdir = store.root / ".progress"
     parent = ParentInfo.here() if options.backend == "loky" else None
+    workers = effective_workers(options)
+    wait_prewarmed()  # a pool started early (boundcheck.study.pool) is up before joblib reuses it
+    plan = plan_tasks(spec, [c for c in range(total) if c not in done], workers)
+    runs_left = sum(len(ids) for task in plan for _, ids in task)
+    big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
+    later: list[str] = []
+    if workers > 1 and options.backend != "threading" and not big:
+        # the parent only collects results meanwhile: pay the summary's and the reports' imports now (not in a
+        # big study: there they are negligible, and the workers' memory is what matters)
+        later = ["scipy.stats", "pyarrow.parquet"]
+        if options.report:
+            later += ["matplotlib.figure", "matplotlib.backends.backend_agg", "sympy.printing.mathml"]
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     with monitor:
-        tasks = (joblib.delayed(run_chunk)(spec, inst, c, ids,
-                                           StepReporter(pdir, c, len(ids), T, options.progress_interval)
-                                           if on_progress else None, parent)
-                 for c, ids in spec.chunks() if c not in done)
-        par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered")
-        for chunk, tables, info in par(tasks):
-            store.write_chunk(chunk, tables, info)
-            done.add(chunk)
+        tasks = (joblib.delayed(run_task)(spec, inst, task,
+                                          StepReporter(pdir, task[0][0], sum(len(ids) for _, ids in task), T,
+                                                       options.progress_interval) if on_progress else None,
+                                          parent)
+                 for task in plan)
+        # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing
+        # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
+        par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
+        results_iter = par(tasks)
+        # the background imports run only while this thread waits for the workers, and are joined before the
+        # summary (which parses sources: inspect.getsource for the study's fingerprints)
+        loader = import_in_background(*later) if later else None
+        for results in results_iter:
+            for chunk, tables, info in results:  # each chunk recorded (with its sha256) as soon as it is written
+                store.write_chunk(chunk, tables, info)
+                done.add(chunk)
+                if on_chunk:
+                    on_chunk(len(done), total)
             if on_progress:
-                monitor.chunk_done(chunk, info["runs"][1] - info["runs"][0] + 1)
-            if on_chunk:
-                on_chunk(len(done), total)
+                monitor.chunk_done(results[0][0], sum(info["runs"][1] - info["runs"][0] + 1 for _, _, info in results))
+        if loader is not None:
+            loader.join()
+    if options.backend == "loky" and big:
+        _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:

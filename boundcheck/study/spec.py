@@ -8,7 +8,14 @@ stale stored chunks.
 The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S) (S = ``chunk_size``),
 so a study extended to more runs (``verify --runs`` larger, or ``--until-conclusive``) reuses every stored
 chunk whose runs are unchanged and results stay identical to a fresh study of the same size, for any number of
-workers or backend."""
+workers or backend.
+
+Chunks are the unit of storage, resuming and sequential looks, not the unit of work: the runner hands a worker
+several consecutive chunks as one vectorised batch (:func:`~boundcheck.study.runner.plan_tasks`, sized from
+the runs, the workers and memory). A run's results do not depend on the batch it was simulated in (blocked,
+position-exact products, :func:`~boundcheck.model.sampling.rows_matmul`; ``tests/test_parallel.py``), so the
+batches are not part of the key. Only the reference arithmetic (the regression pins) depends on its batch: there
+each batch is one chunk, as in the first engine."""
 
 from __future__ import annotations
 
@@ -35,6 +42,9 @@ class StudySpec:
     runs: int
     seed: int
     beta_scale: float = 1.0
+    #: runs per stored chunk: chunk c holds runs [c·S, (c+1)·S). The unit of storage, of resuming and of the
+    #: sequential tests' looks; *not* the unit of work (a worker simulates several consecutive chunks as one
+    #: batch, see :func:`~boundcheck.study.runner.plan_tasks`)
     chunk_size: int = 25
     #: the algorithms whose claims are checked (default: the first policy); several user implementations
     #: can be checked side by side, the theorem's own algorithms then run as paired baselines

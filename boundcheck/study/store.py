@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import math
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -35,7 +36,7 @@ import pandas as pd
 from ..errors import BoundcheckError, IntegrityWarning
 from ..utils.io import atomic_write_bytes, atomic_write_json, folder_lock, read_json, sha256_bytes
 
-__all__ = ["ResultStore", "STORE_FORMAT"]
+__all__ = ["ResultStore", "STORE_FORMAT", "parquet_bytes"]
 
 #: 2: sha256 of every file in the manifest, n_chunks, page checksums (1: files trusted as found)
 STORE_FORMAT = 2
@@ -195,12 +196,14 @@ class ResultStore:
     def chunk_path(self, table: str, chunk: int) -> Path:
         return self.root / self._rel(table, chunk)
 
-    def write_chunk(self, chunk: int, tables: dict[str, pd.DataFrame], info: dict) -> None:
+    def write_chunk(self, chunk: int, tables: dict[str, pd.DataFrame | bytes], info: dict) -> None:
         """Write every table of one chunk (atomically, with page checksums), then record the chunk and the
-        sha256 of each file in the manifest (the chunk counts as done only from that moment)."""
+        sha256 of each file in the manifest (the chunk counts as done only from that moment). A table is a
+        DataFrame or a parquet file a worker already encoded (:func:`parquet_bytes`); its hash is taken here,
+        of exactly the bytes written."""
         files = {}
         for name, df in tables.items():
-            data = _parquet_bytes(df)
+            data = df if isinstance(df, bytes) else parquet_bytes(df)
             atomic_write_bytes(self.chunk_path(name, chunk), data)
             files[name] = {"file": self._rel(name, chunk), "sha256": sha256_bytes(data), "bytes": len(data)}
         manifest = self.read_manifest()
@@ -216,10 +219,10 @@ class ResultStore:
                                   f"command to recompute it")
         return (self.root / rel).read_bytes()
 
-    def read_table(self, table: str, columns: list[str] | None = None) -> pd.DataFrame:
-        """The table ``runs`` or ``steps`` of a complete study: exactly the chunks ``0 … n_chunks − 1`` of the
-        manifest, each verified against its sha256 (``columns``: only those that exist, to keep large step
-        tables light), sorted by run, algorithm (and t)."""
+    def iter_table(self, table: str, columns: list[str] | None = None) -> Iterator[pd.DataFrame]:
+        """The table ``runs`` or ``steps`` of a complete study one chunk at a time: exactly the chunks ``0 …
+        n_chunks − 1`` of the manifest, in order, each verified against its sha256 (``columns``: only those
+        that exist). Streaming summaries and reports hold one chunk, never runs × T rows."""
         manifest = self.require_manifest()
         n = self.n_chunks(manifest)
         missing = [c for c in range(n) if str(c) not in manifest["chunks"]]
@@ -228,13 +231,16 @@ class ResultStore:
                                   f"(first: {missing[0]}); re-run the same verify command to finish them")
         if n == 0:
             raise BoundcheckError(f"no {table} results in {self.root}")
-        frames = []
         for c in range(n):
             info = manifest["chunks"][str(c)]
             record = (info.get("files") or {}).get(table) if isinstance(info, dict) else None
             data = self._verified_bytes(self._rel(table, c), record)
-            frames.append(_read_parquet(data, columns, self._rel(table, c)))
-        df = pd.concat(frames, ignore_index=True)
+            yield _read_parquet(data, columns, self._rel(table, c))
+
+    def read_table(self, table: str, columns: list[str] | None = None) -> pd.DataFrame:
+        """The whole table ``runs`` or ``steps`` (:meth:`iter_table`, concatenated), sorted by run, algorithm
+        (and t); ``columns`` keeps large step tables light."""
+        df = pd.concat(list(self.iter_table(table, columns)), ignore_index=True)
         if columns is not None and "algorithm" in df:  # categorical: a large step table stays light
             df["algorithm"] = df["algorithm"].astype("category")
         keys = [k for k in ("run", "algorithm", "t") if k in df]
@@ -255,7 +261,7 @@ class ResultStore:
         self.write_manifest(manifest)
 
     def write_table(self, name: str, df: pd.DataFrame) -> None:
-        data = _parquet_bytes(df)
+        data = parquet_bytes(df)
         atomic_write_bytes(self.root / f"{name}.parquet", data)
         self._record_file(f"{name}.parquet", data)
 
@@ -298,7 +304,7 @@ def _names_a_chunk(name: str, n_chunks: int | None, manifest: dict) -> bool:
     return str(c) in manifest["chunks"] or (n_chunks is not None and 0 <= c < n_chunks)
 
 
-def _parquet_bytes(df: pd.DataFrame) -> bytes:
+def parquet_bytes(df: pd.DataFrame) -> bytes:
     buf = io.BytesIO()
     df.to_parquet(buf, index=False, write_page_checksum=True)
     return buf.getvalue()

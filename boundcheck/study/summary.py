@@ -35,20 +35,23 @@ def _finite_or_none(x: float) -> float | None:
 def read_study_tables(store: ResultStore, spec: StudySpec,
                       algorithm: str | None = None) -> tuple[pd.DataFrame, Callable[[str], np.ndarray]]:
     """The study's runs table (run < spec.runs) and a ``sample(column)`` reader of the (runs × T) steps columns
-    of a checked algorithm (default the first; the steps table is read once, and only if a calibration claim
-    asks)."""
+    of a checked algorithm (default the first; the steps table is read one column at a time, and only if a
+    calibration claim asks)."""
     runs = store.read_table("runs")
     runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
-    return runs, _sampler(store, spec, algorithm or spec.main, {})
+    return runs, _sampler(store, spec, algorithm or spec.main)
 
 
-def _sampler(store: ResultStore, spec: StudySpec, algorithm: str, cache: dict) -> Callable[[str], np.ndarray]:
+def _sampler(store: ResultStore, spec: StudySpec, algorithm: str) -> Callable[[str], np.ndarray]:
     def sample(column: str) -> np.ndarray:
-        if "steps" not in cache:
-            steps = store.read_table("steps")
-            cache["steps"] = steps[steps["run"] < spec.runs]
-        s = cache["steps"]
-        return s[s["algorithm"] == algorithm].pivot(index="run", columns="t", values=column).to_numpy()
+        """(runs × T) of one steps column of ``algorithm``, read chunk by chunk (only that column, nothing
+        cached): memory stays O(runs × T) floats of this column, never the whole steps table."""
+        parts = []
+        for df in store.iter_table("steps", ["run", "algorithm", "t", column]):
+            s = df[(df["algorithm"] == algorithm) & (df["run"] < spec.runs)]
+            if len(s):
+                parts.append(s.pivot(index="run", columns="t", values=column))
+        return pd.concat(parts).sort_index().to_numpy()
 
     return sample
 
@@ -91,7 +94,6 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     fam = spec.family
     runs = store.read_table("runs")
     runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
-    cache: dict = {}
     vacuous = fam.vacuous_claims(spec.scenario, inst)
     checked = spec.checked_algorithms
     each = budget.divided(len(checked))
@@ -99,7 +101,7 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     def judged(name: str) -> tuple[pd.DataFrame, list[ClaimResult]]:
         """The runs of a checked algorithm and its claim verdicts."""
         rows = runs[runs["algorithm"] == name].sort_values("run")
-        res = judge(fam.claims, rows, _sampler(store, spec, name, cache), each, spec.delta, sequential=sequential,
+        res = judge(fam.claims, rows, _sampler(store, spec, name), each, spec.delta, sequential=sequential,
                     chunk=spec.chunk_size, vacuous=vacuous, skip=spec.not_applicable.get(name))
         _detectable(res, rows, each)
         return rows, res

@@ -22,7 +22,6 @@ import pandas as pd
 from theory import Theorem
 
 from ...errors import BoundcheckError
-from ...model.mig import gamma_bracket
 from ...model.priors import GPPrior, RKHSFamily
 from ...world.assumptions import Conditions, evaluate
 from ...world.scenario import Scenario
@@ -61,6 +60,8 @@ class TheoremInstance:
 def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
                  batch: int = 1) -> tuple[np.ndarray, np.ndarray, dict, dict]:
     """Certified γ_t bracket for t = 1..T, maximised over the distinct (K, ε) of a theorem's models."""
+    from ...model.mig import gamma_bracket  # the parent instantiates; workers never need it
+
     uppers, lowers, methods, per_group = [], [], {}, {}
     for key, (K, eps) in groups.items():
         br = gamma_bracket(K, horizon, noise_var=noise_var, eps=eps, batch=batch)

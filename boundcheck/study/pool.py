@@ -1,0 +1,77 @@
+"""Starting the worker pool early: workers spawn and import the engine while the parent is still busy.
+
+A loky worker is a fresh interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU)
+before its first chunk. :func:`prewarm` starts the pool and that import in a background thread as soon as a
+command knows it will run in parallel, so it overlaps the parent's own imports and the theorem's instantiation;
+:func:`~boundcheck.study.runner.run_study` waits for it and joblib reuses the same workers for every chunk.
+This module imports nothing heavy itself (the CLI calls it before importing the engine).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+__all__ = ["prewarm", "wait_prewarmed", "import_in_background"]
+
+_thread: threading.Thread | None = None
+
+
+def _warm() -> int:
+    import boundcheck.study.runner  # noqa: F401 - the import is the point
+
+    return os.getpid()
+
+
+def prewarm(jobs: int, backend: str = "loky") -> None:
+    """Start ``jobs`` loky workers and import the engine in them, in the background (no-op otherwise)."""
+    global _thread
+    if backend != "loky" or jobs == 1 or _thread is not None:
+        return
+
+    # imported here, not in the thread (the same CPython 3.11 race where a module is compiled, see below)
+    from .progress import ParentInfo, watch_parent
+
+    parent = ParentInfo.here()
+
+    def go() -> None:
+        import joblib
+
+        n = joblib.effective_n_jobs(jobs)
+        if n <= 1:
+            return
+        # the very configuration run_study's loky backend uses (workers watch this process), so that joblib
+        # reuses this pool instead of replacing it
+        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent,)):
+            # pre_dispatch="all": the default ("2*n_jobs") is evaluated with ast.parse, and parsing in two threads
+            # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch") while the main thread
+            # parses too (inspect.getsource for the study's fingerprints, pytest's assertion rewriting)
+            joblib.Parallel(n_jobs=jobs, pre_dispatch="all")(joblib.delayed(_warm)() for _ in range(n))
+
+    _thread = threading.Thread(target=go, name="boundcheck-prewarm", daemon=True)
+    _thread.start()
+
+
+def wait_prewarmed() -> None:
+    """Block until a :func:`prewarm` started in this process has finished (before using the pool)."""
+    global _thread
+    if _thread is not None:
+        _thread.join()
+        _thread = None
+
+
+def import_in_background(*modules: str) -> threading.Thread:
+    """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
+    summary's and the reports' imports are then paid before the study ends, not after)."""
+    import importlib
+
+    def go() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
+                pass
+
+    th = threading.Thread(target=go, name="boundcheck-imports", daemon=True)
+    th.start()
+    return th
