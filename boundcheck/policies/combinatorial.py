@@ -66,7 +66,7 @@ def _min_cost(acts, cost: np.ndarray, available) -> np.ndarray:
 
 
 def _arm_model(ctx: RunContext, joint: bool):
-    if isinstance(ctx.actions, ContextualTopK):
+    if getattr(ctx.actions, "features", None) is not None:  # contexts (ContextualTopK, or a wrapper of it)
         return FeatureArms(ctx.actions.features, ctx.noise_var, ctx.runs)
     return GridArms(ctx.candidates[0], ctx.noise_var, ctx.runs, joint=joint, first_run=ctx.first_run)
 
