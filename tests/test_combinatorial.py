@@ -100,6 +100,9 @@ def test_block_posterior_equals_sequential_conditioning_with_padding():
     np.testing.assert_allclose(a.cov(), b.cov(), atol=1e-12)
     np.testing.assert_allclose(a.loglik, b.loglik, atol=1e-10)
     np.testing.assert_array_equal(a.n_obs, [3, 4, 0])
+    from boundcheck.model.posterior import Posterior
+
+    assert isinstance(a, Posterior)  # the one posterior interface (engine monitors, defects' wrappers)
 
 
 def test_count_pathwise_sampler_draws_exactly_from_the_posterior():
