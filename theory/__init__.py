@@ -14,7 +14,7 @@ __all__ = ["get", "all_theorems", "register", "Theorem", "Claim", "Assumption", 
 
 # modules, not ids: the ids live in the Theorem objects themselves
 _BUILTIN_MODULES = ("theory.pe_gp_ucb", "theory.srinivas", "theory.chowdhury_gopalan", "theory.zhou_shroff",
-                    "theory.et_gp_ucb")
+                    "theory.et_gp_ucb", "theory.combinatorial")
 _REGISTRY: dict[str, Theorem] = {}
 _loaded = False
 

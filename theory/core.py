@@ -27,7 +27,7 @@ __all__ = [
     "srinivas_C",
 ]
 
-ClaimKind = Literal["probability", "expectation", "deterministic", "calibration", "identity"]
+ClaimKind = Literal["probability", "expectation", "deterministic", "calibration", "identity", "equality"]
 GuaranteeKind = Literal["high_probability", "expectation", "deterministic"]
 
 
@@ -127,7 +127,10 @@ class Claim:
     * ``deterministic``: an implication that must hold in every run where its premise holds;
     * ``calibration``: a distributional identity (innovations i.i.d. N(0, 1));
     * ``identity``: a sanity identity true by construction (no planted defect can move it), shown outside
-      the verdict.
+      the verdict;
+    * ``equality``: a stochastic identity E[X] = c (the statistic is X − c per run): a two-sided test, violated
+      when rejected, holds otherwise (e.g. Lemma A.4 of paper 002: it fails when the posterior is not the law
+      of f).
 
     How large a test's error may be (its share of the false-alarm budget) is not a property of the claim:
     the verification layer's error budget decides it (``boundcheck.claims.budget``).

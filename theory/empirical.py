@@ -135,7 +135,8 @@ class EmpiricalClaim:
 
 
 # --------------------------------------------------------------------------------------------- registry
-_BUILTIN_MODULES = ("theory.pe_gp_ucb_empirical", "theory.chowdhury_gopalan_empirical", "theory.et_gp_ucb_empirical")
+_BUILTIN_MODULES = ("theory.pe_gp_ucb_empirical", "theory.chowdhury_gopalan_empirical", "theory.et_gp_ucb_empirical",
+                    "theory.combinatorial_empirical")
 _REGISTRY: dict[tuple[str, str], EmpiricalClaim] = {}
 _loaded = False
 

@@ -26,7 +26,7 @@ from ..utils.validation import check_probability
 __all__ = ["ErrorBudget", "HolmBudget", "PerClaimBudget", "Allocation", "STOCHASTIC", "DEFAULT_FALSE_ALARM",
            "holm_adjusted", "holm_reject", "holm_shares"]
 
-STOCHASTIC = ("probability", "expectation", "calibration")
+STOCHASTIC = ("probability", "expectation", "calibration", "equality")
 DEFAULT_FALSE_ALARM = 0.01
 
 
@@ -95,13 +95,14 @@ class PerClaimBudget(ErrorBudget):
 
     def sizes(self, kinds: Sequence[str]) -> list[float | None]:
         """Each claim's test size by kind (the interface before issue 10; ``allocate`` decides claims now)."""
-        return [self.calibration if k == "calibration" else self.interval
+        return [self.calibration if k in ("calibration", "equality") else self.interval
                 if k in ("probability", "expectation", "deterministic") else None for k in kinds]
 
     def allocate(self, pvalues: Sequence[float], kinds: Sequence[str] | None = None) -> Allocation:
         p = np.asarray(pvalues, dtype=float)
         kinds = list(kinds) if kinds is not None else ["probability"] * p.size
-        shares = np.array([self.calibration if k == "calibration" else self.interval / 2 for k in kinds])
+        shares = np.array([self.calibration if k in ("calibration", "equality") else self.interval / 2
+                           for k in kinds])
         return Allocation(shares, p.copy(), p <= shares)
 
     def describe(self) -> str:

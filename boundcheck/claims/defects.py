@@ -37,6 +37,13 @@ VARIATION = ("r_gp_ucb", "sw_gp_ucb")
 #: (the trigger under no change, which holds for any history-measurable choice rule: no β or argmin defect)
 TIME_VARYING = ("et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb")
 TRIGGER = ("et_trigger",)
+#: paper 002's finite theorems (issue 17): super arms, Bayesian regret; the generic wrappers apply through the
+#: policies' posterior and context (their own defects, an independent-per-arm TS, a non-optimal oracle and an
+#: f-dependent availability, are planted in tests/test_combinatorial.py)
+COMB = ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts")
+#: paper 002's infinite theorems (continuous contexts): the wrappers that act through the context, the update or
+#: the world apply (the feature model has no grid posterior to drop observations from, nor a prior to swap)
+COMB_INF = ("comb_gp_ucb_infinite", "comb_gp_bucb_infinite", "comb_gp_ts_infinite")
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,24 @@ def _beta_scaled(pol: Policy, factor: float) -> None:
 
 def _noise_var_scaled(pol: Policy, factor: float) -> None:
     _patch_start(pol, lambda p, ctx: replace(ctx, noise_var=ctx.noise_var * factor))
+
+
+def _wrong_prior(pol: Policy, factor: float = 1.0, shift: float = 0.0) -> None:
+    """The algorithm's model is told the prior GP(μ + ``shift``, ``factor``·K) (a wrong prior: over- or
+    underconfident, or biased), while f is drawn from GP(μ, K) and the checks read the algorithm's own posterior."""
+    def change(p, ctx):
+        return replace(ctx, candidates=tuple(replace(c, mean=c.mean + shift, K=factor * c.K)
+                                             for c in ctx.candidates))
+
+    def weights(p):  # paper 002's contexts: the model's weight prior N(0, factor·I) instead of N(0, I)
+        model = getattr(p, "arm_model", None)
+        if model is not None and not model.finite:
+            if shift:
+                raise BoundcheckError("a shifted prior mean needs a finite domain")
+            model.post.w_cov *= factor
+
+    _patch_start(pol, change)
+    _after_start(pol, weights)
 
 
 def _no_prediction_step(pol: Policy) -> None:
@@ -300,6 +325,7 @@ _HOOKS: dict[str, Callable] = {
     "usage_double_counted": _usage_double_counted, "trigger_post_update": _trigger_post_update,
     "reset_drops_point": _reset_drops_point, "trigger_scaled": _trigger_scaled, "t_prime_from_data": _t_prime_from_data,
     "period_shifted": _period_shifted, "eps_told_scaled": _eps_told_scaled,
+    "wrong_prior": _wrong_prior,
 }
 
 
@@ -352,7 +378,27 @@ def _rkhs_norm_tripled(sc: Scenario) -> Scenario:
 # ------------------------------------------------------------------------------------ instance transforms
 def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremInstance:
     extra = {k: (v * factor if k.startswith("bound") else v) for k, v in inst.extra.items()}
-    return replace(inst, bound_T=inst.bound_T * factor, anytime=inst.anytime * factor, extra=extra)
+    terms = {k: v * factor for k, v in inst.bound_terms.items()}  # the bound is the sum of its terms
+    return replace(inst, bound_T=inst.bound_T * factor, anytime=inst.anytime * factor, extra=extra,
+                   bound_terms=terms)
+
+
+def _monitor_changed(inst: TheoremInstance, **change) -> TheoremInstance:
+    mon = inst.round_monitor
+    if mon is None or not getattr(mon, "infinite", False):
+        raise BoundcheckError("this defect needs the round monitor of a contextual (infinite) theorem")
+    return replace(inst, round_monitor=replace(mon, **{k: f(getattr(mon, k)) for k, f in change.items()}))
+
+
+def _discretisation_coarse(inst: TheoremInstance) -> TheoremInstance:
+    """Paper 002, infinite case: the discretisation sizes τ_t of (6a)–(6d) lost (τ = 1: one grid point per
+    dimension), a defect of the theory's constants that Lemmas A.6 and 3.2 must see."""
+    return _monitor_changed(inst, tau_log=np.zeros_like, tau6d_log=np.zeros_like)
+
+
+def _lipschitz_understated(inst: TheoremInstance) -> TheoremInstance:
+    """Paper 002, infinite case: the kernel's Lipschitz constant L taken 1000× too small (Lemma A.7's bounds)."""
+    return _monitor_changed(inst, L=lambda L: L * 1e-3)
 
 
 def _lemma8_exponent_flipped(inst: TheoremInstance) -> TheoremInstance:
@@ -367,15 +413,15 @@ def _lemma8_exponent_flipped(inst: TheoremInstance) -> TheoremInstance:
 
 DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
-           ALL + VARIATION + TIME_VARYING, policy=wrap_policy("beta_scaled", factor=0.1)),
+           ALL + VARIATION + TIME_VARYING + COMB + COMB_INF, policy=wrap_policy("beta_scaled", factor=0.1)),
     Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
-           ALL + VARIATION + TIME_VARYING + TRIGGER,
+           ALL + VARIATION + TIME_VARYING + TRIGGER + COMB + COMB_INF,
            policy=wrap_policy("noise_var_scaled", factor=0.25)),
     Defect("stale_action", "off-by-one in t: each observation y_t is conditioned at the previous point x_{t−1}",
-           ALL + VARIATION + TIME_VARYING + TRIGGER,
+           ALL + VARIATION + TIME_VARYING + TRIGGER + COMB + COMB_INF,
            policy=wrap_policy("stale_action")),
     Defect("dropped_observation", "every 5th observation never reaches the posterior",
-           ALL + VARIATION + TIME_VARYING + TRIGGER,
+           ALL + VARIATION + TIME_VARYING + TRIGGER + COMB,
            policy=wrap_policy("dropped_observation", every=5)),
     Defect("no_prediction_step", "the posterior skips the ε prediction step (Kalman predict) between steps",
            ("pe_gp_ucb", "tv_gp_ucb"), policy=wrap_policy("no_prediction_step")),
@@ -384,9 +430,9 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("usage_double_counted", "PE-GP-UCB counts each use of a prior twice in |S^p| (bookkeeping)",
            ("pe_gp_ucb",), policy=wrap_policy("usage_double_counted")),
     Defect("truth_outside_model", "f is drawn from GP(μ^{p*}, 9k): a prior not among the algorithm's models",
-           BAYESIAN + TIME_VARYING + TRIGGER, scenario=_truth_outside_model),
+           BAYESIAN + TIME_VARYING + TRIGGER + COMB + COMB_INF, scenario=_truth_outside_model),
     Defect("noise_doubled", "the data's noise is twice as large (N(0, (2R)²)) while every model assumes R",
-           ALL + VARIATION + TIME_VARYING + TRIGGER,
+           ALL + VARIATION + TIME_VARYING + TRIGGER + COMB + COMB_INF,
            scenario=_data_noise_doubled),
     Defect("rkhs_norm_tripled", "‖f‖_k = 3B while the algorithms are given B", FREQUENTIST,
            scenario=_rkhs_norm_tripled),
@@ -399,11 +445,12 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
            policy=wrap_policy("ts_prior_draws")),
     Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
-           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION + TIME_VARYING,
+           ("gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts") + VARIATION + TIME_VARYING + COMB + COMB_INF,
            policy=wrap_policy("argmin")),
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see",
-           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION + TIME_VARYING, instance=_bound_understated),
+           ("pe_gp_ucb", "gp_ucb", "igp_ucb") + VARIATION + TIME_VARYING + COMB + COMB_INF,
+           instance=_bound_understated),
     # paper 001 (issue 15)
     Defect("trigger_post_update", "ET-GP-UCB's ψ_t and κ_t from the posterior after conditioning on (x_t, y_t)",
            ("et_gp_ucb",) + TRIGGER, policy=wrap_policy("trigger_post_update")),
@@ -419,6 +466,23 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
            policy=wrap_policy("eps_told_scaled", factor=10.0, at_zero=0.3)),
     Defect("lemma8_exponent_flipped", "Lemma 8's bounds with σ_n^{+2} for σ_n^{−2} (a sign lost in the theory module: "
            "a defect of the verification itself)", ("et_gp_ucb", "et_r_gp_ucb"), instance=_lemma8_exponent_flipped),
+    # paper 002's checks read the algorithm's own arm model (U_t, σ_{t−1}, Σ_{t−1}(a_t)): wrong priors there, each
+    # chosen so that one of the theorems' lemmas sees it at small N (power: ``boundcheck power``)
+    Defect("prior_narrow_low", "the algorithm's model is GP(μ − 1, K/100) while f ~ GP(μ, K): overconfident and "
+           "biased low (f exceeds the index U_t: R1's left term, coverage)", COMB,
+           policy=wrap_policy("wrong_prior", factor=0.01, shift=-1.0)),
+    Defect("prior_narrow_high", "the algorithm's model is GP(μ + 3, K/25) while f ~ GP(μ, K): overconfident and "
+           "biased high (the lower confidence bound of GP-TS's Lemma A.5 fails)", COMB,
+           policy=wrap_policy("wrong_prior", factor=0.04, shift=3.0)),
+    Defect("prior_narrow", "the algorithm's model is GP(μ, K/100) while f ~ GP(μ, K): posterior widths a tenth "
+           "of what they should be", COMB + COMB_INF, policy=wrap_policy("wrong_prior", factor=0.01)),
+    Defect("prior_wide", "the algorithm's model is GP(μ, 4K) while f ~ GP(μ, K) with k ≤ 1: posterior widths up to "
+           "twice the prior's (σ ≤ s of the R1 chain, the radius chain)", COMB + COMB_INF,
+           policy=wrap_policy("wrong_prior", factor=4.0)),
+    Defect("discretisation_coarse", "paper 002, infinite case: the discretisation sizes τ_t lost (τ = 1), a "
+           "constant of the theory that Lemmas A.6 and 3.2 must see", COMB_INF, instance=_discretisation_coarse),
+    Defect("lipschitz_understated", "paper 002, infinite case: the kernel's Lipschitz constant L taken 1000× too "
+           "small in Lemma A.7's bounds", COMB_INF, instance=_lipschitz_understated),
 )}
 
 

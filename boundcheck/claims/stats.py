@@ -73,6 +73,8 @@ __all__ = [
     "identity_verdict",
     "expectation_verdict",
     "calibration_verdict",
+    "equality_evidence",
+    "anytime_expectation_evidence",
     "theorem_verdict",
     "exceeds",
     "detectable_rate",
@@ -619,7 +621,68 @@ def smallest_detectable(r: ClaimResult, share: float, power: float = POWER_TARGE
                 "share": share, "values": int(nv), "approximate": True}
     if r.kind in ("deterministic", "identity"):
         return {"counterexample_rate": float(1 - (1 - power) ** (1 / n))}
+    if r.kind == "equality":  # two-sided t test of E[X] = 0: the smallest |mean| flagged
+        sd = r.details.get("sd")
+        if sd is None or not np.isfinite(sd) or n < 2 or sd <= 0:
+            return None
+        return {"mean_difference": float((stats.t.ppf(1 - share / 2, n - 1) + zb) * sd / math.sqrt(n)),
+                "share": share}
     return None
+
+
+def equality_evidence(claim_id: str, values: np.ndarray) -> Evidence:
+    """E[X] = 0 from per-run values of X (a stochastic identity, centred): two-sided one-sample t test. Like a
+    calibration test it *settles*: violated when the budget rejects it, holds otherwise; ``rate`` is the mean,
+    the interval its t interval at the share (each end one-sided)."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = int(x.size)
+    mean = float(x.mean()) if n else float("nan")
+    sd = float(x.std(ddof=1)) if n > 1 else float("nan")
+    se = sd / math.sqrt(n) if n > 1 else float("inf")
+    scale = max(float(np.abs(x).max()) if n else 0.0, 1e-300)
+    if n > 1 and sd > 1e-12 * scale:
+        p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+    else:  # no spread: the identity holds exactly iff every value is 0 (to round-off)
+        p = 1.0 if n and abs(mean) <= 1e-9 * scale else (0.0 if n else 1.0)
+
+    def interval(a: float) -> tuple[float, float]:
+        if n <= 1 or not np.isfinite(se):
+            return -math.inf, math.inf
+        half = float(stats.t.ppf(1 - a, n - 1) * se)
+        return mean - half, mean + half
+
+    details = {"mean": mean, "sd": sd if n > 1 else None, "effect": mean / sd if n > 1 and sd > 0 else None}
+    return Evidence(claim_id, "equality", 0.0, p, int(p <= 0.0), n, mean, interval, details=details, settles=True)
+
+
+def anytime_expectation_evidence(claim_id: str, sample: np.ndarray, bound: float = 0.0) -> Evidence:
+    """E[X_t] ≤ ``bound`` for every column t of ``sample`` (runs × T) at once. p-value: the smallest one-sided
+    t-test p-value over t, times T (Bonferroni over the steps); interval at share a: every step's one-sided
+    bounds at 1 − a/T, reported at the step with the largest upper end (holds iff that end is below the bound)."""
+    x = np.asarray(sample, dtype=np.float64)
+    x = x if x.ndim == 2 else x[:, None]
+    n, T = x.shape
+    mean = np.nanmean(x, axis=0)
+    sd = np.nanstd(x, axis=0, ddof=1) if n > 1 else np.full(T, np.inf)
+    se = sd / math.sqrt(max(n, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tstat = np.where(se > 0, (mean - bound) / se, np.where(mean > bound, np.inf, -np.inf))
+    p_t = stats.t.sf(tstat, max(n - 1, 1)) if n > 1 else np.ones(T)
+    p = float(min(1.0, np.min(p_t) * T))
+
+    def interval(a: float) -> tuple[float, float]:
+        if n <= 1:
+            return -math.inf, math.inf
+        half = stats.t.ppf(1 - a / T, n - 1) * se
+        worst = int(np.argmax(mean + half))
+        return float(mean[worst] - half[worst]), float(mean[worst] + half[worst])
+
+    worst_mean = int(np.argmax(mean))
+    details = {"worst_t": worst_mean + 1, "steps": T, "bound": float(bound),
+               "max_mean": float(mean[worst_mean]), "steps_above_bound": int(np.sum(mean > bound))}
+    return Evidence(claim_id, "expectation", float(bound), p, int(np.sum(np.nanmax(x, axis=1) > bound)), n,
+                    float(mean[worst_mean]), interval, details=details, settles=False)
 
 
 def theorem_verdict(results: list[ClaimResult]) -> str:

@@ -7,9 +7,10 @@ statistics into :class:`~boundcheck.claims.stats.ClaimResult` objects: one p-val
 error budget deciding them together and giving each its share, recorded in the result with its interval.
 
 Per-run columns in the ``runs`` table: ``fail_<id>`` (probability / deterministic / identity),
-``premise_<id>`` (deterministic: the runs where the premise held), ``value_<id>`` (expectation; with
-``lo_<id>``/``hi_<id>``, its range known in advance). Calibration claims read their sample, one row per run,
-from one or more columns of the ``steps`` table.
+``premise_<id>`` (deterministic: the runs where the premise held), ``value_<id>`` (expectation, equality; with
+``lo_<id>``/``hi_<id>``, its range known in advance). Calibration claims and anytime expectation claims (an
+expectation claim with a ``sample``: E[X_t] ≤ b at every t) read their sample, one row per run, from one or more
+columns of the ``steps`` table.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from .stats import (
     NOT_APPLICABLE,
     ClaimResult,
     Evidence,
+    anytime_expectation_evidence,
     calibration_evidence,
     deterministic_verdict,
+    equality_evidence,
     expectation_evidence,
     finish,
     identity_verdict,
@@ -148,6 +151,11 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
         if c.kind == "probability":
             evidence.append((spec, probability_evidence(c.id, main_runs[f"fail_{c.id}"].to_numpy(),
                                                         level_of(c.alpha, delta), sequential=sequential)))
+        elif c.kind == "expectation" and spec.samples:  # E[X_t] ≤ b at every t ≤ T (a steps column)
+            evidence.append((spec, anytime_expectation_evidence(c.id, sample(spec.samples[0]),
+                                                                level_of(c.expectation_bound, delta))))
+        elif c.kind == "equality":
+            evidence.append((spec, equality_evidence(c.id, main_runs[f"value_{c.id}"].to_numpy())))
         elif c.kind == "expectation":
             evidence.append((spec, expectation_evidence(c.id, main_runs[f"value_{c.id}"].to_numpy(),
                                                         level_of(c.expectation_bound, delta), sequential=sequential,

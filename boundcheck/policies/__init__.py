@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..errors import BoundcheckError
 from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
+from .combinatorial import REGISTRATIONS as _COMBINATORIAL
 from .et_gp_ucb import ETGPUCB
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
@@ -128,6 +129,7 @@ for _name, _factory, _kw in (
     ("sw_gp_ucb_pseudocode", SlidingWindowGPUCB, {"name": "sw_gp_ucb_pseudocode", "label": "SW-GP-UCB (pseudocode β)"}),
     ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("r_gp_ucb_after", RGPUCBAfter, {}),  # seed 001
     ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
+    *_COMBINATORIAL,
 ):
     register(_name, _factory, _kw)
 

@@ -36,6 +36,8 @@ KIND_HELP = {
                    "diagnostics",
     "identity": "a sanity identity, true by construction (or a bound that no algorithm can reach at these "
                 "settings): shown, but outside the verdict",
+    "equality": "a stochastic identity E[X] = 0 (X centred per run); p-value: two-sided t test; violated when "
+                "the budget rejects it, holds otherwise",
 }
 VERDICT_HELP = {
     "holds": "the interval lies below the level (or no counterexample)",
@@ -358,6 +360,8 @@ def describe_detectable(det: dict | None) -> str:
         return out
     if det.get("mean_excess") is not None:
         return f"mean above the bound by ≥ {fmt(det['mean_excess'], 3)}"
+    if det.get("mean_difference") is not None:  # an equality claim (two-sided)
+        return f"|mean| ≥ {fmt(det['mean_difference'], 3)}"
     if det.get("mean_shift") is not None:
         return (f"≈ mean shift {fmt(det['mean_shift'], 2)} sd, scale ×{fmt(det['scale_factor'], 4)} or lag-1 "
                 f"correlation {fmt(det['lag1'], 2)}")

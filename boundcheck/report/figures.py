@@ -24,6 +24,12 @@ from PIL import Image
 
 from .context import ReportContext, ci_label, fmt
 
+
+def fig_r1_chain(ctx: ReportContext, out: Path):  # paper 002's R1 chain (boundcheck.report.combinatorial)
+    from .combinatorial import fig_r1_chain as draw
+
+    return draw(ctx, out)
+
 __all__ = ["FigureInfo", "make_figures"]
 
 VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
@@ -373,7 +379,7 @@ def fig_eliminations(ctx: ReportContext, out: Path) -> FigureInfo | None:
 
 
 FIGURES: tuple[Callable[[ReportContext, Path], FigureInfo | None], ...] = (
-    fig_regret, fig_tightness, fig_claims, fig_gamma, fig_prior_selection, fig_eliminations)
+    fig_regret, fig_tightness, fig_claims, fig_gamma, fig_prior_selection, fig_eliminations, fig_r1_chain)
 
 
 def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:

@@ -45,7 +45,7 @@ _MATH = {
     "∅": r"\emptyset", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg", "⊇": r"\supseteq", "⊃": r"\supset",
     "≺": r"\prec", "≻": r"\succ", "⪯": r"\preceq", "⪰": r"\succeq", "∥": r"\parallel", "≜": r"\triangleq",
     "≔": ":=", "ℏ": r"\hbar", "†": r"\dagger", "★": r"\star", "⋆": r"\star", "□": r"\square",
-    "∎": r"\blacksquare", "ı": r"\imath", "∠": r"\angle",
+    "∎": r"\blacksquare", "ı": r"\imath", "∠": r"\angle", "ς": r"\varsigma", "≼": r"\preceq", "″": "''",
 }
 _TEXT = {
     "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "§": r"\S{}", "¶": r"\P{}",

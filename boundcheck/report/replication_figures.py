@@ -21,6 +21,7 @@ import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .combinatorial import fig_paths
 from .figures import (
     COLOURS,
     DPI,
@@ -257,6 +258,7 @@ def make_replication_figures(ctx, out: Path) -> list[FigureInfo]:
     for exp in ctx.experiments:
         jobs.append((f"regret_{exp['name']}", lambda e=exp: fig_regret(ctx, e, out)))
         jobs.append((f"priors_{exp['name']}", lambda e=exp: fig_priors(ctx, e, out)))
+        jobs.append((f"paths_{exp['name']}", lambda e=exp: fig_paths(ctx, e, out)))  # paper 002's road network
     jobs.append(("claims", lambda: fig_claims(ctx, out)))
     for exp_name, ex in ctx.explore.items():
         for cid in (ex.get("claims") or {}):

@@ -43,7 +43,7 @@ from ..policies import PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
 
-__all__ = ["simulate", "ENGINE_MONITORS"]
+__all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations"]
 
 #: monitors the engine records through a policy's exposed posterior
 ENGINE_MONITORS = frozenset({"z_all", "z_chosen", "innov"})
@@ -54,8 +54,9 @@ def _runs_text(run_ids: np.ndarray) -> str:
 
 
 def _as_action(action, m: int, K: int, name: str, t: int | None = None, available: np.ndarray | None = None,
-               run_ids: np.ndarray | None = None) -> np.ndarray:
-    """The (m, K) int64 action of a policy's ``select``, checked against the domain and X_t."""
+               run_ids: np.ndarray | None = None, padded: bool = False) -> np.ndarray:
+    """The (m, K) int64 action of a policy's ``select``, checked against the domain and X_t (``padded``: −1
+    entries stand for no base arm, in super arms of different sizes)."""
     where = "" if t is None or run_ids is None else f" at step {t} ({_runs_text(run_ids)})"
     a = np.asarray(action)
     if a.ndim == 1:
@@ -66,13 +67,14 @@ def _as_action(action, m: int, K: int, name: str, t: int | None = None, availabl
     a = a.astype(np.int64, copy=False)
     if available is not None:
         n = available.shape[-1]
-        outside = (a < 0) | (a >= n)
+        pad = (a == -1) if padded else np.zeros(a.shape, dtype=bool)
+        outside = ((a < 0) & ~pad) | (a >= n)
         if outside.any():
             r = int(np.flatnonzero(outside.any(axis=1))[0])
             run = "" if run_ids is None else f" (run {run_ids[r]})"
             raise UserCodeError(f"policy {name!r}: select() returned index {int(a[outside][0])}, outside the "
                                 f"domain (0..{n - 1}){where}{run}")
-        ok = np.take_along_axis(np.broadcast_to(available, (m, n)), a, axis=1)
+        ok = np.take_along_axis(np.broadcast_to(available, (m, n)), np.maximum(a, 0), axis=1) | pad
         if not ok.all():
             r = int(np.flatnonzero(~ok.all(axis=1))[0])
             run = "" if run_ids is None else f" (run {run_ids[r]})"
@@ -103,10 +105,14 @@ def _guard(pol, what: str, t: int, run_ids: np.ndarray, fn, *args):
 
 def _reference_posterior(pol, scenario: Scenario, m: int, horizon: int) -> Posterior | None:
     """The engine's own posterior of p* for a policy that exposes none (None: the policy's own is used, or
-    the policy is an uninformed reference, or the scenario names no reference prior). Built like the policies'
-    own (:func:`~boundcheck.model.dataspace.make_posterior`: the grid or the data-space form, whichever costs
-    less for T·K observations on this domain; the reference arithmetic keeps the grid form)."""
+    the policy is an uninformed reference, or asks not to be monitored (``monitored = False``), or the base arms
+    are drawn afresh each round (contexts: no fixed domain to hold a posterior on), or the scenario names no
+    reference prior). Built like the policies' own (:func:`~boundcheck.model.dataspace.make_posterior`: the
+    grid or the data-space form, whichever costs less for T·K observations on this domain; the reference
+    arithmetic keeps the grid form)."""
     if getattr(pol, "posterior", None) is not None or getattr(pol, "role", "baseline") == "uninformed":
+        return None
+    if getattr(pol, "monitored", True) is False or not getattr(scenario.actions, "fixed_arms", True):
         return None
     ref = scenario.truth_index if scenario.truth_index is not None else scenario.reference_index
     if ref is None:
@@ -115,12 +121,47 @@ def _reference_posterior(pol, scenario: Scenario, m: int, horizon: int) -> Poste
                           max_data=int(horizon) * int(scenario.actions.K))
 
 
+def _condition_padded(post, action: np.ndarray, y: np.ndarray) -> None:
+    """K observations per run into a reference posterior, skipping padding (−1): exact sequential rank-1 (the
+    same updates, in the same order, as ``condition_batch`` when nothing is padded)."""
+    for k in range(action.shape[1]):
+        ok = action[:, k] >= 0
+        if ok.any():
+            post.condition(np.maximum(action[:, k], 0), y[:, k], runs=None if ok.all() else ok)
+
+
 def _streams(seed: int, run: int, policies: Sequence[PolicySpec]) -> RunStreams:
     """The run's streams; a policy's algorithm stream is its ``stream`` index (default: its position)."""
     ids = [j if p.stream is None else int(p.stream) for j, p in enumerate(policies)]
     base = run_streams(seed, run, max(ids) + 1 if ids else 0)
     return RunStreams(f=base.f, noise=base.noise, algorithms=tuple(base.algorithms[i] for i in ids),
                       availability=base.availability)
+
+
+def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray, y: np.ndarray,
+                          noise_var: float) -> dict[str, np.ndarray]:
+    """Innovations of a round with K > 1 base arms (−1: padding) under the reference posterior, before the update.
+
+    With e = r_t − μ_{t−1}(a_t) ~ N(0, Σ_{t−1}(a_t) + ς²I) given H_t (exact posterior, exogenous X_t):
+
+    * ``innov`` = 1ᵀe / √(1ᵀ(Σ + ς²I)1): the total reward's innovation, i.i.d. N(0, 1) over rounds;
+    * ``innov_sq`` = eᵀ(Σ + ς²I)⁻¹e ~ χ²_k (k = |a_t|), the squared norm of the whitened vector;
+    * ``innov_norm`` = Φ⁻¹(F_{χ²_k}(innov_sq)): i.i.d. N(0, 1) over rounds."""
+    from scipy.stats import chi2, norm
+
+    m, K = action.shape
+    valid = action >= 0
+    B = np.where(valid, action, 0)
+    cols = np.stack([post.cov_column(B[:, k], tp) for k in range(K)], axis=1)  # (m, K, n)
+    S = np.take_along_axis(cols, B[:, None, :], axis=2)  # (m, K, K)
+    S = np.where(valid[:, :, None] & valid[:, None, :], S, 0.0)
+    M = S + np.eye(K)[None] * np.where(valid, noise_var, 1.0)[:, None, :]
+    e = np.where(valid, y - np.take_along_axis(mu_ref, B, axis=1), 0.0)
+    ones = valid.astype(float)
+    total = (e * ones).sum(axis=1) / np.sqrt(np.einsum("mi,mij,mj->m", ones, M, ones))
+    q = np.einsum("mi,mi->m", e, np.linalg.solve(M, e[..., None])[..., 0])
+    k = valid.sum(axis=1)
+    return {"innov": total, "innov_sq": q, "innov_norm": norm.ppf(np.clip(chi2.cdf(q, k), 1e-300, 1 - 1e-16))}
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
@@ -164,19 +205,27 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             d[key] = np.zeros((m, T) + value.shape[1:], dtype=value.dtype)
         d[key][:, t - 1] = value
 
+    round_monitor = getattr(inst, "round_monitor", None)  # a family's truth-side monitors of a round (K ≥ 1)
+    padded = bool(getattr(actions, "padded", False))  # super arms of different sizes: −1 entries are no arm
     noise_draws = NoiseDraws(scenario.noise_law, R, noise_rngs, K)  # per-step values, drawn in blocks of steps
     first_run = int(run_ids[0]) if m else 0
     for t in range(1, T + 1):
-        f_t = sampler.start(f_rngs, first_run) if t == 1 else sampler.step(f_rngs)  # (m, n)
-        eps_t = noise_draws.next()  # (m, K): one draw per base arm
+        # X_t first: it may carry the round's base arms (contexts); its stream is independent of f and noise,
+        # so the order changes no number
         avail = actions.available(t, avail_rngs)
+        draw = sampler.start(f_rngs, first_run) if t == 1 else sampler.step(f_rngs)
+        f_t = actions.realise(draw, avail)  # (m, n)
+        eps_t = noise_draws.next()  # (m, K): one draw per base arm
         best = actions.best_value(f_t, avail)
+        cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
         np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
         for pol, ref in zip(pols, refs, strict=True):
             tr = out[pol.name]
             if ref is not None:  # the engine's own posterior of p* given this policy's data
                 post, tp = ref, 0
+            elif getattr(pol, "monitored", True) is False:  # a policy that asks not to be monitored (experiments)
+                post, tp = None, None
             else:
                 post, tp = pol.posterior, pol.truth_prior
             monitored = post is not None and tp is not None
@@ -185,7 +234,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                 sd_ref = np.sqrt(np.maximum(post.group_var()[:, post.group_of[tp]], 1e-300))
                 store(tr.monitors, "z_all", t, (np.abs(f_t - mu_ref) / sd_ref).max(axis=1))
             action = _as_action(_guard(pol, "select()", t, run_ids, pol.select, t, avail), m, K, pol.name, t,
-                                np.asarray(avail, dtype=bool), run_ids)
+                                actions.available_mask(avail, m), run_ids, padded)
             y_t = f_t[rows[:, None], action] + eps_t
             if hasattr(pol, "truth_monitors"):
                 for k, v in pol.truth_monitors(t, f_t, action).items():
@@ -195,9 +244,16 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
                 store(tr.monitors, "innov", t,
                       (y_t[:, 0] - mu_ref[rows, x_t]) / np.sqrt(sd_ref[rows, x_t] ** 2 + R**2))
+            elif monitored:
+                for k, v in super_arm_innovations(post, tp, mu_ref, action, y_t, R**2).items():
+                    store(tr.monitors, k, t, v)
+            if (round_monitor is not None and getattr(pol, "arm_model", None) is not None
+                    and getattr(pol, "monitored", True)):
+                for k, v in round_monitor(t, pol, f_t, avail, action, y_t, actions, cache).items():
+                    store(tr.monitors, k, t, v)
             _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)
             if ref is not None:
-                ref.condition_batch(action, y_t)
+                _condition_padded(ref, action, y_t)
                 ref.propagate()
             tr.actions[:, t - 1], tr.obs[:, t - 1] = action, y_t
             tr.regret[:, t - 1] = best - actions.value(f_t, action)

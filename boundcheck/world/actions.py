@@ -91,6 +91,18 @@ class ActionSet:
     def available(self, t: int, rngs: list[np.random.Generator]) -> np.ndarray:
         return self.availability.draw(t, rngs)
 
+    padded: bool = False  # actions of different sizes are padded with −1 (paths)
+    fixed_arms: bool = True  # the base arms are a fixed finite domain (False: drawn each round, contexts)
+
+    def available_mask(self, available, m: int) -> np.ndarray:
+        """X_t as a boolean array broadcastable to (m, n) (what actions are checked against)."""
+        return np.asarray(available, dtype=bool)
+
+    def realise(self, f: np.ndarray, available) -> np.ndarray:
+        """The values of the round's base arms given the sampler's draw ``f`` (m, n) and X_t: ``f`` itself for a
+        fixed finite domain; action sets whose base arms are drawn each round (contexts) map the draw to them."""
+        return f
+
     def oracle(self, score: np.ndarray, available: np.ndarray) -> np.ndarray:  # pragma: no cover
         """The action maximising Σ_{i∈a} score(i) over the available ones: (m, K) base-arm indices."""
         raise NotImplementedError
@@ -151,6 +163,12 @@ class TopK(ActionSet):
         s = np.where(avail, score, -np.inf)
         # stable sort on −score: equal scores keep index order, so ties go to the lowest index
         return np.argsort(-s, axis=1, kind="stable")[:, : self.k]
+
+    def best_value(self, f: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """Σ of the K largest available values, computed apart from the oracle (so that a check comparing the
+        oracle's choice with the maximum is not circular)."""
+        s = np.where(np.broadcast_to(available, f.shape), f, -np.inf)
+        return -np.sort(-s, axis=1)[:, : self.k].sum(axis=1)
 
     def describe(self) -> str:
         return f"top-{self.k} super arms; {self.availability.describe()}"

@@ -44,6 +44,9 @@ class Scenario:
     gamma_rule: str = "certified"  # "certified" or "rate:<se|matern|constant>" (a paper's uncertified γ_t)
     gamma_rate_params: dict = field(default_factory=dict)  # d, nu for the rate formulas
     action_set: ActionSet | None = None  # None: one arm per round over ``availability``
+    # theorem-specific parameters of the schedules the scenario fixes (e.g. GP-BUCB's ξ, ω; ``rescale_prior``
+    # to use a theorem's prior-scale generalisation when k(x, x) > 1)
+    params: dict = field(default_factory=dict)
     # not part of the scenario's content (the resume key): the default number of runs a scenario file gives,
     # and the file it was read from (sweeps re-read it with overrides)
     default_runs: int | None = field(default=None, compare=False)

@@ -17,7 +17,7 @@ __all__ = ["Family", "ChunkEvaluator", "TheoremInstance", "register_family", "fa
            "steps_table"]
 
 _BUILTIN_MODULES = (f"{__name__}.pe_gp_ucb", f"{__name__}.kernelized", f"{__name__}.variation_budget",
-                    f"{__name__}.time_varying")
+                    f"{__name__}.time_varying", f"{__name__}.combinatorial")
 _FAMILIES: dict[str, Family] = {}
 _loaded = False
 

@@ -52,6 +52,9 @@ class TheoremInstance:
     schedules: dict[str, np.ndarray] = field(default_factory=dict)  # further (T+1,) schedules (baselines' β, …)
     gamma_used: np.ndarray | None = None  # (T,) the γ_t the schedules and the bound use
     extra: dict[str, float] = field(default_factory=dict)  # family-specific constants (e.g. a tight bound form)
+    # truth-side monitors of a round, computed by the engine for every policy that exposes an ``arm_model``:
+    # ``round_monitor(t, policy, f_t, X_t, action, y_t, actions, cache) -> {name: (m,)}`` (paper 002)
+    round_monitor: object | None = None
 
 
 def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
@@ -74,9 +77,11 @@ def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, n
 def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
                 extra: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> pd.DataFrame:
     """The tidy ``steps`` table: one row per (run, algorithm, t), with the policy records named in
-    ``columns`` (when the policy has them), every truth-side monitor (single-arm actions) and the (m, T)
-    columns ``extra[algorithm]`` a family derives from them."""
+    ``columns`` (when the policy has them), every truth-side monitor and the (m, T) columns ``extra[algorithm]``
+    a family derives from them. Single-arm actions store the chosen index and the noise; super arms (K > 1)
+    store their size ``n_arms`` instead."""
     m, T = traj.run_ids.size, traj.horizon
+    single = traj.noise_arms.shape[-1] == 1
     frames = []
     for name, tr in traj.algorithms.items():
         d = {
@@ -84,6 +89,10 @@ def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
             "idx": tr.idx.ravel(), "regret": tr.regret.ravel(),
             "cum_regret": np.cumsum(tr.regret, axis=1).ravel(), "noise": traj.noise.ravel(),
             "beta": np.tile(beta[1:], m),
+        } if single else {  # super arms of K > 1 base arms (−1: padding): their size, no single index
+            "run": np.repeat(traj.run_ids, T), "algorithm": name, "t": np.tile(np.arange(1, T + 1), m),
+            "n_arms": (tr.actions >= 0).sum(axis=2).ravel(), "regret": tr.regret.ravel(),
+            "cum_regret": np.cumsum(tr.regret, axis=1).ravel(), "beta": np.tile(beta[1:], m),
         }
         for k in columns:
             if k in tr.steps:

@@ -109,7 +109,7 @@ class Experiment:
     settings: tuple[Setting, ...]
     default_runs: int = 30
     band: Literal["se", "sd"] = "se"  # what the paper shades around its mean curves
-    figures: tuple[str, ...] = ("regret",)  # "regret", "prior_selection"
+    figures: tuple[str, ...] = ("regret",)  # "regret", "prior_selection", "paths" (paper 002's road network)
     stand_in: str = ""  # what stands in for data that cannot be used offline ("" = the paper's own setting)
     offline_reason: str = ""  # non-empty: the experiment cannot be run offline at all (real data, no stand-in)
     explore: Explore | None = None
@@ -156,7 +156,8 @@ class Paper:
 
 
 # ------------------------------------------------------------------------------------------------- registry
-_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper001")
+_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper001",
+                    f"{__name__}.paper002")
 _PAPERS: dict[str, Paper] = {}
 _loaded = False
 

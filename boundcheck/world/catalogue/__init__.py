@@ -20,7 +20,7 @@ from ..scenario import Scenario
 __all__ = ["register_scenario", "get_scenario", "scenario_names", "scenario_files", "load_builtins", "SCENARIO_DIR"]
 
 _BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper003",
-                    f"{__name__}.paper001")
+                    f"{__name__}.paper001", f"{__name__}.paper002")
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 _BUILDERS: dict[str, Callable[[], Scenario]] = {}
 _FILES: dict[str, Path] = {}
