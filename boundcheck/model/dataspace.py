@@ -33,14 +33,13 @@ against :func:`~boundcheck.model.posterior.naive_posterior`).
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Sequence
 
 import numpy as np
 
 from ..errors import BoundcheckError
-from .posterior import BatchedPosterior, GroupedPosterior, Posterior, arithmetic, rows_of
+from ..utils.switches import EnvSwitch
+from .posterior import BatchedPosterior, GroupedPosterior, Posterior, arithmetic, condition_in_turn, rows_of
 from .priors import GPPrior
 
 __all__ = ["DataSpacePosterior", "make_posterior", "choose_representation", "use_representation"]
@@ -221,12 +220,7 @@ class DataSpacePosterior(GroupedPosterior):
     def condition_batch(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
         """Observe K values per run at the same time (a semi-bandit round): ``idx``, ``y`` of shape (m, K);
         exact as K sequential rank-1 updates. A 1-d ``idx``/``y`` is one observation per run."""
-        idx, y = np.asarray(idx), np.asarray(y)
-        if idx.ndim == 1:
-            self.condition(idx, y, runs)
-            return
-        for j in range(idx.shape[1]):
-            self.condition(idx[:, j], y[:, j], runs)
+        condition_in_turn(self, idx, y, runs)
 
     def drop_oldest(self, runs: np.ndarray | None = None) -> None:
         """Remove the oldest observation of every run (or of ``runs``) that holds one (sliding window).
@@ -299,27 +293,14 @@ class DataSpacePosterior(GroupedPosterior):
 # ---------------------------------------------------------------------------------------------- the factory
 #: "auto" (by cost), or "grid" / "dataspace" forced for every posterior the factory makes (tests that the
 #: representation changes nothing but round-off, benchmarks). Worker processes read the environment variable.
-_REPRESENTATION = os.environ.get("BOUNDCHECK_POSTERIOR_REPRESENTATION", "auto")
 REPRESENTATIONS = ("auto", "grid", "dataspace")
+_REPRESENTATION = EnvSwitch("BOUNDCHECK_POSTERIOR_REPRESENTATION", REPRESENTATIONS, "auto",
+                            "posterior representation")
 
 
-@contextlib.contextmanager
 def use_representation(name: str):
     """Force the factory's choice in this process (and in pools started inside the block)."""
-    global _REPRESENTATION
-    if name not in REPRESENTATIONS:
-        raise BoundcheckError(f"unknown posterior representation {name!r}; choose {', '.join(REPRESENTATIONS)}")
-    old, old_env = _REPRESENTATION, os.environ.get("BOUNDCHECK_POSTERIOR_REPRESENTATION")
-    _REPRESENTATION = name
-    os.environ["BOUNDCHECK_POSTERIOR_REPRESENTATION"] = name
-    try:
-        yield
-    finally:
-        _REPRESENTATION = old
-        if old_env is None:
-            os.environ.pop("BOUNDCHECK_POSTERIOR_REPRESENTATION", None)
-        else:
-            os.environ["BOUNDCHECK_POSTERIOR_REPRESENTATION"] = old_env
+    return _REPRESENTATION.use(name)
 
 
 def choose_representation(n: int, *, max_data: int | None = None, window: int | None = None,
@@ -354,7 +335,7 @@ def make_posterior(priors: Sequence[GPPrior], noise_var: float, runs: int, *, ma
     (:func:`~boundcheck.model.posterior.use_arithmetic`) is the grid form's, so it always gives the grid form
     unless a window needs data space."""
     n = priors[0].n if len(priors) else 0
-    rep = representation or _REPRESENTATION
+    rep = representation or _REPRESENTATION.value
     if rep == "auto":
         rep = "grid" if arithmetic() == "reference" and window is None else \
             choose_representation(n, max_data=max_data, window=window, typical_data=typical_data)

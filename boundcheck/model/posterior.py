@@ -35,18 +35,17 @@ after observing y_t call ``condition`` then ``propagate``.
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from ..errors import BoundcheckError
+from ..utils.switches import EnvSwitch
 from .priors import GPPrior, clipped_root
 
 __all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior", "arithmetic",
-           "use_arithmetic", "rows_of", "default_block"]
+           "use_arithmetic", "rows_of", "condition_in_turn", "default_block"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
 
@@ -81,35 +80,21 @@ class Posterior(Protocol):
 #: "fast": the blocked in-place kernels below (default). "reference": the arithmetic of the first engine
 #: (grid form, numpy broadcasting, one (m, n, n) temporary per update), bit-identical to the regression pins
 #: recorded with it; tests run both and require identical selections and claims, floats to round-off.
-_ARITHMETIC = os.environ.get("BOUNDCHECK_POSTERIOR_ARITHMETIC", "fast")
 ARITHMETICS = ("fast", "reference")
+_ARITHMETIC = EnvSwitch("BOUNDCHECK_POSTERIOR_ARITHMETIC", ARITHMETICS, "fast", "posterior arithmetic")
 
 
 def arithmetic() -> str:
     """The posterior arithmetic in force (``"fast"`` or ``"reference"``)."""
-    return _ARITHMETIC
+    return _ARITHMETIC.value
 
 
-@contextlib.contextmanager
 def use_arithmetic(name: str):
     """Run a block with the given posterior arithmetic in this process (tests of the regression pins).
 
     Worker processes read ``BOUNDCHECK_POSTERIOR_ARITHMETIC`` instead; this context sets it too, for pools
     started inside the block."""
-    global _ARITHMETIC
-    if name not in ARITHMETICS:
-        raise BoundcheckError(f"unknown posterior arithmetic {name!r}; choose {', '.join(ARITHMETICS)}")
-    old, old_env = _ARITHMETIC, os.environ.get("BOUNDCHECK_POSTERIOR_ARITHMETIC")
-    _ARITHMETIC = name
-    os.environ["BOUNDCHECK_POSTERIOR_ARITHMETIC"] = name
-    try:
-        yield
-    finally:
-        _ARITHMETIC = old
-        if old_env is None:
-            os.environ.pop("BOUNDCHECK_POSTERIOR_ARITHMETIC", None)
-        else:
-            os.environ["BOUNDCHECK_POSTERIOR_ARITHMETIC"] = old_env
+    return _ARITHMETIC.use(name)
 
 
 def rows_of(runs: np.ndarray | None, m: int) -> np.ndarray:
@@ -120,6 +105,19 @@ def rows_of(runs: np.ndarray | None, m: int) -> np.ndarray:
     if r.dtype == bool:
         return np.flatnonzero(r)
     return r.astype(np.int64, copy=False).ravel()
+
+
+def condition_in_turn(post: Posterior, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
+    """``post.condition_batch`` as K rank-one updates in turn: ``idx``, ``y`` of shape (m, K), or (m,) for one.
+
+    Conditioning on K observations taken at the same time is exact as K sequential rank-1 updates (the joint
+    Gaussian update factorises by the chain rule); no propagation happens in between."""
+    idx, y = np.asarray(idx), np.asarray(y)
+    if idx.ndim == 1:
+        post.condition(idx, y, runs)
+        return
+    for k in range(idx.shape[1]):
+        post.condition(idx[:, k], y[:, k], runs)
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -239,7 +237,7 @@ class BatchedPosterior(GroupedPosterior):
 
     def __init__(self, priors: Sequence[GPPrior], noise_var: float, runs: int, *, block: int | None = None) -> None:
         self._setup(priors, noise_var, runs)
-        self.arithmetic = _ARITHMETIC
+        self.arithmetic = _ARITHMETIC.value
         self.block = 0 if self.arithmetic == "reference" else int(block or default_block(self.n))
         self.reset()
 
@@ -358,17 +356,9 @@ class BatchedPosterior(GroupedPosterior):
             self._update_priors(g, sel, every, gain, v, y_s, mu_at)
 
     def condition_batch(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
-        """Observe K values per run at once (a semi-bandit round): ``idx``, ``y`` of shape (m, K).
-
-        Conditioning on K observations taken at the same time is exact as K sequential rank-1 updates (the
-        joint Gaussian update factorises by the chain rule); no propagation happens in between. A 1-d
-        ``idx``/``y`` is one observation per run."""
-        idx, y = np.asarray(idx), np.asarray(y)
-        if idx.ndim == 1:
-            self.condition(idx, y, runs)
-            return
-        for k in range(idx.shape[1]):
-            self.condition(idx[:, k], y[:, k], runs)
+        """Observe K values per run at once (a semi-bandit round): ``idx``, ``y`` of shape (m, K), exact as K
+        rank-one updates in turn (:func:`condition_in_turn`). A 1-d ``idx``/``y`` is one observation per run."""
+        condition_in_turn(self, idx, y, runs)
 
     def propagate(self) -> None:
         """One step of the ε Markov chain for every run (Kalman predict)."""

@@ -38,6 +38,7 @@ from ..errors import BoundcheckError
 from ..utils.validation import check_choice, check_int, check_nonnegative, check_positive
 from .kernels import check_psd
 from .mig import gamma_bracket
+from .priors import _OnDomain
 from .sampling import rows_matmul
 
 __all__ = ["VariationBudgetSequence", "VariationBudgetSampler", "remark_window", "certified_gamma", "KINDS"]
@@ -46,7 +47,7 @@ KINDS = ("rotation", "switch", "random_walk")
 
 
 @dataclass(frozen=True, eq=False)
-class VariationBudgetSequence:
+class VariationBudgetSequence(_OnDomain):
     """A family of RKHS function sequences f_1..f_T on a finite domain with ‖f_t‖_k ≤ B and
     Σ_{t<T}‖f_{t+1} − f_t‖_k ≤ P_T, both exact (see the module docstring). Each run draws its own sequence."""
 
@@ -87,15 +88,7 @@ class VariationBudgetSequence:
         if self.rank < 2:
             raise BoundcheckError(f"sequence {self.name!r}: the anchors span fewer than 2 RKHS directions")
 
-    # ------------------------------------------------------------------ what the sequence is
-    @property
-    def n(self) -> int:
-        return int(self.K.shape[0])
-
-    @property
-    def kappa(self) -> float:
-        return float(np.max(np.diag(self.K)))
-
+    # ------------------------------------------------------------------ what the sequence is (n, kappa: _OnDomain)
     @property
     def eps(self) -> float:  # no GP drift: the sequence itself moves (code that treats truths as chains)
         return 0.0

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import BoundcheckError
+from .posterior import condition_in_turn
 from .priors import GPPrior
 
 __all__ = ["WindowPosterior", "exact_window_posterior", "checksum_weights"]
@@ -215,12 +216,8 @@ class WindowPosterior:
         self.n_obs[sel] += 1
 
     def condition_batch(self, idx: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None) -> None:
-        idx, y = np.asarray(idx), np.asarray(y)
-        if idx.ndim == 1:
-            self.condition(idx, y, runs)
-            return
-        for k in range(idx.shape[1]):
-            self.condition(idx[:, k], y[:, k], runs)
+        """K observations per run (``idx``, ``y`` of shape (m, K)) as K rank-one updates in turn."""
+        condition_in_turn(self, idx, y, runs)
 
     def propagate(self) -> None:
         """Static prior: nothing drifts between steps (forgetting is the window's job)."""

@@ -1,0 +1,40 @@
+"""Process-wide switches backed by an environment variable (the posterior arithmetic, the posterior
+representation): read once at import, overridden for a block by a context manager that sets the variable too,
+so that worker processes started inside the block (which import afresh) make the same choice."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+from ..errors import BoundcheckError
+
+__all__ = ["EnvSwitch"]
+
+
+class EnvSwitch:
+    """One named choice among ``choices``, initially ``os.environ.get(env, default)``.
+
+    ``what`` names the switch in the error for an unknown choice (``"posterior arithmetic"``)."""
+
+    def __init__(self, env: str, choices: tuple[str, ...], default: str, what: str) -> None:
+        self.env, self.choices, self.what = env, choices, what
+        self.value = os.environ.get(env, default)
+
+    @contextlib.contextmanager
+    def use(self, name: str) -> Iterator[None]:
+        """Set the choice to ``name`` in this process and in ``os.environ`` for the block; both are restored."""
+        if name not in self.choices:
+            raise BoundcheckError(f"unknown {self.what} {name!r}; choose {', '.join(self.choices)}")
+        old, old_env = self.value, os.environ.get(self.env)
+        self.value = name
+        os.environ[self.env] = name
+        try:
+            yield
+        finally:
+            self.value = old
+            if old_env is None:
+                os.environ.pop(self.env, None)
+            else:
+                os.environ[self.env] = old_env
