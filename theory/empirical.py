@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Literal
+
+from ._registry import Registry
 
 __all__ = ["EmpiricalClaim", "EmpiricalKind", "METRICS", "metric_description", "register_empirical",
            "empirical_claims", "KIND_TEXT"]
@@ -137,33 +138,26 @@ class EmpiricalClaim:
 # --------------------------------------------------------------------------------------------- registry
 _BUILTIN_MODULES = ("theory.pe_gp_ucb_empirical", "theory.chowdhury_gopalan_empirical", "theory.et_gp_ucb_empirical",
                     "theory.combinatorial_empirical")
-_REGISTRY: dict[tuple[str, str], EmpiricalClaim] = {}
-_loaded = False
+
+
+def _install(module) -> None:
+    for claim in module.EMPIRICAL:
+        register_empirical(claim)
+
+
+_CLAIMS: Registry[EmpiricalClaim] = Registry(
+    _BUILTIN_MODULES, _install,
+    lambda key: ValueError(f"an empirical claim {key[1]!r} of paper {key[0]!r} is already registered"))
 
 
 def register_empirical(claim: EmpiricalClaim, *, replace: bool = False) -> EmpiricalClaim:
     """Add an empirical claim (keyed by paper and id; ``replace=True`` to overwrite)."""
     if not isinstance(claim, EmpiricalClaim):
         raise TypeError(f"register_empirical() needs an EmpiricalClaim, got {type(claim).__name__}")
-    key = (claim.paper, claim.id)
-    if key in _REGISTRY and not replace and _REGISTRY[key] is not claim:
-        raise ValueError(f"an empirical claim {claim.id!r} of paper {claim.paper!r} is already registered")
-    _REGISTRY[key] = claim
-    return claim
-
-
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for name in _BUILTIN_MODULES:
-        for claim in import_module(name).EMPIRICAL:
-            register_empirical(claim)
+    return _CLAIMS.add((claim.paper, claim.id), claim, replace=replace)
 
 
 def empirical_claims(paper: str | None = None, experiment: str | None = None) -> list[EmpiricalClaim]:
     """The registered empirical claims of a paper (and one of its experiments), in registration order."""
-    _load()
-    return [c for c in _REGISTRY.values()
+    return [c for c in _CLAIMS.load().values()
             if (paper is None or c.paper == paper) and (experiment is None or c.experiment == experiment)]

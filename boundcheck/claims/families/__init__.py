@@ -6,9 +6,8 @@ theorem's id), :func:`family_for` returns the family of a theorem."""
 
 from __future__ import annotations
 
-from importlib import import_module
-
 import theory
+from theory._registry import Registry
 
 from ...errors import BoundcheckError
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_table
@@ -18,32 +17,27 @@ __all__ = ["Family", "ChunkEvaluator", "TheoremInstance", "register_family", "fa
 
 _BUILTIN_MODULES = (f"{__name__}.pe_gp_ucb", f"{__name__}.kernelized", f"{__name__}.variation_budget",
                     f"{__name__}.time_varying", f"{__name__}.combinatorial")
-_FAMILIES: dict[str, Family] = {}
-_loaded = False
+
+
+def _install(module) -> None:
+    for fam in module.FAMILIES:
+        register_family(fam)
+
+
+_FAMILIES: Registry[Family] = Registry(
+    _BUILTIN_MODULES, _install,
+    lambda tid: BoundcheckError(f"a family for theorem {tid!r} is already registered"))
 
 
 def register_family(family: Family, *, replace: bool = False) -> Family:
-    tid = family.theorem.id
-    if tid in _FAMILIES and not replace and _FAMILIES[tid] is not family:
-        raise BoundcheckError(f"a family for theorem {tid!r} is already registered")
-    _FAMILIES[tid] = family
-    return family
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for name in _BUILTIN_MODULES:
-            for fam in import_module(name).FAMILIES:
-                register_family(fam)
+    return _FAMILIES.add(family.theorem.id, family, replace=replace)
 
 
 def family_for(th: theory.Theorem | str) -> Family:
     """The family that checks theorem ``th`` (an id or a Theorem)."""
-    _load()
+    families = _FAMILIES.load()
     th = theory.get(th)
     try:
-        return _FAMILIES[th.id]
+        return families[th.id]
     except KeyError:
         raise BoundcheckError(f"theorem {th.id} has no verification family yet") from None

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Literal
 
 import theory.empirical as empirical
+from theory._registry import Registry
 
 from ...errors import BoundcheckError
 from ...world.scenario import Scenario
@@ -158,21 +158,25 @@ class Paper:
 # ------------------------------------------------------------------------------------------------- registry
 _BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper001",
                     f"{__name__}.paper002")
-_PAPERS: dict[str, Paper] = {}
-_loaded = False
+
+
+def _install(module) -> None:
+    register_paper(module.PAPER)
+    for exp in module.EXPERIMENTS:
+        register_experiment(exp)
+
+
+_PAPERS: Registry[Paper] = Registry(
+    _BUILTIN_MODULES, _install, lambda pid: BoundcheckError(f"a paper with id {pid!r} is already registered"))
 
 
 def register_paper(paper: Paper, *, replace: bool = False) -> Paper:
-    if paper.id in _PAPERS and not replace and _PAPERS[paper.id] is not paper:
-        raise BoundcheckError(f"a paper with id {paper.id!r} is already registered")
-    _PAPERS[paper.id] = paper
-    return paper
+    return _PAPERS.add(paper.id, paper, replace=replace)
 
 
 def register_experiment(experiment: Experiment, *, replace: bool = False) -> Experiment:
     """Add an experiment to its (registered) paper."""
-    _load()
-    paper = _PAPERS.get(experiment.paper)
+    paper = _PAPERS.load().get(experiment.paper)
     if paper is None:
         raise BoundcheckError(f"register the paper {experiment.paper!r} before its experiments")
     names = [e.name for e in paper.experiments]
@@ -185,29 +189,16 @@ def register_experiment(experiment: Experiment, *, replace: bool = False) -> Exp
     return experiment
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for name in _BUILTIN_MODULES:
-        mod = import_module(name)
-        register_paper(mod.PAPER)
-        for exp in mod.EXPERIMENTS:
-            register_experiment(exp)
-
-
 def paper_ids() -> list[str]:
-    _load()
-    return list(_PAPERS)
+    return list(_PAPERS.load())
 
 
 def get_paper(paper_id: str) -> Paper:
-    _load()
+    papers = _PAPERS.load()
     try:
-        return _PAPERS[paper_id]
+        return papers[paper_id]
     except (KeyError, TypeError):
-        raise BoundcheckError(f"unknown paper {paper_id!r}; known: {', '.join(_PAPERS)}") from None
+        raise BoundcheckError(f"unknown paper {paper_id!r}; known: {', '.join(papers)}") from None
 
 
 def experiments_of(paper_id: str) -> list[Experiment]:
