@@ -219,15 +219,23 @@ def _mixture_cs(fail: np.ndarray, share: float) -> tuple[float, float]:
     def rejected(q: float, side: str) -> bool:
         return bool(np.max(_log_mixture_evalue(k, n, q, side)) >= thr)
 
-    lo, hi = 0.0, 1.0  # lower end: sup{q : some prefix rejects "rate ≤ q"}
-    if rejected(1e-12, "above"):
-        a_, b_ = 1e-12, 1.0
+    return _rejection_interval(rejected, 1e-12)
+
+
+def _rejection_interval(rejected, edge: float) -> tuple[float, float]:
+    """The ends of a confidence sequence on [0, 1] by bisection (50 halvings) of a monotone test:
+    ``rejected(q, "above")`` rejects "value ≤ q" and ``rejected(q, "below")`` "value ≥ q" (some prefix's
+    evidence reaches the threshold). Lower end sup{q : rejected(q, "above")} (0 when not even ``edge`` is
+    rejected), upper end inf{q : rejected(q, "below")} (1 when not even 1 − ``edge`` is)."""
+    lo, hi = 0.0, 1.0
+    if rejected(edge, "above"):
+        a_, b_ = edge, 1.0
         for _ in range(50):
             mid = 0.5 * (a_ + b_)
             a_, b_ = (mid, b_) if rejected(mid, "above") else (a_, mid)
         lo = a_
-    if rejected(1 - 1e-12, "below"):  # upper end: inf{q : some prefix rejects "rate ≥ q"}
-        a_, b_ = 0.0, 1 - 1e-12
+    if rejected(1 - edge, "below"):
+        a_, b_ = 0.0, 1 - edge
         for _ in range(50):
             mid = 0.5 * (a_ + b_)
             a_, b_ = (a_, mid) if rejected(mid, "below") else (mid, b_)
@@ -272,20 +280,7 @@ def _betting_cs(y: np.ndarray, share: float, tune: float) -> tuple[float, float]
     def rej(m: float, side: str) -> bool:
         return bool(np.max(_betting_log_capital(y, m, side, tune)) >= thr)
 
-    lo, hi = 0.0, 1.0
-    if y.size and rej(1e-9, "above"):
-        a_, b_ = 1e-9, 1.0
-        for _ in range(50):
-            mid = 0.5 * (a_ + b_)
-            a_, b_ = (mid, b_) if rej(mid, "above") else (a_, mid)
-        lo = a_
-    if y.size and rej(1 - 1e-9, "below"):
-        a_, b_ = 0.0, 1 - 1e-9
-        for _ in range(50):
-            mid = 0.5 * (a_ + b_)
-            a_, b_ = (a_, mid) if rej(mid, "below") else (mid, b_)
-        hi = b_
-    return lo, hi
+    return _rejection_interval(rej, 1e-9) if y.size else (0.0, 1.0)
 
 
 # --------------------------------------------------------------------------------- calibration tests
