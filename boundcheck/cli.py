@@ -511,6 +511,19 @@ def _progress_bar(label: str):
     return progress, on_chunk, on_progress
 
 
+@contextlib.contextmanager
+def _shown(progress):
+    """Show ``progress`` (a rich Progress, or None: no bar) for the duration of the block."""
+    if progress is None:
+        yield
+        return
+    progress.start()
+    try:
+        yield
+    finally:
+        progress.stop()
+
+
 def cmd_verify(args) -> int:
     cfg = _verify_settings(args)
     if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
@@ -524,25 +537,21 @@ def cmd_verify(args) -> int:
     defects = cfg.get("defect") or []
     defects = [defects] if isinstance(defects, str) else list(defects)
     try:
-        if progress is not None:
-            progress.start()
-        summary = api.verify(
-            th, cfg.get("scenario"), runs=cfg.get("runs"), horizon=cfg.get("horizon"),
-            delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
-            jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
-            out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
-            on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"),
-            algorithm=cfg.get("algorithm") or None, false_alarm=cfg.get("false_alarm", api.DEFAULT_FALSE_ALARM),
-            until_conclusive=bool(cfg.get("until_conclusive")), max_runs=cfg.get("max_runs"),
-            allow_out_of_theory=bool(cfg.get("allow_out_of_theory")), defects=defects)
+        with _shown(progress):
+            summary = api.verify(
+                th, cfg.get("scenario"), runs=cfg.get("runs"), horizon=cfg.get("horizon"),
+                delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
+                jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
+                out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
+                on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"),
+                algorithm=cfg.get("algorithm") or None, false_alarm=cfg.get("false_alarm", api.DEFAULT_FALSE_ALARM),
+                until_conclusive=bool(cfg.get("until_conclusive")), max_runs=cfg.get("max_runs"),
+                allow_out_of_theory=bool(cfg.get("allow_out_of_theory")), defects=defects)
     except NotApplicable as exc:
         if args.json:
             _print_json({"theorem": th.id, "scenario": cfg.get("scenario") or th.default_scenario,
                          "verdict": "not applicable", "in_theory": False, "out_of_theory_reasons": exc.reasons})
         raise
-    finally:
-        if progress is not None:
-            progress.stop()
     if args.json:
         _print_json(summary)
     else:
@@ -782,17 +791,12 @@ def cmd_reproduce(args) -> int:
         def on_progress(label, done, total):
             progress.update(task, description=label, completed=done, total=total)
 
-    try:
-        if progress is not None:
-            progress.start()
+    with _shown(progress):
         summary = api.reproduce(
             args.paper, args.experiment, runs=args.runs, seed=args.seed if args.seed is not None else 0,
             jobs=args.jobs if args.jobs is not None else -1, out=args.out,
             false_alarm=args.false_alarm if args.false_alarm is not None else api.REPRODUCE_FALSE_ALARM,
             explore=args.explore, explore_runs=args.explore_runs, report=not args.no_report, on_progress=on_progress)
-    finally:
-        if progress is not None:
-            progress.stop()
     if args.json:
         _print_json(summary)
     else:
