@@ -45,7 +45,6 @@ from .priors import GPPrior
 __all__ = ["DataSpacePosterior", "make_posterior", "choose_representation", "use_representation"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
-_RENORM = 1e-150  # c_g below this: fold √c_g into V before it overflows
 
 
 class DataSpacePosterior(GroupedPosterior):
@@ -277,17 +276,12 @@ class DataSpacePosterior(GroupedPosterior):
     def propagate(self) -> None:
         """One step of the ε Markov chain for every run: τ ← τ + 1 (K_τ ← √(1−ε) K_τ)."""
         self.tau += 1
-        for g in range(self.G):
-            e = self.eps[g]
-            if e == 0.0:
-                continue
-            self._cache.clear()
-            self.c[g] *= 1.0 - e
-            if self.c[g] < _RENORM:  # fold √c into V before new rows (∝ 1/√c) overflow
-                self.A[g][:, :, :self.n] *= np.sqrt(self.c[g])
-                self.ddiag[g] *= self.c[g]
-                self.c[g] = 1.0
-            self.dev[:, self.members[g]] *= np.sqrt(1.0 - e)
+        super().propagate()
+
+    def _fold_scale(self, g: int) -> None:
+        """Fold √c_g into V (c_g is then reset to 1) before new rows (∝ 1/√c_g) overflow."""
+        self.A[g][:, :, :self.n] *= np.sqrt(self.c[g])
+        self.ddiag[g] *= self.c[g]
 
 
 # ---------------------------------------------------------------------------------------------- the factory

@@ -48,6 +48,7 @@ __all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler
            "use_arithmetic", "rows_of", "condition_in_turn", "default_block"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
+_RENORM = 1e-150  # c_g below this: fold it into the state before the entries scaled by 1/c_g overflow
 
 
 @runtime_checkable
@@ -200,6 +201,26 @@ class GroupedPosterior:
         return self._per_prior(self.group_sd())
 
     # --------------------------------------------------------------- shared update pieces
+    def _fold_scale(self, g: int) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def propagate(self) -> None:
+        """One step of the ε Markov chain for every run (Kalman predict): Σ_g's scale c_g ← (1 − ε_g)c_g, folded
+        into the representation's state when it gets small, and the mean deviations shrink by √(1 − ε_g)."""
+        for g in range(self.G):
+            e = self.eps[g]
+            if e == 0.0:
+                continue
+            self._cache.clear()
+            self.c[g] *= 1.0 - e
+            if self.c[g] < _RENORM:
+                self._fold_scale(g)
+                self.c[g] = 1.0
+            if self._all_members[g]:
+                self.dev *= np.sqrt(1.0 - e)
+            else:
+                self.dev[:, self.members[g]] *= np.sqrt(1.0 - e)
+
     def _mean_at(self, sel: np.ndarray, idx_s: np.ndarray, every: bool) -> np.ndarray:
         """μ^p_{t-1}(x_r) for every selected run r and prior p: (k, P)."""
         rows = self._rows if every else sel
@@ -360,24 +381,11 @@ class BatchedPosterior(GroupedPosterior):
         rank-one updates in turn (:func:`condition_in_turn`). A 1-d ``idx``/``y`` is one observation per run."""
         condition_in_turn(self, idx, y, runs)
 
-    def propagate(self) -> None:
-        """One step of the ε Markov chain for every run (Kalman predict)."""
-        for g in range(self.G):
-            e = self.eps[g]
-            if e == 0.0:
-                continue
-            self._cache.clear()
-            self.c[g] *= 1.0 - e
-            if self.c[g] < 1e-150:  # renormalise before D overflows
-                self.D[g] *= self.c[g]
-                self.U[g] *= np.sqrt(self.c[g])
-                self.ddiag[g] *= self.c[g]
-                self.c[g] = 1.0
-            mb = self.members[g]
-            if self._all_members[g]:
-                self.dev *= np.sqrt(1.0 - e)
-            else:
-                self.dev[:, mb] *= np.sqrt(1.0 - e)
+    def _fold_scale(self, g: int) -> None:
+        """Fold c_g into D_g and U_g (c_g is then reset to 1) before D_g's entries (∝ 1/c_g) overflow."""
+        self.D[g] *= self.c[g]
+        self.U[g] *= np.sqrt(self.c[g])
+        self.ddiag[g] *= self.c[g]
 
 
 def default_block(n: int) -> int:
