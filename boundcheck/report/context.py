@@ -20,8 +20,8 @@ import pandas as pd
 
 from ..study.store import ResultStore
 
-__all__ = ["ReportContext", "load", "parse_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP", "ci_label",
-           "OUTSIDE", "sensitivity_table", "describe_detectable"]
+__all__ = ["ReportContext", "load", "parse_rich", "render_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP",
+           "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable"]
 
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; p-value: exact one-sided binomial "
@@ -134,6 +134,15 @@ def parse_rich(text: str) -> list:
     if buf:
         out.append("".join(buf))
     return out
+
+
+def render_rich(text, plain, script) -> str:
+    """``str(text)`` in one output format: ``plain(piece)`` for each text piece of :func:`parse_rich`,
+    ``script(kind, inner)`` for each script (kind ``"sub"`` or ``"sup"``, ``inner`` already rendered)."""
+    def render(nodes) -> str:
+        return "".join(plain(n) if isinstance(n, str) else script(n[0], render(n[1])) for n in nodes)
+
+    return render(parse_rich(str(text)))
 
 
 # ------------------------------------------------------------------------------------------- context

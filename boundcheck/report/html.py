@@ -20,7 +20,7 @@ from .context import (
     ReportContext,
     ci_label,
     fmt,
-    parse_rich,
+    render_rich,
     sensitivity_table,
     write_text,
 )
@@ -99,17 +99,7 @@ def e(text) -> str:
 
 def rich(text: str) -> str:
     """Plain-text statement with ``_``/``^`` scripts rendered as <sub>/<sup>."""
-    def render(nodes) -> str:
-        out = []
-        for n in nodes:
-            if isinstance(n, str):
-                out.append(e(n))
-            else:
-                tag = "sub" if n[0] == "sub" else "sup"
-                out.append(f"<{tag}>{render(n[1])}</{tag}>")
-        return "".join(out)
-
-    return render(parse_rich(str(text)))
+    return render_rich(text, e, lambda kind, inner: f"<{kind}>{inner}</{kind}>")
 
 
 def _entities_to_numeric(s: str) -> str:

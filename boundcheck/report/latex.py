@@ -12,7 +12,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .context import KIND_HELP, ReportContext, ci_label, fmt, parse_rich, sensitivity_table, write_text
+from .context import KIND_HELP, ReportContext, ci_label, fmt, render_rich, sensitivity_table, write_text
 from .figures import MAX_WIDTH_IN, FigureInfo
 from .html import GLOSSARY
 
@@ -110,19 +110,12 @@ def pdf_string(text: str) -> str:
     return "".join(c for c in s if c not in "\\{}$&%#^~").replace("_", r"\_")
 
 
+_SCRIPT = {"sub": r"\textsubscript", "sup": r"\textsuperscript"}
+
+
 def tex(text) -> str:
     """Any value as ASCII LaTeX text: specials escaped, Unicode mapped, ``X_t``/``S^p`` as scripts."""
-    def render(nodes) -> str:
-        parts = []
-        for node in nodes:
-            if isinstance(node, str):
-                parts.append(_plain(node))
-            else:
-                cmd = r"\textsubscript" if node[0] == "sub" else r"\textsuperscript"
-                parts.append(f"{cmd}{{{render(node[1])}}}")
-        return "".join(parts)
-
-    return render(parse_rich(str(text)))
+    return render_rich(text, _plain, lambda kind, inner: _SCRIPT[kind] + "{" + inner + "}")
 
 
 def ident(text: str) -> str:
