@@ -537,3 +537,22 @@ def test_every_claim_of_paper_002_has_a_registered_defect():
     assert not INFINITE_GAPS
     # the steps of the R1 chain true by construction are a sanity identity, outside the verdict
     assert {c.id: c.kind for c in theory.get("comb_gp_ucb").claims}["R1_chain_identity"] == "identity"
+
+
+def test_shipped_power_tables_match_the_claims():
+    """The precomputed power tables (benchmarks/bench_power.py --write) cover exactly the claims in each theorem's
+    verdict, list the identities apart, and every library defect that applies; no false alarm above the budget."""
+    import json
+    from importlib import resources
+
+    from boundcheck.claims.defects import defects_for
+
+    for th in ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts", "comb_gp_ucb_infinite", "comb_gp_bucb_infinite",
+               "comb_gp_ts_infinite"):
+        t = json.loads((resources.files("boundcheck.claims") / "data" / "power" / f"{th}.json").read_text())
+        claims = theory.get(th).claims
+        assert t["theorem"] == th and set(t["claims"]) == {c.id for c in claims if c.kind != "identity"}
+        assert set(t["identities"]) == {c.id for c in claims if c.kind == "identity"}
+        assert set(t["defects"]) == {"none"} | {d.name for d in defects_for(th)}
+        assert all(d == "none" or t["defects"][d]["caught_by"] for d in t["defects"]), th
+        assert max(t["defects"]["none"]["probability"].values()) <= t["false_alarm"]

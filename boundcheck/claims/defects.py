@@ -487,9 +487,9 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("prior_narrow_low", "the algorithm's model is GP(μ − 1, K/100) while f ~ GP(μ, K): overconfident and "
            "biased low (f exceeds the index U_t: R1's left term, coverage)", COMB + COMB_INF,
            policy=wrap_policy("wrong_prior", factor=0.01, shift=-1.0)),
-    Defect("prior_narrow_high", "the algorithm's model is GP(μ + 3, K/25) while f ~ GP(μ, K): overconfident and "
+    Defect("prior_narrow_high", "the algorithm's model is GP(μ + 3, K/100) while f ~ GP(μ, K): overconfident and "
            "biased high (the lower confidence bound of GP-TS's Lemma A.5 fails)", COMB + COMB_INF,
-           policy=wrap_policy("wrong_prior", factor=0.04, shift=3.0)),
+           policy=wrap_policy("wrong_prior", factor=0.01, shift=3.0)),
     Defect("prior_narrow", "the algorithm's model is GP(μ, K/100) while f ~ GP(μ, K): posterior widths a tenth "
            "of what they should be", COMB + COMB_INF, policy=wrap_policy("wrong_prior", factor=0.01)),
     Defect("prior_wide", "the algorithm's model is GP(μ, 4K) while f ~ GP(μ, K) with k ≤ 1: posterior widths up to "
