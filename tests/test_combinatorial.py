@@ -556,3 +556,13 @@ def test_shipped_power_tables_match_the_claims():
         assert set(t["defects"]) == {"none"} | {d.name for d in defects_for(th)}
         assert all(d == "none" or t["defects"][d]["caught_by"] for d in t["defects"]), th
         assert max(t["defects"]["none"]["probability"].values()) <= t["false_alarm"]
+
+
+def test_report_draws_the_r1_chain_and_shows_the_identity_apart(tmp_path):
+    s = api.verify("comb_gp_ucb", "comb_topk", runs=8, horizon=6, seed=0, jobs=1, out=tmp_path,
+                   policies=["comb_gp_ucb"])
+    assert (tmp_path / "figures" / "r1_chain.png").is_file()
+    html = (tmp_path / "index.html").read_text()
+    assert "could not be drawn" not in html and "R1_chain_identity" in html
+    kinds = {c["id"]: c["kind"] for c in s["claims"]}
+    assert kinds["R1_chain_identity"] == "identity" and kinds["R1_chain_pathwise"] == "deterministic"
