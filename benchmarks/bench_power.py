@@ -35,14 +35,21 @@ THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
 #: N = 50 (the default 30×30 grid at T = 400 and N = 200 would take hours on 2 cores); --runs/--horizon override
 PAPER001 = {"et_gp_ucb": ("tv_grid20_eps003", 200, 50), "et_r_gp_ucb": ("tv_grid20_eps003", 200, 50),
             "tv_gp_ucb": ("tv_grid20_eps003", 200, 50), "et_trigger": ("tv_grid20_static", 200, 50)}
-THEOREMS = THEOREMS + tuple(PAPER001)
+#: paper 002 (issue 17): the Bayesian-regret theorems at N = 50, T = 50 on their default scenarios (top-2 of 10
+#: available out of 20 arms; 10 fresh contexts per round, top-2); f is redrawn every run, so N = 50 runs are 50
+#: functions
+PAPER002 = {th: (sc, 50, 50) for th, sc in (
+    ("comb_gp_ucb", "comb_topk"), ("comb_gp_bucb", "comb_topk"), ("comb_gp_ts", "comb_topk"),
+    ("comb_gp_ucb_infinite", "comb_rff"), ("comb_gp_bucb_infinite", "comb_rff"), ("comb_gp_ts_infinite", "comb_rff"))}
+SETTINGS = {**PAPER001, **PAPER002}
+THEOREMS = THEOREMS + tuple(PAPER001) + tuple(PAPER002)
 DATA = ROOT / "boundcheck" / "claims" / "data" / "power"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--theorem", action="append", choices=THEOREMS)
-    ap.add_argument("--runs", type=int, help=f"default {api.DEFAULT_RUNS} (paper 001's theorems: see PAPER001)")
+    ap.add_argument("--runs", type=int, help=f"default {api.DEFAULT_RUNS} (papers 001, 002: see SETTINGS)")
     ap.add_argument("--horizon", type=int)
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--subsets", type=int, default=200)
@@ -55,7 +62,7 @@ def main() -> int:
     try:
         for th in args.theorem or THEOREMS:
             t0 = time.perf_counter()
-            scenario, horizon, runs = PAPER001.get(th, (None, None, api.DEFAULT_RUNS))
+            scenario, horizon, runs = SETTINGS.get(th, (None, None, api.DEFAULT_RUNS))
             table = api.power(th, scenario, runs=args.runs or runs, horizon=args.horizon or horizon, jobs=args.jobs,
                               subsets=args.subsets, out=out / th)
             table.pop("path", None)

@@ -128,9 +128,14 @@ def _common_claims(left: str, left_src: str, infinite: bool) -> list[Claim]:
     if not infinite:
         claims += [
             Claim("R1_chain_pathwise", "deterministic",
-                  "per run: Σ_t f(a*_t) − U_t(a*_t) ≤ Σ_t Σ_{a∈a*_t}(f(a) − U_t(a))₊ ≤ Σ_t Σ_{a∈𝒜}(f(a) − U_t(a))₊, "
-                  "and the Rao–Blackwellised Q₃ ≤ Q₄ ≤ Q₅ ≤ Q₆ with the β_t the algorithm used (σ_{t−1} ≤ s; "
-                  "|𝒜|φ(√β_t) summed ≤ Q₆)", "Lemma A.2 / 3.1, eqs. (16)–(33)"),
+                  "per run, the steps of the R1 chain a defect can break: Q₄ ≤ Q₅ round by round, σ_{t−1}(a) ≤ s at "
+                  "every (t, a) (posterior ≼ prior, read from the algorithm's model), and Q₅ = s|𝒜|Σ_t φ(√β_t) ≤ Q₆ "
+                  "with the β_t of the analysis index", "Lemma A.2 / 3.1, eqs. (16)–(33)"),
+            Claim("R1_chain_identity", "identity",
+                  "per run, the steps of the R1 chain true by construction: Σ_t f(a*_t) − U_t(a*_t) ≤ Σ_t Σ_{a∈a*_t}"
+                  "(f(a) − U_t(a))₊ (x ≤ x₊) ≤ Σ_t Σ_{a∈𝒜}(f(a) − U_t(a))₊ (more non-negative terms), and the "
+                  "Rao–Blackwellised Q₃ ≤ Q₄ (φ(√β) − √βΦ̄(√β) ≤ φ(√β)): shown outside the verdict",
+                  "Lemma A.2 / 3.1, eqs. (16)–(25)"),
             Claim("R1_conditional", "expectation",
                   "Q₂ ≤ Q₃: E[Σ_{a∈a*_t}(f(a) − U_t(a))₊] ≤ E[Σ_{a∈𝒜} E_t[(f(a) − U_t(a))₊ | H_t]] (the exact "
                   "conditional value σ_{t−1}(a)(φ(√β_t) − √β_t Φ̄(√β_t)), Rao–Blackwellised)", "Lemma A.2, eq. (25)",
@@ -288,6 +293,9 @@ _SCENARIOS_FINITE = ("comb_topk", "comb_topk_k1", "comb_topk_k2", "comb_topk_k4"
                      "comb_topk_smooth", "comb_grid", "comb_grid_open", "comb_road_1", "comb_road_2", "comb_road_3",
                      "comb_road_4")
 _SCENARIOS_INFINITE = ("comb_rff",)
+# negative controls: each breaks one assumption (verify refuses them unless --allow-out-of-theory)
+_CONTROLS_FINITE = ("comb_topk_noise", "comb_topk_rough")
+_CONTROLS_INFINITE = ("comb_rff_noise",)
 _FIN_NOTE = ("Bound(t): T → t, β_T → β_t, γ_{TK} → γ_{tK} (certified at every t); the theorem holds for every "
              "horizon, so E[R_t] ≤ Bound(t) is checked at every t ≤ T.")
 
@@ -327,7 +335,8 @@ def _theorem(tid: str, title: str, alg: str, terms: dict, printed: str, schedule
         guarantee="expectation", symbols=symbols, bound_terms=terms, printed=printed, schedules=schedules,
         assumptions=_ASSUMPTIONS_INFINITE if infinite else _ASSUMPTIONS_FINITE, claims=claims,
         corrections=_CORRECTIONS_COMMON + corrections, default_scenario="comb_rff" if infinite else "comb_topk",
-        scenarios=_SCENARIOS_INFINITE if infinite else _SCENARIOS_FINITE, algorithms=(alg, *baselines),
+        scenarios=_SCENARIOS_INFINITE if infinite else _SCENARIOS_FINITE,
+        controls=_CONTROLS_INFINITE if infinite else _CONTROLS_FINITE, algorithms=(alg, *baselines),
         anytime_note=_FIN_NOTE, constraints=_constraints(symbols),
         notes=((_INF_NOTE,) if infinite else ()) + (
                "Bayesian regret: f is redrawn from the prior in every run, so every claim is about an "

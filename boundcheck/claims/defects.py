@@ -42,8 +42,11 @@ TRIGGER = ("et_trigger",)
 #: f-dependent availability, are planted in tests/test_combinatorial.py)
 COMB = ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts")
 #: paper 002's infinite theorems (continuous contexts): the wrappers that act through the context, the update or
-#: the world apply (the feature model has no grid posterior to drop observations from, nor a prior to swap)
+#: the world apply (the feature model has no grid posterior to drop observations from); the wrong priors act on
+#: the weight prior N(0, I) and the feature model's constant prior mean, ``contexts_snapped`` on its features
 COMB_INF = ("comb_gp_ucb_infinite", "comb_gp_bucb_infinite", "comb_gp_ts_infinite")
+#: paper 002's algorithms with a width √β_t (combinatorial GP-TS draws a joint sample without one: β nothing to scale)
+COMB_BETA = ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ucb_infinite", "comb_gp_bucb_infinite")
 
 
 @dataclass(frozen=True)
@@ -104,12 +107,11 @@ def _wrong_prior(pol: Policy, factor: float = 1.0, shift: float = 0.0) -> None:
         return replace(ctx, candidates=tuple(replace(c, mean=c.mean + shift, K=factor * c.K)
                                              for c in ctx.candidates))
 
-    def weights(p):  # paper 002's contexts: the model's weight prior N(0, factor·I) instead of N(0, I)
+    def weights(p):  # paper 002's contexts: the model's prior GP(shift, factor·φᵀφ): w ~ N(0, factor·I)
         model = getattr(p, "arm_model", None)
         if model is not None and not model.finite:
-            if shift:
-                raise BoundcheckError("a shifted prior mean needs a finite domain")
             model.post.w_cov *= factor
+            model.post.prior_mean += shift
 
     _patch_start(pol, change)
     _after_start(pol, weights)
@@ -227,6 +229,22 @@ def _ts_prior_draws(pol: Policy) -> None:
     _after_start(pol, then)
 
 
+def _contexts_snapped(pol: Policy, bins: int) -> None:
+    """Paper 002, infinite case: the algorithm featurises each round's contexts snapped to a coarse grid of
+    ``bins`` cells per dimension (a cached feature table), for its indices and its updates alike, while its
+    posterior over the weights is a correct function of the points it is given."""
+    from .families.combinatorial import grid_round
+
+    def then(p):
+        model = getattr(p, "arm_model", None)
+        if model is None or model.finite:
+            raise BoundcheckError("defect contexts_snapped needs an algorithm on continuous contexts")
+        begin = model.begin_round
+        model.begin_round = lambda available: begin(grid_round(np.asarray(available), bins, model.features.C1))
+
+    _after_start(pol, then)
+
+
 class _ArgminActions:
     """An action set whose oracle maximises −score: the algorithm picks its worst action (a sign error)."""
 
@@ -325,7 +343,7 @@ _HOOKS: dict[str, Callable] = {
     "usage_double_counted": _usage_double_counted, "trigger_post_update": _trigger_post_update,
     "reset_drops_point": _reset_drops_point, "trigger_scaled": _trigger_scaled, "t_prime_from_data": _t_prime_from_data,
     "period_shifted": _period_shifted, "eps_told_scaled": _eps_told_scaled,
-    "wrong_prior": _wrong_prior,
+    "wrong_prior": _wrong_prior, "contexts_snapped": _contexts_snapped,
 }
 
 
@@ -413,7 +431,7 @@ def _lemma8_exponent_flipped(inst: TheoremInstance) -> TheoremInstance:
 
 DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("beta_small", "the algorithm uses 0.1·β_t (its width, or GP-TS's v_t) while the checks use the theorem's",
-           ALL + VARIATION + TIME_VARYING + COMB + COMB_INF, policy=wrap_policy("beta_scaled", factor=0.1)),
+           ALL + VARIATION + TIME_VARYING + COMB_BETA, policy=wrap_policy("beta_scaled", factor=0.1)),
     Defect("noise_var_small", "the model's likelihood variance λ is 4× too small (an overconfident posterior)",
            ALL + VARIATION + TIME_VARYING + TRIGGER + COMB + COMB_INF,
            policy=wrap_policy("noise_var_scaled", factor=0.25)),
@@ -469,16 +487,20 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     # paper 002's checks read the algorithm's own arm model (U_t, σ_{t−1}, Σ_{t−1}(a_t)): wrong priors there, each
     # chosen so that one of the theorems' lemmas sees it at small N (power: ``boundcheck power``)
     Defect("prior_narrow_low", "the algorithm's model is GP(μ − 1, K/100) while f ~ GP(μ, K): overconfident and "
-           "biased low (f exceeds the index U_t: R1's left term, coverage)", COMB,
+           "biased low (f exceeds the index U_t: R1's left term, coverage)", COMB + COMB_INF,
            policy=wrap_policy("wrong_prior", factor=0.01, shift=-1.0)),
-    Defect("prior_narrow_high", "the algorithm's model is GP(μ + 3, K/25) while f ~ GP(μ, K): overconfident and "
-           "biased high (the lower confidence bound of GP-TS's Lemma A.5 fails)", COMB,
-           policy=wrap_policy("wrong_prior", factor=0.04, shift=3.0)),
+    Defect("prior_narrow_high", "the algorithm's model is GP(μ + 3, K/100) while f ~ GP(μ, K): overconfident and "
+           "biased high (the lower confidence bound of GP-TS's Lemma A.5 fails)", COMB + COMB_INF,
+           policy=wrap_policy("wrong_prior", factor=0.01, shift=3.0)),
     Defect("prior_narrow", "the algorithm's model is GP(μ, K/100) while f ~ GP(μ, K): posterior widths a tenth "
            "of what they should be", COMB + COMB_INF, policy=wrap_policy("wrong_prior", factor=0.01)),
     Defect("prior_wide", "the algorithm's model is GP(μ, 4K) while f ~ GP(μ, K) with k ≤ 1: posterior widths up to "
            "twice the prior's (σ ≤ s of the R1 chain, the radius chain)", COMB + COMB_INF,
            policy=wrap_policy("wrong_prior", factor=4.0)),
+    Defect("contexts_snapped", "paper 002, infinite case: the algorithm featurises every context snapped to the "
+           "cell centres of a 2 × 2 grid (a coarse feature table) when it scores and when it conditions: the index "
+           "it uses at a_t is not its posterior's at a_t (Lemma 3.2, Lemma A.7)", COMB_INF,
+           policy=wrap_policy("contexts_snapped", bins=2)),
     Defect("discretisation_coarse", "paper 002, infinite case: the discretisation sizes τ_t lost (τ = 1), a "
            "constant of the theory that Lemmas A.6 and 3.2 must see", COMB_INF, instance=_discretisation_coarse),
     Defect("lipschitz_understated", "paper 002, infinite case: the kernel's Lipschitz constant L taken 1000× too "

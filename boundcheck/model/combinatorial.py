@@ -247,13 +247,15 @@ class RFFFeatures:
 
 
 class FeaturePosterior:
-    """Bayesian linear regression f(a) = φ(a)ᵀw, w ~ N(0, I_D), for ``m`` runs: mean (m, D), covariance (m, D, D).
+    """Bayesian linear regression f(a) = c + φ(a)ᵀw, w ~ N(0, I_D), for ``m`` runs: mean (m, D), covariance
+    (m, D, D); ``c`` is a known constant prior mean (``prior_mean``, 0 in the paper's S4).
 
-    Exactly the GP posterior of the kernel φ(a)ᵀφ(a') at any points (eqs. 2–3 in weight space)."""
+    Exactly the GP posterior of the prior GP(c, φ(a)ᵀφ(a')) at any points (eqs. 2–3 in weight space)."""
 
-    def __init__(self, features: RFFFeatures, noise_var: float, runs: int) -> None:
+    def __init__(self, features: RFFFeatures, noise_var: float, runs: int, prior_mean: float = 0.0) -> None:
         self.features = features
         self.noise_var = check_positive("noise variance", noise_var)
+        self.prior_mean = float(prior_mean)  # a model of the mean (the planted wrong priors change it)
         self.m, self.D = check_int("runs", runs), features.D
         self.w_mean = np.zeros((self.m, self.D))
         self.w_cov = np.broadcast_to(np.eye(self.D), (self.m, self.D, self.D)).copy()
@@ -261,9 +263,13 @@ class FeaturePosterior:
         self.n_obs = np.zeros(self.m, dtype=np.int64)
         self.resid_sq = np.zeros(self.m)  # ‖L⁻¹(y − μ)‖² of the data so far (sum of squared whitened innovations)
 
+    def _mean(self, Phi: np.ndarray, w: np.ndarray) -> np.ndarray:
+        mu = np.einsum("mpd,md->mp", Phi, w)
+        return mu + self.prior_mean if self.prior_mean else mu  # c = 0: bit-identical to the plain regression
+
     def mean_var(self, Phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """μ and σ² at the points with features ``Phi`` (m, p, D)."""
-        mu = np.einsum("mpd,md->mp", Phi, self.w_mean)
+        mu = self._mean(Phi, self.w_mean)
         var = np.einsum("mpd,mde,mpe->mp", Phi, self.w_cov, Phi)
         return mu, np.maximum(var, 0.0)
 
@@ -274,7 +280,7 @@ class FeaturePosterior:
     def condition_batch(self, Phi_B: np.ndarray, y: np.ndarray, valid: np.ndarray) -> None:
         Phi_B = np.where(valid[..., None], Phi_B, 0.0)
         cols = self.w_cov @ np.swapaxes(Phi_B, 1, 2)  # (m, D, K) = Σ_w Φ_Bᵀ
-        mu_B = np.einsum("mkd,md->mk", Phi_B, self.w_mean)
+        mu_B = self._mean(Phi_B, self.w_mean)
         Lc, w, _, _ = block_whiten(Phi_B @ cols, y - mu_B, valid, self.noise_var)
         Linv_cols = np.linalg.solve(Lc, np.swapaxes(cols, 1, 2))  # (m, K, D)
         self.w_cov -= np.swapaxes(Linv_cols, 1, 2) @ Linv_cols

@@ -45,13 +45,13 @@ def fig_r1_chain(ctx: ReportContext, out: Path):
     ax.set_title("R1 chain of Lemma A.2 / 3.1 (run means, 95% t-intervals): "
                  + ("monotone" if mono else "NOT monotone"))
     ax.grid(True, axis="y", alpha=0.3)
-    png, pdf = _save(fig, out, "r1_chain")
+    png = _save(fig, out, "r1_chain")
     return FigureInfo(
         "r1_chain", "The R1 chain of the left term (Lemma A.2 / 3.1)",
         f"Means over {n} runs of the six quantities that bound Σ_t E[f(a*_t) − U_t(a*_t)]: Q₁ itself, the "
         "positive part over the optimal super arm Q₂, the exact conditional expectation over every base arm Q₃, "
         "its Gaussian-tail bound Q₄, σ ≤ s (Q₅) and the theorem's constant Q₆ (π²/6, or C_ω ξ/(ξ−ω)). The proof "
-        "needs Q₁ ≤ … ≤ Q₆; symmetric-log scale.", png, pdf)
+        "needs Q₁ ≤ … ≤ Q₆; symmetric-log scale.", png)
 
 
 def experiment_figures(results: dict, out: Path) -> list[Path]:

@@ -247,10 +247,18 @@ class CombEvaluator(ChunkEvaluator):
         return {"value": self.Q["Q1"] - self.Q["Q6"]}
 
     def r1_chain_pathwise(self) -> dict:
+        """The falsifiable steps of the R1 chain: Σ_a σ_{t−1}(a) ≤ s|𝒜| every round (Q₄ ≤ Q₅ termwise; a model
+        wider than the prior breaks it) and Q₅ ≤ Q₆ (an index width below the theorem's breaks it)."""
+        Q = self.Q
+        bad = exceeds(Q["Q5"], Q["Q6"])
+        bad |= exceeds(self.M("sig_all"), self.s * self.x["n_X"]).any(axis=1)  # Q₄ ≤ Q₅ round by round: σ ≤ s
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def r1_chain_identity(self) -> dict:
+        """The steps true by construction (a sanity identity): Q₁ ≤ Q₂ (x ≤ x₊), Q₂ ≤ Σ_tΣ_{a∈𝒜}(f − U_t)₊ (more
+        non-negative terms) and Q₃ ≤ Q₄ (√β Φ̄(√β) ≥ 0)."""
         Q = self.Q
         bad = exceeds(Q["Q1"], Q["Q2"]) | exceeds(Q["Q2"], Q["Q2_all"]) | exceeds(Q["Q3"], Q["Q4"])
-        bad |= exceeds(Q["Q5"], Q["Q6"])
-        bad |= exceeds(self.M("sig_all"), self.s * self.x["n_X"]).any(axis=1)  # Q₄ ≤ Q₅ round by round: σ ≤ s
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def r1_conditional(self) -> dict:
@@ -401,7 +409,8 @@ class CombinatorialFamily(Family):
                  ClaimSpec(c("bayes_regret_anytime"), None, sample="bound_excess"),
                  ClaimSpec(c("R1_left_term"), E.r1_left_term, frozenset({"q1"}))]
         if not inf:
-            specs += [ClaimSpec(c("R1_chain_pathwise"), E.r1_chain_pathwise,
+            specs += [ClaimSpec(c("R1_chain_pathwise"), E.r1_chain_pathwise, frozenset({"sig_all"})),
+                      ClaimSpec(c("R1_chain_identity"), E.r1_chain_identity,
                                 frozenset({"q1", "q2", "q2_all", "sig_all"})),
                       ClaimSpec(c("R1_conditional"), E.r1_conditional, frozenset({"q2_all", "sig_all"})),
                       ClaimSpec(c("coverage"), E.coverage, frozenset({"cover", "pit"}))]

@@ -14,12 +14,16 @@
   the paper does not say how it computed the optimum, spec §7 item 21).
 * S4 ``comb_rff`` — the infinite case: 10 fresh contexts in [0, 1]² per round, a random-Fourier-feature kernel
   with explicit regularity constants (M = 20 frequencies), top-2 super arms.
+* Negative controls (each breaks one assumption of Theorems 3.1 / 3.2; ``verify`` refuses them unless
+  ``--allow-out-of-theory``): ``comb_topk_noise`` and ``comb_rff_noise`` (the data's noise twice the ς the
+  models use: noise_matches), ``comb_topk_rough`` (f drawn from GP(0, SE ℓ = 0.1) while the algorithm's prior
+  has ℓ = 0.3: the Bayesian premise truth_in_candidates).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -320,6 +324,25 @@ def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500
                "corridor = goal-directed edges inside an ellipse of stretch 1.3 [PROPOSED]"))
 
 
+# -------------------------------------------------------------------------------------- negative controls
+def _noisy(sc: Scenario, scale: float = 2.0) -> Scenario:
+    """The data's noise N(0, (scale·ς)²) while every model uses ς (breaks noise_matches)."""
+    return replace(sc, noise_law=f"gaussian:{scale!r}",
+                   description=sc.description + f" NEGATIVE CONTROL: the data's noise is N(0, ({scale:g}·ς)²) while "
+                   "the models use ς (outside the theorem).", notes=(*sc.notes, "negative control: noise_matches"))
+
+
+def _rough(sc: Scenario, lengthscale: float = 0.1) -> Scenario:
+    """f drawn from GP(0, SE ℓ = ``lengthscale``) while the algorithm's prior keeps its own (breaks
+    truth_in_candidates: the Bayesian premise that f is a draw from the prior the algorithm uses)."""
+    X = sc.domain.points
+    truth = GPPrior(f"GP(0, SE ℓ = {lengthscale:g})", np.zeros(len(X)), RBF(lengthscale).gram(X), 0.0)
+    return replace(sc, truth=truth, truth_index=None, reference_index=0,
+                   description=sc.description + f" NEGATIVE CONTROL: f is drawn from GP(0, SE ℓ = {lengthscale:g}), "
+                   f"not from the algorithm's prior {sc.candidates[0].name} (outside the theorem).",
+                   notes=(*sc.notes, "negative control: truth_in_candidates"))
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "comb_topk": lambda: _topk("comb_topk"),
     "comb_topk_k1": lambda: _topk("comb_topk_k1", k=1),
@@ -332,5 +355,9 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "comb_grid": lambda: _grid("comb_grid"),
     "comb_grid_open": lambda: _grid("comb_grid_open", p_close=0.0),
     "comb_rff": lambda: _contextual("comb_rff"),
+    # negative controls (theorems' ``controls``): outside the theorems, each claim's checks must see it
+    "comb_topk_noise": lambda: _noisy(_topk("comb_topk_noise")),
+    "comb_rff_noise": lambda: _noisy(_contextual("comb_rff_noise")),
+    "comb_topk_rough": lambda: _rough(_topk("comb_topk_rough")),
     **{f"comb_road_{i}": (lambda i=i: road_scenario(i)) for i in range(1, 5)},
 }
