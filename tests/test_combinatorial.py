@@ -566,3 +566,47 @@ def test_report_draws_the_r1_chain_and_shows_the_identity_apart(tmp_path):
     assert "could not be drawn" not in html and "R1_chain_identity" in html
     kinds = {c["id"]: c["kind"] for c in s["claims"]}
     assert kinds["R1_chain_identity"] == "identity" and kinds["R1_chain_pathwise"] == "deterministic"
+
+
+@dataclass(frozen=True)
+class GreedyPaths(DAGPaths):
+    """A user's action set with a heuristic oracle: it does not declare ``exact_oracle``."""
+
+    exact_oracle = False
+
+
+def test_comb_assumption_predicates_are_checked():
+    """The three paper-002 predicates answer on every built-in scenario and refuse what they must: a heuristic
+    oracle, an availability declared endogenous, a prior with k(a, a) > 1 without the scaled bound, and contexts
+    without a kernel of explicit constants."""
+    from boundcheck.errors import NotApplicable
+    from boundcheck.world.assumptions import evaluate
+
+    for name in ("comb_topk", "comb_grid", "comb_road_1"):
+        sc = api.resolve_scenario(name, theory.get("comb_gp_ucb"))
+        assert evaluate("comb_kernel_scaled", sc)[0] and evaluate("comb_exogenous_exact", sc)[0], name
+    rff = api.resolve_scenario("comb_rff", theory.get("comb_gp_ucb_infinite"))
+    assert evaluate("comb_regularity", rff)[0] and evaluate("comb_exogenous_exact", rff)[0]
+    assert not evaluate("comb_regularity", api.resolve_scenario("comb_topk", theory.get("comb_gp_ucb")))[0]
+
+    grid = api.resolve_scenario("comb_grid", theory.get("comb_gp_ucb"))
+    greedy = replace(grid, action_set=GreedyPaths(grid.action_set.dag, grid.availability))
+    ok, how = evaluate("comb_exogenous_exact", greedy)
+    assert not ok and "exact" in how
+    with pytest.raises(NotApplicable, match="exact"):
+        api.verify("comb_gp_ucb", greedy, runs=2, horizon=2, jobs=1, report=False)
+
+    @dataclass(frozen=True)
+    class Declared(EdgeClosures):
+        exogenous = False
+
+    endo = replace(grid, availability=Declared(grid.action_set.dag, 0.1),
+                   action_set=DAGPaths(grid.action_set.dag, Declared(grid.action_set.dag, 0.1)))
+    assert not evaluate("comb_exogenous_exact", endo)[0]
+
+    top = api.resolve_scenario("comb_topk", theory.get("comb_gp_ucb"))
+    big = replace(top.truth, K=4.0 * top.truth.K)
+    wide = replace(top, truth=big, candidates=(big,))
+    ok, how = evaluate("comb_kernel_scaled", wide)
+    assert not ok and "rescale_prior" in how
+    assert evaluate("comb_kernel_scaled", replace(wide, params={**wide.params, "rescale_prior": True}))[0]

@@ -93,6 +93,9 @@ class ActionSet:
 
     padded: bool = False  # actions of different sizes are padded with −1 (paths)
     fixed_arms: bool = True  # the base arms are a fixed finite domain (False: drawn each round, contexts)
+    #: the oracle returns a maximiser of Σ score exactly (theorems that assume an exact oracle check this flag:
+    #: a user action set with a heuristic oracle leaves it False and is "not applicable" there)
+    exact_oracle: bool = False
 
     def available_mask(self, available, m: int) -> np.ndarray:
         """X_t as a boolean array broadcastable to (m, n) (what actions are checked against)."""
@@ -125,6 +128,7 @@ class SingleArm(ActionSet):
     """One base arm per round (K = 1): the oracle is the argmax over X_t."""
 
     availability: Availability
+    exact_oracle = True
 
     @property
     def K(self) -> int:  # noqa: N802 - the papers' symbol
@@ -147,6 +151,7 @@ class TopK(ActionSet):
 
     availability: Availability
     k: int = 1
+    exact_oracle = True
 
     def __post_init__(self) -> None:
         check_int("K (base arms per action)", self.k)
