@@ -606,7 +606,9 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
                 "algorithms": list(spec.algorithms), "truth_index": spec.scenario.truth_index,
                 "candidate_names": [c.name for c in spec.scenario.candidates],
                 "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
-                "theorem_verdict": summary["verdict"], "regret": summary["regret"]})
+                "theorem_verdict": summary["verdict"], "regret": summary["regret"],
+                # R-GP-UCB's period N of a time-varying scenario (the stopping-time figure's reference line)
+                "reset_period": getattr(spec.scenario, "period", None)})
     claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
     results = judge_empirical(claims, data, budget)
 

@@ -634,3 +634,25 @@ def test_catalogue_scenarios():
     assert get_scenario("tv_grid20_static_noise").assumption_report()["noise_matches"][0] is False
     assert not get_scenario("tv_grid20_static_lengthscale").in_theory
     assert get_scenario("tv_grid20_eps003").period == 29
+
+
+def test_reproduce_table3_end_to_end(tmp_path):
+    """``reproduce et_gp_ucb --experiment table3`` on a small run count: the stopping-time histograms against
+    R-GP-UCB's periods are in both reports with their statistics, and no regret curve is drawn from the
+    reset-only steps table."""
+    import json
+
+    from boundcheck.report.replication_figures import tau_statistics
+
+    s = api.reproduce("et_gp_ucb", "table3", runs=25, jobs=1, out=tmp_path)
+    assert s["counts"]["not reproduced"] == 0
+    periods = {p["name"]: p["reset_period"] for p in json.loads((tmp_path / "reproduce.json").read_text())
+               ["experiments"][0]["panel_results"]}
+    assert periods == {"eps0.03": 29, "eps0.1": 22}
+    assert sorted(f.name for f in (tmp_path / "figures").glob("*.png")) == ["stopping_times_table3.png"]
+    html, tex = (tmp_path / "index.html").read_text(), (tmp_path / "report.tex").read_text()
+    assert "could not be drawn" not in html
+    for text in (html, tex):
+        assert "R-GP-UCB resets every N = 29" in text and "R-GP-UCB resets every N = 22" in text
+    st = tau_statistics(np.array([10.0, 20.0, 30.0, 200.0]), np.array([False, False, False, True]))
+    assert st["mean"] == 65.0 and st["censored"] == 0.25 and st["quantiles"][2] == 25.0

@@ -22,6 +22,7 @@ import numpy as np
 from ..model.dataspace import make_posterior
 from ..model.priors import GPPrior
 from ..utils.validation import check_int, check_unit_interval
+from ..world.time_varying import reset_period
 from .base import Policy, RunContext
 from .et_gp_ucb import block_posterior
 from .tv_gp_ucb import OracleTVGPUCB
@@ -29,12 +30,8 @@ from .tv_gp_ucb import OracleTVGPUCB
 __all__ = ["RGPUCB", "RGPUCBAfter", "TVGPUCB", "bogunovic_period"]
 
 
-def bogunovic_period(eps: float, horizon: int) -> int:
-    """N = ⌈min{T, 12 ε^{−1/4}}⌉ (Bogunovic et al. 2016, Prop. 4.1); N = T at ε = 0."""
-    eps = check_unit_interval("eps", eps)
-    if eps == 0.0:
-        return int(horizon)
-    return int(np.ceil(min(float(horizon), 12.0 * eps**-0.25) - 1e-12))
+#: N = ⌈min{T, 12 ε^{−1/4}}⌉ (Bogunovic et al. 2016, Prop. 4.1); N = T at ε = 0 — the world's one definition
+bogunovic_period = reset_period
 
 
 class RGPUCB(Policy):

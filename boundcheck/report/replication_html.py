@@ -14,6 +14,7 @@ from .replication import (
     headline,
     replication_note,
 )
+from .replication_figures import EXPERIMENT_FIGURES
 
 __all__ = ["render_html"]
 
@@ -181,7 +182,7 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         mine = [c for c in ctx.claims if c["experiment"] == exp["name"]]
         if mine:
             sec.append("<h3>Claims</h3>" + _claims_table(mine))
-        for key in (f"regret_{exp['name']}", f"priors_{exp['name']}"):
+        for key in (f"{kind}_{exp['name']}" for kind in EXPERIMENT_FIGURES):
             if key in by_name:
                 sec.append(_figure(by_name[key], counter()))
         parts.append("".join(sec) + "</section>")

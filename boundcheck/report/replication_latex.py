@@ -14,6 +14,7 @@ from .replication import (
     headline,
     replication_note,
 )
+from .replication_figures import EXPERIMENT_FIGURES
 
 __all__ = ["render_latex", "claims_table"]
 
@@ -85,7 +86,7 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         if mine:
             L.append(r"\subsection*{Claims}")
             L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
-        for key in (f"regret_{exp['name']}", f"priors_{exp['name']}"):
+        for key in (f"{kind}_{exp['name']}" for kind in EXPERIMENT_FIGURES):
             if key in by_name:
                 L += _figure(by_name[key])
     if "claims" in by_name:
