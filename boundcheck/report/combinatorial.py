@@ -195,8 +195,8 @@ def fig_paths(ctx, exp: dict, out: Path):
             ax.autoscale()
             ax.set_title(f"{p['title']}: {ctx.label(exp['name'], p['name'], alg)}", fontsize=6)
     name = f"paths_{exp['name']}"
-    png, pdf = _save(fig, out, name)
+    png = _save(fig, out, name)
     return FigureInfo(name, f"{exp['title']}: chosen paths",
                       "Roads driven by each algorithm on each route over all runs and rounds (line width ∝ count; "
                       "grey: the rest of the synthetic network; triangle: start, star: goal), as the paper's "
-                      "exploration plots (Figs. 6–9).", png, pdf)
+                      "exploration plots (Figs. 6–9).", png)
