@@ -9,10 +9,11 @@ This module imports nothing heavy itself (the CLI calls it before importing the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
-__all__ = ["prewarm", "wait_prewarmed", "import_in_background"]
+__all__ = ["prewarm", "wait_prewarmed", "import_in_background", "idle_executor", "import_in_workers"]
 
 _thread: threading.Thread | None = None
 
@@ -75,3 +76,40 @@ def import_in_background(*modules: str) -> threading.Thread:
     th = threading.Thread(target=go, name="boundcheck-imports", daemon=True)
     th.start()
     return th
+
+
+def idle_executor():
+    """The loky pool that joblib reuses, if one is running in this process and usable, else None (never starts
+    one: a report written outside a parallel study draws its figures in process rather than pay a pool's start)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except Exception:  # noqa: BLE001 - no loky, no pool
+        return None
+    executor = reusable_executor._executor  # the module's pool, as study.runner._release_loky_workers reads it
+    flags = getattr(executor, "_flags", None)
+    if executor is None or flags is None or flags.shutdown or flags.broken:
+        return None
+    return executor
+
+
+def _import_modules(modules: tuple[str, ...]) -> int:
+    import importlib
+
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
+            pass
+    return os.getpid()
+
+
+def import_in_workers(*modules: str) -> None:
+    """Have the idle workers of the running loky pool import ``modules`` (one task per worker, not waited for):
+    after a study's simulation the parent computes the summary while the workers would idle, and the reports
+    then draw part of their figures in them (:func:`boundcheck.report.figures.make_figures`)."""
+    executor = idle_executor()
+    if executor is None:
+        return
+    with contextlib.suppress(Exception):  # a warm-up only
+        for _ in range(executor._max_workers):
+            executor.submit(_import_modules, modules)

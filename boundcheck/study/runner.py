@@ -36,7 +36,7 @@ from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
-from .pool import import_in_background, wait_prewarmed
+from .pool import import_in_background, import_in_workers, wait_prewarmed
 from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
@@ -148,6 +148,8 @@ def _bytes_per_run(spec: StudySpec) -> int:
     return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
 
 
+# what drawing a report's figures imports beyond the engine (pre-imported in the parent and the idle workers)
+FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
 
@@ -395,7 +397,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         # big study: there they are negligible, and the workers' memory is what matters)
         later = ["scipy.stats", "pyarrow.parquet"]
         if options.report:
-            later += ["matplotlib.figure", "matplotlib.backends.backend_agg", "sympy.printing.mathml"]
+            later += [*FIGURE_MODULES[:2], "sympy.printing.mathml"]
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     with monitor:
@@ -421,6 +423,10 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 monitor.chunk_done(results[0][0], sum(info["runs"][1] - info["runs"][0] + 1 for _, _, info in results))
         if loader is not None:
             loader.join()
+    if later and options.report and options.backend == "loky":
+        # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
+        # draw part of the report's figures (boundcheck.report.figures.make_figures)
+        import_in_workers(*FIGURE_MODULES)
     if options.backend == "loky" and big:
         _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
 
