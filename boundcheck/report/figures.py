@@ -9,6 +9,7 @@ bracket. Family-specific (candidate priors, PE-GP-UCB): prior-selection frequenc
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -75,6 +76,15 @@ def _new(width: float, height: float, ncols: int = 1, **kw) -> tuple[Figure, obj
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, ncols, **kw)
     return fig, axes
+
+
+def figure_failed(notes: list[str], name: str, exc: Exception) -> None:
+    """A figure that raised: the report says so in a note and goes on (one bad figure must not lose the whole
+    report) — unless ``BOUNDCHECK_STRICT_FIGURES=1`` (the test suite sets it), where the error propagates, so
+    that a broken figure fails a test instead of hiding behind a note."""
+    if os.environ.get("BOUNDCHECK_STRICT_FIGURES") == "1":
+        raise exc
+    notes.append(f"figure {name} could not be drawn: {type(exc).__name__}: {exc}")
 
 
 def _save(fig: Figure, out: Path, name: str) -> Path:
@@ -404,7 +414,7 @@ def _draw(fn: Callable[[ReportContext, Path], FigureInfo | None], ctx: ReportCon
         try:
             f = fn(ctx, out)
         except Exception as exc:  # noqa: BLE001 - one bad figure must not lose the whole report
-            notes.append(f"figure {fn.__name__[4:]} could not be drawn: {type(exc).__name__}: {exc}")
+            figure_failed(notes, fn.__name__[4:], exc)
             f = None
     return f, notes
 

@@ -35,6 +35,7 @@ from .figures import (
     FigureInfo,
     _new,
     _save,
+    figure_failed,
 )
 
 __all__ = ["make_replication_figures", "EMPIRICAL_COLOURS", "EXPERIMENT_FIGURES"]
@@ -333,7 +334,7 @@ def make_replication_figures(ctx, out: Path) -> list[FigureInfo]:
             try:
                 f = fn()
             except Exception as exc:  # noqa: BLE001 - one bad figure must not lose the whole report
-                ctx.notes.append(f"figure {name} could not be drawn: {type(exc).__name__}: {exc}")
+                figure_failed(ctx.notes, name, exc)
                 continue
             if f is not None:
                 with Image.open(f.png) as im:
