@@ -1035,6 +1035,17 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``boundcheck`` command (``argv``: its arguments, default ``sys.argv[1:]``)."""
+    try:
+        return _main(argv)
+    finally:
+        if argv is None:  # the command itself, not a caller in the same process: the process exits next
+            from .study.pool import stop_workers
+
+            stop_workers()
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # every warning is one line with the one prefix

@@ -40,13 +40,15 @@ def get(theorem_id: str | Theorem) -> Theorem:
     """The theorem with this id (a Theorem passes through)."""
     if isinstance(theorem_id, Theorem):
         return theorem_id
-    theorems = _THEOREMS.load()
     try:
-        return theorems[theorem_id]
-    except (KeyError, TypeError):
+        found = _THEOREMS.find(theorem_id)  # only the modules up to the one that defines it
+    except TypeError:  # unhashable
+        found = None
+    if found is None:
         raise UnknownTheorem(
-            f"unknown theorem {theorem_id!r}; known: {', '.join(sorted(theorems))}"
+            f"unknown theorem {theorem_id!r}; known: {', '.join(sorted(_THEOREMS.load()))}"
         ) from None
+    return found
 
 
 def all_theorems() -> list[Theorem]:

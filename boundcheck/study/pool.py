@@ -13,7 +13,8 @@ import contextlib
 import os
 import threading
 
-__all__ = ["prewarm", "wait_prewarmed", "import_in_background", "idle_executor", "import_in_workers"]
+__all__ = ["prewarm", "wait_prewarmed", "import_in_background", "idle_executor", "import_in_workers",
+           "stop_workers"]
 
 _thread: threading.Thread | None = None
 
@@ -59,6 +60,24 @@ def wait_prewarmed() -> None:
     if _thread is not None:
         _thread.join()
         _thread = None
+
+
+def stop_workers() -> None:
+    """Terminate the idle loky workers without waiting for them to exit (the command line, just before its
+    process exits: loky's exit handler would otherwise wait ≈ 0.3 s for them). Never starts a pool, and leaves
+    a pool alone while :func:`prewarm` is still starting it (an early error: loky's own exit handler then)."""
+    import sys
+
+    if _thread is not None or "joblib.externals.loky.reusable_executor" not in sys.modules:
+        return
+    try:
+        from joblib.externals.loky import reusable_executor
+
+        executor = reusable_executor._executor  # the pool joblib reuses, if one is running
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
+    except Exception:  # noqa: BLE001, S110 - an optimisation only: loky's exit handler still shuts the pool down
+        pass
 
 
 def import_in_background(*modules: str) -> threading.Thread:

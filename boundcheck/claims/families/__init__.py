@@ -35,9 +35,8 @@ def register_family(family: Family, *, replace: bool = False) -> Family:
 
 def family_for(th: theory.Theorem | str) -> Family:
     """The family that checks theorem ``th`` (an id or a Theorem)."""
-    families = _FAMILIES.load()
     th = theory.get(th)
-    try:
-        return families[th.id]
-    except KeyError:
-        raise BoundcheckError(f"theorem {th.id} has no verification family yet") from None
+    family = _FAMILIES.find(th.id)  # only the family modules up to the one that serves it
+    if family is None:
+        raise BoundcheckError(f"theorem {th.id} has no verification family yet")
+    return family

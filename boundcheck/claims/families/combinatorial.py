@@ -30,7 +30,6 @@ from functools import cached_property
 
 import numpy as np
 from scipy.special import erfinv, ndtri_exp
-from scipy.stats import norm
 
 from theory import combinatorial as paper002
 
@@ -42,6 +41,7 @@ from ...world.actions import SingleArm, TopK
 from ...world.combinatorial import ContextualTopK, DAGPaths, check_enough_available
 from ...world.scenario import Scenario
 from ..stats import exceeds
+from ..stats import stats as _scipy_stats  # scipy.stats on first use (≈ 0.4 s): loading the families must not import it
 from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family, TheoremInstance
 
@@ -168,7 +168,7 @@ class RoundMonitor:
             # E[v²] = 1/3: the second moment sees a shifted law (β too small, f-dependent availability) and a
             # mis-scaled one (an overconfident posterior) alike, and weights the upper tail the claim is about
             z = (f - U) / np.maximum(sd, 1e-300) + float(self.width_theory[t])
-            out["pit"] = (norm.cdf(z) ** 2 - 1.0 / 3.0).mean(axis=1)
+            out["pit"] = (_scipy_stats.norm.cdf(z) ** 2 - 1.0 / 3.0).mean(axis=1)
         if pol.posterior is None or action.shape[1] == 1:  # what the engine does not record (it does K > 1)
             stats = innovation_stats(S, y - take(mu, action), valid, self.noise_var)
             if pol.posterior is not None:
@@ -231,7 +231,7 @@ class CombEvaluator(ChunkEvaluator):
     @cached_property
     def Q(self) -> dict[str, np.ndarray]:
         w = self.w
-        phi, tail = norm.pdf(w), norm.sf(w)
+        phi, tail = _scipy_stats.norm.pdf(w), _scipy_stats.norm.sf(w)
         out = {"Q1": self.M("q1").sum(axis=1), "Q2": self.M("q2").sum(axis=1)}
         if "q2_all" in self.mon:
             out["Q2_all"] = self.M("q2_all").sum(axis=1)
@@ -277,7 +277,7 @@ class CombEvaluator(ChunkEvaluator):
 
     @cached_property
     def expected_exceedances(self) -> float:
-        return float(self.x["n_X"] * norm.sf(self.inst.schedules["beta_theory"][1:]).sum())
+        return float(self.x["n_X"] * _scipy_stats.norm.sf(self.inst.schedules["beta_theory"][1:]).sum())
 
     # ------------------------------------------------------------------ radius chain, Lemma A.10
     @cached_property
@@ -356,7 +356,7 @@ class CombEvaluator(ChunkEvaluator):
             ok &= abs(vartheta ** (-1 / om) - C_omega(om)) <= 1e-12 * C_omega(om)
             ok &= bool(np.all(np.cumsum(t ** (-xi / om)) <= S_ratio(t, om, xi) * (1 + 1e-12)))
         elif not x.get("infinite"):
-            ok &= bool(np.allclose(x["n_X"] * norm.pdf(theory), t**-2.0, rtol=1e-9))
+            ok &= bool(np.allclose(x["n_X"] * _scipy_stats.norm.pdf(theory), t**-2.0, rtol=1e-9))
         return {"fail": bad | (not ok), "premise": np.ones(self.m, bool)}
 
     # ------------------------------------------------------------------ TS

@@ -30,7 +30,6 @@ from functools import cached_property
 
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
-from scipy.stats import norm
 
 import theory
 from theory import Theorem
@@ -47,6 +46,7 @@ from ...policies.et_gp_ucb import ETGPUCB
 from ...world.scenario import Scenario
 from ...world.time_varying import TVScenario
 from ..stats import exceeds
+from ..stats import stats as _scipy_stats  # scipy.stats on first use (≈ 0.4 s): loading the families must not import it
 from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves
 
@@ -78,7 +78,7 @@ def f_abs_bound(scenario: Scenario, horizon: int, delta: float) -> float:
     truth = scenario.truth
     kappa = float(np.max(np.diag(truth.K)))
     M, T = int(scenario.domain.n), int(horizon)
-    return float(np.max(np.abs(truth.mean))) + math.sqrt(kappa) * float(norm.isf(delta / (6.0 * T * M)))
+    return float(np.max(np.abs(truth.mean))) + math.sqrt(kappa) * float(_scipy_stats.norm.isf(delta / (6.0 * T * M)))
 
 
 def require_tv(scenario: Scenario, theorem_id: str) -> TVScenario:
@@ -461,7 +461,7 @@ class TVEvaluator(ChunkEvaluator):
         s = np.sqrt(b["var_x"] + self.lam)
         off = b["mu_x"] - np.asarray(self.steps["mu"])
         kappa = np.asarray(self.steps["kappa"])
-        p = norm.sf((kappa - off) / s) + norm.sf((kappa + off) / s)
+        p = _scipy_stats.norm.sf((kappa - off) / s) + _scipy_stats.norm.sf((kappa + off) / s)
         return np.where(self.first_segment, p, 0.0).sum(axis=1)
 
     @cached_property

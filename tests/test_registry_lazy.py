@@ -1,0 +1,42 @@
+"""Registries import their built-in modules lazily, in order: ``find`` stops at the module that registers the
+key (``verify --theorem pe_gp_ucb`` does not import every paper's module), ``load`` imports the rest in the
+same order, so the registration order never depends on what was looked up first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from theory._registry import Registry
+
+
+def _registry(log: list[str]) -> Registry[str]:
+    def install(module):
+        log.append(module.__name__)
+        reg.add(module.__name__.split(".")[-1], module.__name__)
+
+    reg: Registry[str] = Registry(("json", "csv", "string"), install, lambda k: ValueError(k))
+    return reg
+
+
+def test_find_imports_only_up_to_the_registering_module_and_keeps_the_order():
+    log: list[str] = []
+    reg = _registry(log)
+    assert reg.find("csv") == "csv"
+    assert log == ["json", "csv"]
+    assert reg.find("csv") == "csv" and log == ["json", "csv"]  # nothing imported again
+    assert reg.find("missing") is None and log == ["json", "csv", "string"]
+    assert list(reg.load()) == ["json", "csv", "string"] and len(log) == 3
+
+
+def test_verify_of_one_theorem_imports_only_its_modules():
+    code = ("import sys, theory; from boundcheck.claims.families import family_for; family_for('pe_gp_ucb'); "
+            "print(sorted(m for m in sys.modules if m.startswith(('theory.', 'boundcheck.claims.families.')) "
+            "or m == 'scipy.stats'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "theory.et_gp_ucb" not in out and "combinatorial" not in out and "'scipy.stats'" not in out
+    assert "theory.pe_gp_ucb" in out and "boundcheck.claims.families.pe_gp_ucb" in out
+    import theory
+
+    assert [t.id for t in theory.all_theorems()][0] == "pe_gp_ucb"  # the full load still registers everything
+    assert len(theory.all_theorems()) > 1
