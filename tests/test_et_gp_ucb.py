@@ -15,6 +15,7 @@ from scipy.stats import norm
 
 import theory
 from boundcheck import api
+from boundcheck.claims import defects
 from boundcheck.claims.families.time_varying import (
     ETFamily,
     RFamily,
@@ -277,30 +278,19 @@ def test_practical_beta_is_bound_not_applicable_but_lemma3_stays_in_theory():
 
 # ----------------------------------------------------------------------------------- planted defects
 class PostUpdateET(ETGPUCB):
-    """Defect: ψ and κ from the posterior *after* conditioning on (x_t, y_t)."""
+    """Defect: ψ and κ from the posterior *after* conditioning on (x_t, y_t) (the library's hook)."""
 
-    def update(self, t, action, y):
-        x, yy, r = action[:, 0], y[:, 0], self._rows
-        self.model.condition(x, yy)
-        mu, sd = self.model.mean()[r, 0, x], self.model.sd()[r, 0, x]
-        tp = t - self.t_r
-        kappa, psi = np.sqrt(self.rho[tp]) * (sd + self.sigma_n), np.abs(yy - mu)
-        reset = psi > kappa
-        self.model.reset(reset)
-        self.model.condition(x, yy, runs=reset)
-        self.t_r[reset] = t
-        self.n_resets += reset
-        self.record.update({"psi": psi, "kappa": kappa, "rho": self.rho[tp], "reset": reset,
-                            "innov": (yy - mu) / np.sqrt(sd**2 + self.sigma_n**2)})
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        defects._trigger_post_update(self)
 
 
 class DropPointET(ETGPUCB):
-    """Defect: the reset forgets the triggering point too."""
+    """Defect: the reset forgets the triggering point too (the library's hook)."""
 
-    def update(self, t, action, y):
-        super().update(t, action, y)
-        hit = self.record["reset"]
-        self.model.reset(hit)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        defects._reset_drops_point(self)
 
 
 class WrongTprimeET(ETGPUCB):
@@ -642,7 +632,7 @@ def test_reproduce_table3_end_to_end(tmp_path):
     reset-only steps table."""
     import json
 
-    from boundcheck.report.replication_figures import tau_statistics
+    from boundcheck.study.et_experiments import tau_statistics
 
     s = api.reproduce("et_gp_ucb", "table3", runs=25, jobs=1, out=tmp_path)
     assert s["counts"]["not reproduced"] == 0

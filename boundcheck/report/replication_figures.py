@@ -106,22 +106,11 @@ def fig_regret(ctx, exp: dict, out: Path) -> FigureInfo | None:
         "(common random numbers).", png)
 
 
-def tau_statistics(tau: np.ndarray, censored: np.ndarray) -> dict:
-    """Mean ± standard error, standard deviation, coefficient of variation, quantiles and the censored share of
-    the first stopping times (τ := T where no trigger fired)."""
-    tau = np.asarray(tau, dtype=float)
-    n = tau.size
-    sd = float(tau.std(ddof=1)) if n > 1 else float("nan")
-    q = np.quantile(tau, [0.05, 0.25, 0.5, 0.75, 0.95]) if n else np.full(5, np.nan)
-    return {"n": n, "mean": float(tau.mean()) if n else float("nan"), "se": sd / np.sqrt(n) if n > 1 else float("nan"),
-            "sd": sd, "cv": sd / float(tau.mean()) if n > 1 else float("nan"), "quantiles": q.tolist(),
-            "censored": float(np.mean(censored)) if n else float("nan")}
-
-
 def fig_stopping_times(ctx, exp: dict, out: Path) -> FigureInfo | None:
     """Histograms of the first trigger time τ per panel (read from the stored runs tables)."""
     if "stopping_times" not in exp.get("figures", ()):
         return None
+    from ..study.et_experiments import tau_statistics
     from ..study.store import ResultStore
 
     rows = []

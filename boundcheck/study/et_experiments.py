@@ -49,7 +49,7 @@ from ..policies.time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
 from ..utils.hashing import fingerprint
 from ..utils.validation import check_choice, check_int, check_positive, check_probability, check_unit_interval
 from ..world.catalogue.paper001 import tv_grid
-from ..world.time_varying import TVScenario
+from ..world.time_varying import TVScenario, reset_period
 from .engine import simulate
 from .store import ResultStore
 
@@ -193,6 +193,19 @@ def _chunk_with_id(c, *args):
 def mean_se(x) -> tuple[float, float]:
     x = np.asarray(x, dtype=float)
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else float("nan")
+
+
+def tau_statistics(tau: np.ndarray, censored: np.ndarray) -> dict:
+    """Mean ± standard error, standard deviation, coefficient of variation, the 5/25/50/75/95 % quantiles and the
+    censored share of first stopping times (τ := T where no trigger fired): Table 3's row, and the report's
+    stopping-time figure."""
+    tau = np.asarray(tau, dtype=float)
+    n = tau.size
+    mean, se = mean_se(tau) if n else (float("nan"), float("nan"))
+    sd = float(tau.std(ddof=1)) if n > 1 else float("nan")
+    q = np.quantile(tau, [0.05, 0.25, 0.5, 0.75, 0.95]) if n else np.full(5, np.nan)
+    return {"n": n, "mean": mean, "se": se, "sd": sd, "cv": sd / mean if n > 1 else float("nan"),
+            "quantiles": q.tolist(), "censored": float(np.mean(censored)) if n else float("nan")}
 
 
 def paired_test(a: np.ndarray, b: np.ndarray) -> dict:
@@ -400,15 +413,15 @@ def table3(*, runs: int = 30_000, seed: int = 0, jobs: int = 1, out: Path, point
         gaps = np.diff(np.concatenate([[0], st["t"].to_numpy()]))
         new_run = np.concatenate([[True], st["run"].to_numpy()[1:] != st["run"].to_numpy()[:-1]])
         gaps = np.where(new_run, st["t"].to_numpy(), gaps)
-        m_tau, se_tau = mean_se(tau)
-        q = np.quantile(tau, [0.05, 0.25, 0.5, 0.75, 0.95])
-        N = R_PERIODS_FIG4.get(e, math.ceil(min(T, 12 * e**-0.25)))
+        ts = tau_statistics(tau, cens)
+        m_tau, q = ts["mean"], ts["quantiles"]
+        N = R_PERIODS_FIG4.get(e, reset_period(e, T))
         tb = min(T, m_tau / 0.1)
-        rows.append({"eps": e, "statistic": "first τ (censored at T)", "mean": m_tau, "se": se_tau,
-                     "sd": tau.std(ddof=1),
+        rows.append({"eps": e, "statistic": "first τ (censored at T)", "mean": m_tau, "se": ts["se"],
+                     "sd": ts["sd"],
                      "q05": q[0], "q25": q[1], "median": q[2], "q75": q[3], "q95": q[4],
-                     "censored": float(cens.mean()), "runs": tau.size, "R_GP_UCB_N": N,
-                     "P(tau < N)": float((tau < N).mean()), "cv": float(tau.std(ddof=1) / m_tau),
+                     "censored": ts["censored"], "runs": tau.size, "R_GP_UCB_N": N,
+                     "P(tau < N)": float((tau < N).mean()), "cv": ts["cv"],
                      "markov_P(tau >= Etau/0.1)": float((tau >= m_tau / 0.1).mean()),
                      "lemma4_printed_P(tau < tau_bar)": float((tau < tb).mean()),
                      "lemma4_corrected_P(tau <= tau_bar)": float((tau <= tb).mean())})
