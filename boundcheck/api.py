@@ -29,9 +29,10 @@ from .claims.table import not_applicable as not_applicable_claims
 from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
 from .study.engine import ENGINE_MONITORS
+from .study.pool import prewarm
 from .study.power import apply_defects, defect_instance, run_power
 from .study.preflight import check_applicable, check_run_settings, preflight
-from .study.runner import RunOptions, Sequential, run_study
+from .study.runner import RunOptions, Sequential, preload_workers, run_study
 from .study.spec import StudySpec
 from .study.sweep import Axis, parse_vary
 from .utils.io import atomic_write_json
@@ -263,6 +264,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies, algorithm=algorithm)
     budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    prewarm(options.jobs, options.backend)  # workers start importing the engine while the theorem is set up
     planted = resolve_defects(spec.theorem, defects)
     sequential = None
     if until_conclusive:
@@ -284,6 +286,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
     inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
+    preload_workers(spec, inst)  # the workers unpickle the study (and import what it needs) before their first task
     meta = _meta(spec)
     meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
     meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]

@@ -1,6 +1,7 @@
 """Issue 9: the layering, objects across process boundaries, declared protocols, K-arm actions."""
 
 import ast
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -111,9 +112,12 @@ def _runs_table(path):
 def test_user_policy_class_runs_in_worker_processes(tmp_path, backend):
     if backend == "dask":
         pytest.importorskip("distributed")
-    kw = dict(runs=8, horizon=12, seed=3, policies=[CountingUCB, "gp_ei", "random"])
+    # two chunks: with loky the parent simulates one and a worker process the other
+    kw = dict(runs=30, horizon=12, seed=3, policies=[CountingUCB, "gp_ei", "random"])
     one = run_check("gp_ucb", jobs=1, out=tmp_path / "one", **kw)
     two = run_check("gp_ucb", jobs=2, backend=backend, out=tmp_path / "two", **kw)
+    pids = {info["pid"] for info in ResultStore(tmp_path / "two" / "results").read_manifest()["chunks"].values()}
+    assert pids - {os.getpid()}, "no chunk ran in a worker process"
     assert one["main_algorithm"] == "counting_ucb"
     assert one["claims"] == two["claims"] and one["regret"] == two["regret"]
     pd.testing.assert_frame_equal(_runs_table(tmp_path / "one"), _runs_table(tmp_path / "two"))

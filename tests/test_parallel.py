@@ -100,7 +100,7 @@ def test_batch_size_choice():
     assert choose_chunk_size(200, 1, 10**5) == 200  # one worker: one batch (within memory)
     assert choose_chunk_size(200, 2, 10**5) == 100  # one per worker: halves would be small
     assert choose_chunk_size(1000, 2, 10**5) == 250  # two per worker
-    assert choose_chunk_size(400, 2, 10**7) == 11  # memory-bound: 224 MiB over two workers / 10 MB per run
+    assert choose_chunk_size(400, 2, 10**7) == 23  # memory-bound: 224 MiB per process / 10 MB per run
     assert choose_chunk_size(10_000, 2, 10**5) <= 256
     spec = api.build_study("gp_ucb", runs=210)
     plan = plan_tasks(spec, list(range(spec.n_chunks)), 1)  # 9 chunks of 25 (the last of 10)

@@ -272,6 +272,39 @@ def test_an_error_or_ctrl_c_keeps_the_finished_runs_and_a_rerun_resumes(tmp_path
     assert store.chunk_path("runs", 0).stat().st_mtime_ns == stamp  # resumed, not recomputed
 
 
+FAILS_EARLY = '''
+class FailsEarly:
+    """fails in the runs of the first chunk (0-24): with --jobs 2, those a loky worker simulates"""
+
+    def __init__(self, ctx):
+        self.run = ctx.run
+
+    def ask(self, t, available):
+        if self.run < 25 and t == 2:
+            raise ValueError("early")
+        return 0
+
+    def tell(self, x, y):
+        pass
+'''
+
+
+def test_a_failure_in_a_loky_worker_is_one_line_and_keeps_the_parents_runs(tmp_path, capsys):
+    """With ``--jobs 2`` the parent simulates the last task and a worker the first: the worker's error reaches
+    the user as the same one-line error (exit 2) as in process, and the parent's finished chunk is stored."""
+    path = tmp_path / "early.py"
+    path.write_text(FAILS_EARLY)
+    out = tmp_path / "out"
+    argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:FailsEarly", "--runs", "50", "--horizon", "4",
+            "--jobs", "2", "--out", str(out), "--no-report", "--json"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "policy 'FailsEarly'" in err[0] and "ValueError: early" in err[0], err
+    store = ResultStore(out / "results")
+    assert store.done_chunks() == {1}
+    assert store.read_manifest()["chunks"]["1"]["pid"] == os.getpid()
+
+
 def test_policy_files_can_import_their_siblings(tmp_path):
     (tmp_path / "helpers.py").write_text("def first(available):\n    return int(available.nonzero()[0][0])\n")
     (tmp_path / "mine.py").write_text(
@@ -279,8 +312,12 @@ def test_policy_files_can_import_their_siblings(tmp_path):
         "    def ask(self, t, available):\n        return first(available)\n    def tell(self, x, y):\n"
         "        pass\n")
     before = set(sys.path)
-    s = run_check("gp_ucb", algorithm=f"{tmp_path / 'mine.py'}:Mine", runs=4, horizon=5, jobs=2)
+    # two chunks: the parent simulates one, a loky worker (which must find the sibling module) the other
+    s = run_check("gp_ucb", algorithm=f"{tmp_path / 'mine.py'}:Mine", runs=30, horizon=5, jobs=2,
+                  out=tmp_path / "out")
     assert s["main_algorithm"] == "Mine"
+    pids = {info["pid"] for info in ResultStore(tmp_path / "out" / "results").read_manifest()["chunks"].values()}
+    assert pids - {os.getpid()}, "no chunk ran in a worker process"
     assert set(sys.path) == before
     os.environ.pop("BOUNDCHECK_TEST_FAIL", None)
 

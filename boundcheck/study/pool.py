@@ -1,10 +1,11 @@
-"""Starting the worker pool early: workers spawn and import the engine while the parent is still busy.
+"""The loky worker pool: started early, with BLAS on one thread, and reused for every task of a command.
 
-A loky worker is a fresh interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU)
-before its first chunk. :func:`prewarm` starts the pool and that import in a background thread as soon as a
-command knows it will run in parallel, so it overlaps the parent's own imports and the theorem's instantiation;
-:func:`~boundcheck.study.runner.run_study` waits for it and joblib reuses the same workers for every chunk.
-This module imports nothing heavy itself (the CLI calls it before importing the engine).
+With ``--jobs J`` (loky) the parent process simulates too (:func:`~boundcheck.study.runner.run_study`), beside
+J − 1 worker processes: a worker is a fresh interpreter that imports numpy, scipy, pandas, sympy and the
+engine (≈ 0.7 s of CPU) before its first task, which the parent, already warm, does not pay. :func:`prewarm`
+starts the pool and has the workers import the engine as soon as a command knows it will run in parallel (not
+waited for: it overlaps the parent's own imports and the theorem's instantiation); :func:`loky_pool` returns
+that same pool to the study. This module imports nothing heavy itself (the CLI calls it before the engine).
 """
 
 from __future__ import annotations
@@ -13,62 +14,80 @@ import contextlib
 import os
 import threading
 
-__all__ = ["prewarm", "wait_prewarmed", "import_in_background", "idle_executor", "import_in_workers",
-           "stop_workers"]
+__all__ = ["prewarm", "loky_pool", "pool_workers", "preload", "import_in_background", "idle_executor",
+           "import_in_workers", "stop_workers", "ONE_THREAD"]
 
-_thread: threading.Thread | None = None
+#: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
+#: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
+ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                                     "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it exits
+
+_lock = threading.Lock()
+
+
+def pool_workers(jobs: int) -> int:
+    """Worker processes for ``--jobs`` (−1: every core): one fewer than the jobs, the parent being one of them."""
+    n = (os.cpu_count() or 1) if jobs is None or jobs < 0 else jobs
+    return max(0, n - 1)
 
 
 def _warm() -> int:
-    import boundcheck.study.runner  # noqa: F401 - the import is the point
+    import pyarrow.parquet  # noqa: F401 - a task's last step encodes its tables
+
+    import boundcheck.study.runner  # noqa: F401 - the imports are the point
 
     return os.getpid()
 
 
-def prewarm(jobs: int, backend: str = "loky") -> None:
-    """Start ``jobs`` loky workers and import the engine in them, in the background (no-op otherwise)."""
-    global _thread
-    if backend != "loky" or jobs == 1 or _thread is not None:
-        return
+def loky_pool(workers: int, parent=None):
+    """The reusable loky executor with ``workers`` processes (started, or resized, on demand). ``parent``
+    (:class:`~boundcheck.study.progress.ParentInfo`): every worker starts a watchdog first thing, so that it
+    dies with this process even while importing. The same arguments every time, so loky reuses the pool."""
+    # joblib's factory, not loky's: the pool is then one that joblib's own loky backend can reuse or replace
+    # (it expects its temporary-folder manager on it), and large arrays travel memory-mapped as with joblib
+    from joblib.executor import get_memmapping_executor
 
-    # imported here, not in the thread (the same CPython 3.11 race where a module is compiled, see below)
     from .progress import ParentInfo, watch_parent
 
-    parent = ParentInfo.here()
-
-    def go() -> None:
-        import joblib
-
-        n = joblib.effective_n_jobs(jobs)
-        if n <= 1:
-            return
-        # the very configuration run_study's loky backend uses (workers watch this process), so that joblib
-        # reuses this pool instead of replacing it
-        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent,)):
-            # pre_dispatch="all": the default ("2*n_jobs") is evaluated with ast.parse, and parsing in two threads
-            # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch") while the main thread
-            # parses too (inspect.getsource for the study's fingerprints, pytest's assertion rewriting)
-            joblib.Parallel(n_jobs=jobs, pre_dispatch="all")(joblib.delayed(_warm)() for _ in range(n))
-
-    _thread = threading.Thread(target=go, name="boundcheck-prewarm", daemon=True)
-    _thread.start()
+    with _lock:
+        return get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, initializer=watch_parent,
+                                       initargs=(parent or ParentInfo.here(),), env=ONE_THREAD)
 
 
-def wait_prewarmed() -> None:
-    """Block until a :func:`prewarm` started in this process has finished (before using the pool)."""
-    global _thread
-    if _thread is not None:
-        _thread.join()
-        _thread = None
+def prewarm(jobs: int, backend: str = "loky") -> None:
+    """Start the ``jobs − 1`` loky workers and have each import the engine, without waiting (no-op unless the
+    loky backend runs with more than one job)."""
+    n = pool_workers(jobs)
+    if backend != "loky" or n < 1:
+        return
+    with contextlib.suppress(Exception):  # a warm-up only: the study starts (and reports) the pool itself
+        executor = loky_pool(n)
+        for _ in range(n):
+            executor.submit(_warm)
+
+
+def preload(obj) -> None:
+    """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
+    for: their first task then finds the classes defined and starts at once. No-op without a pool."""
+    executor = idle_executor()
+    if executor is None:
+        return
+    with contextlib.suppress(Exception):  # a warm-up only
+        for _ in range(executor._max_workers):
+            executor.submit(_identity, obj)
+
+
+def _identity(obj) -> None:
+    return None
 
 
 def stop_workers() -> None:
     """Terminate the idle loky workers without waiting for them to exit (the command line, just before its
-    process exits: loky's exit handler would otherwise wait ≈ 0.3 s for them). Never starts a pool, and leaves
-    a pool alone while :func:`prewarm` is still starting it (an early error: loky's own exit handler then)."""
+    process exits: loky's exit handler would otherwise wait ≈ 0.3 s for them). Never starts a pool."""
     import sys
 
-    if _thread is not None or "joblib.externals.loky.reusable_executor" not in sys.modules:
+    if "joblib.externals.loky.reusable_executor" not in sys.modules:
         return
     try:
         from joblib.externals.loky import reusable_executor

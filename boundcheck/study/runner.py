@@ -36,14 +36,14 @@ from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
 from .engine import simulate
-from .pool import import_in_background, import_in_workers, wait_prewarmed
+from .pool import import_in_background, import_in_workers, loky_pool, preload
 from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
 from .summary import settled, summarize
 
 __all__ = ["RunOptions", "Sequential", "run_study", "run_chunk", "run_task", "plan_tasks", "task_runs", "BACKENDS",
-           "choose_chunk_size", "single_threaded_blas"]
+           "choose_chunk_size", "single_threaded_blas", "preload_workers"]
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -134,7 +134,7 @@ def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, lis
 
 
 # ---------------------------------------------------------------------------------------- tasks (batches of chunks)
-CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of all chunks in flight (shared by the workers)
+CHUNK_MEMORY = 224 * 2**20  # bytes of simulation state of the one batch a process holds at a time
 MAX_CHUNK = 256  # runs per task: bounds a worker's batch and what an interruption loses
 MIN_SPLIT = 128  # runs: tasks are not split below this for balance alone (a batch's overhead is per step)
 
@@ -150,6 +150,7 @@ def _bytes_per_run(spec: StudySpec) -> int:
 
 # what drawing a report's figures imports beyond the engine (pre-imported in the parent and the idle workers)
 FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
+INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
 
@@ -173,37 +174,56 @@ def effective_workers(options: RunOptions) -> int:
 def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int = CHUNK_MEMORY,
                       most: int = MAX_CHUNK) -> int:
     """Most runs per task (one batch of consecutive chunks): few, large batches (per-step overhead is paid once
-    per batch, so the batched kernels get long vectors), at least two per worker so that workers stay busy to
-    the end, and the batches in flight (one per worker) within the memory budget. Results do not depend on it."""
-    cap = max(1, min(most, memory // max(1, workers) // max(1, bytes_per_run)))
-    n_chunks = -(-runs // cap)
-    if workers > 1:  # two chunks per worker keep them busy to the end, unless that makes chunks small
-        n_chunks = max(n_chunks, min(2 * workers, max(workers, runs // MIN_SPLIT)))
-    return max(1, -(-runs // n_chunks))
+    per batch, so the batched kernels get long vectors), each process's batch within the memory budget, and a
+    whole number of tasks per worker so that the workers finish together — two per worker when the halves are
+    still large (:data:`MIN_SPLIT` runs), one otherwise. Results do not depend on it."""
+    cap = max(1, min(most, memory // max(1, bytes_per_run)))
+    n_tasks = -(-runs // cap)
+    if workers > 1:
+        n_tasks = max(n_tasks, 2 * workers if runs >= 2 * workers * MIN_SPLIT else workers)
+        n_tasks = -(-n_tasks // workers) * workers  # balanced: every worker gets as many
+    return max(1, -(-runs // n_tasks))
+
+
+def _cap_runs(spec: StudySpec) -> int:
+    return max(1, min(MAX_CHUNK, CHUNK_MEMORY // max(1, _bytes_per_run(spec))))
 
 
 def task_runs(spec: StudySpec, runs_left: int, workers: int) -> int:
-    """Most runs one task simulates at once (a whole number of chunks, at least one)."""
+    """Most runs one task simulates at once: a whole number of chunks (at least one), the nearest to
+    :func:`choose_chunk_size` that stays within its memory cap."""
     from ..model.posterior import arithmetic
 
     if arithmetic() == "reference":  # the pinned results depend on the first engine's one chunk per batch
         return spec.chunk_size
     size = choose_chunk_size(runs_left, workers, _bytes_per_run(spec))
-    return max(1, size // spec.chunk_size) * spec.chunk_size
+    chunks = max(1, round(size / spec.chunk_size))
+    while chunks > 1 and chunks * spec.chunk_size > _cap_runs(spec):
+        chunks -= 1
+    return chunks * spec.chunk_size
 
 
 def plan_tasks(spec: StudySpec, todo: list[int], workers: int) -> list[list[tuple[int, list[int]]]]:
-    """The chunks still to compute (``todo``, ascending) grouped into tasks: runs of consecutive chunks (a
-    batch's runs are consecutive), each of at most :func:`task_runs` runs."""
+    """The chunks still to compute (``todo``, ascending) grouped into tasks: each stretch of consecutive chunks
+    (a batch's runs are consecutive) split into as few tasks of at most :func:`task_runs` runs as possible, of
+    equal size (± one chunk), so that no task is a small remainder."""
     runs_left = sum(len(spec.chunk_runs(c)) for c in todo)
     per = max(1, task_runs(spec, runs_left, workers) // spec.chunk_size)
-    tasks: list[list[tuple[int, list[int]]]] = []
+    stretches: list[list[int]] = []
     for c in todo:
-        last = tasks[-1] if tasks else None
-        if last is not None and last[-1][0] == c - 1 and len(last) < per:
-            last.append((c, spec.chunk_runs(c)))
+        if stretches and stretches[-1][-1] == c - 1:
+            stretches[-1].append(c)
         else:
-            tasks.append([(c, spec.chunk_runs(c))])
+            stretches.append([c])
+    tasks: list[list[tuple[int, list[int]]]] = []
+    for stretch in stretches:
+        k = -(-len(stretch) // per)  # tasks in this stretch
+        base, extra = divmod(len(stretch), k)
+        i = 0
+        for j in range(k):
+            size = base + (1 if j < extra else 0)
+            tasks.append([(c, spec.chunk_runs(c)) for c in stretch[i:i + size]])
+            i += size
     return tasks
 
 
@@ -230,6 +250,14 @@ def _ship_by_value(spec: StudySpec) -> None:
         for cp in picklers:
             with contextlib.suppress(ValueError, AttributeError):
                 cp.register_pickle_by_value(mod)
+
+
+def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
+    """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.study.pool.preload`):
+    unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
+    process still prepares. User classes are registered to travel by value first."""
+    _ship_by_value(spec)
+    preload((spec, inst))
 
 
 @contextlib.contextmanager
@@ -380,55 +408,140 @@ def _holds_planned_runs(manifest: dict, spec: StudySpec, chunk: int) -> bool:
 
 def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, options: RunOptions, done: set[int],
                 on_chunk: Callable[[int, int], None] | None, on_progress: Callable[[int, int], None] | None) -> None:
-    import joblib
-
     T, total = spec.horizon, spec.n_chunks
     done_units = sum(len(spec.chunk_runs(c)) for c in done) * T
     pdir = store.root / ".progress"
     parent = ParentInfo.here() if options.backend == "loky" else None
     workers = effective_workers(options)
-    wait_prewarmed()  # a pool started early (boundcheck.study.pool) is up before joblib reuses it
     plan = plan_tasks(spec, [c for c in range(total) if c not in done], workers)
     runs_left = sum(len(ids) for task in plan for _, ids in task)
     big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
     later: list[str] = []
     if workers > 1 and options.backend != "threading" and not big:
-        # the parent only collects results meanwhile: pay the summary's and the reports' imports now (not in a
-        # big study: there they are negligible, and the workers' memory is what matters)
-        later = ["scipy.stats", "pyarrow.parquet"]
+        # the parent waits for the workers at the end: pay the summary's and the reports' imports then (not in
+        # a big study: there they are negligible, and the workers' memory is what matters)
+        later = ["pyarrow.parquet"]
         if options.report:
-            later += [*FIGURE_MODULES[:2], "sympy.printing.mathml"]
+            later += [*FIGURE_MODULES, "sympy.printing.mathml"]
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
-    with monitor:
-        tasks = (joblib.delayed(run_task)(spec, inst, task,
-                                          StepReporter(pdir, task[0][0], sum(len(ids) for _, ids in task), T,
-                                                       options.progress_interval) if on_progress else None,
-                                          parent)
-                 for task in plan)
-        # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing
-        # at once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
-        par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
-        results_iter = par(tasks)
-        # the background imports run only while this thread waits for the workers, and are joined before the
-        # summary (which parses sources: inspect.getsource for the study's fingerprints)
-        loader = import_in_background(*later) if later else None
-        for results in results_iter:
-            for chunk, tables, info in results:  # each chunk recorded (with its sha256) as soon as it is written
-                store.write_chunk(chunk, tables, info)
-                done.add(chunk)
-                if on_chunk:
-                    on_chunk(len(done), total)
+    lock = threading.Lock()
+
+    def reporter(task):
+        return (StepReporter(pdir, task[0][0], sum(len(ids) for _, ids in task), T, options.progress_interval)
+                if on_progress else None)
+
+    closed = False
+
+    def record(results: list[tuple[int, dict, dict]]) -> None:
+        """Store one task's chunks (each recorded with its sha256 once written): from any thread, one at a time,
+        and never after this function has returned (the folder's lock is released then)."""
+        with lock:
+            if closed:
+                return
+            store.write_chunks(results)
+            done.update(chunk for chunk, _, _ in results)
+            if on_chunk:
+                on_chunk(len(done), total)
             if on_progress:
                 monitor.chunk_done(results[0][0], sum(info["runs"][1] - info["runs"][0] + 1 for _, _, info in results))
-        if loader is not None:
-            loader.join()
+
+    start = time.perf_counter()
+    try:
+        with monitor:
+            if options.backend == "loky" and workers > 1:
+                _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record, later)
+            else:
+                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later)
+    finally:
+        with lock:
+            closed = True
+    manifest = store.require_manifest()
+    manifest.setdefault("timing", {})["simulate_s"] = time.perf_counter() - start  # this run's simulation phase
+    store.write_manifest(manifest)
     if later and options.report and options.backend == "loky":
         # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
         # draw part of the report's figures (boundcheck.report.figures.make_figures)
         import_in_workers(*FIGURE_MODULES)
     if options.backend == "loky" and big:
         _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
+
+
+def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, parent, reporter, record,
+                          later: list[str]) -> None:
+    """The tasks on joblib's backend (threads, a dask cluster, or this process alone with ``--jobs 1``)."""
+    import joblib
+
+    tasks = (joblib.delayed(run_task)(spec, inst, task, reporter(task), parent) for task in plan)
+    # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing at
+    # once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
+    par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
+    results_iter = par(tasks)
+    # the background imports run only while this thread waits for the workers, and are joined before the
+    # summary (which parses sources: inspect.getsource for the study's fingerprints)
+    loader = import_in_background(*later) if later else None
+    try:
+        for results in results_iter:
+            record(results)
+    finally:
+        if loader is not None:
+            loader.join()
+
+
+def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, record, later: list[str]) -> None:
+    """The tasks on ``workers − 1`` loky processes *and* this one: the pool takes tasks from the front of the plan,
+    this process from the back, until none is left (a warm parent saves a worker's start-up and imports, and no
+    core idles while the parent only waits). One feeder thread per worker submits a task, waits for it and
+    stores its chunks; this thread simulates in process and stores its own. A worker's error is raised here as
+    it is (a one-line error for the command line); every task finished before an error or an interruption is
+    stored first."""
+    from collections import deque
+
+    todo = deque(plan)
+    take = threading.Lock()
+    errors: list[BaseException] = []
+    stop = threading.Event()
+    executor = loky_pool(workers - 1, parent)
+
+    def feed() -> None:
+        while not stop.is_set():
+            with take:
+                if not todo:
+                    return
+                task = todo.popleft()
+            try:
+                results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
+                record(results)
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+                errors.append(exc)
+                stop.set()
+                return
+
+    feeders = [threading.Thread(target=feed, name=f"boundcheck-feed-{i}", daemon=True) for i in range(workers - 1)]
+    for th in feeders:
+        th.start()
+    try:
+        while not stop.is_set():
+            with take:
+                if not todo:
+                    break
+                task = todo.pop()
+            record(run_task(spec, inst, task, reporter(task)))
+        if later and not errors:
+            # nothing left for this process: the summary's and the reports' imports while the workers finish
+            import_in_background(*later).join()
+    except BaseException:
+        stop.set()  # the feeders submit nothing more; a task a worker finishes soon is still stored
+        for th in feeders:
+            th.join(timeout=INTERRUPT_GRACE)
+        if any(th.is_alive() for th in feeders):  # a long task: stop it rather than keep the user waiting
+            with contextlib.suppress(Exception):
+                executor.shutdown(wait=False, kill_workers=True)
+        raise
+    for th in feeders:
+        th.join()
+    if errors:
+        raise errors[0]
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:

@@ -34,7 +34,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import BoundcheckError, IntegrityWarning
-from ..utils.io import atomic_write_bytes, atomic_write_json, folder_lock, read_json, sha256_bytes
+from ..utils.io import atomic_write_bytes, atomic_write_json, folder_lock, read_json, sha256_bytes, sync_directory
 
 __all__ = ["ResultStore", "STORE_FORMAT", "parquet_bytes"]
 
@@ -201,15 +201,29 @@ class ResultStore:
         sha256 of each file in the manifest (the chunk counts as done only from that moment). A table is a
         DataFrame or a parquet file a worker already encoded (:func:`parquet_bytes`); its hash is taken here,
         of exactly the bytes written."""
-        files = {}
-        for name, df in tables.items():
-            data = df if isinstance(df, bytes) else parquet_bytes(df)
-            atomic_write_bytes(self.chunk_path(name, chunk), data)
-            files[name] = {"file": self._rel(name, chunk), "sha256": sha256_bytes(data), "bytes": len(data)}
+        self.write_chunks([(chunk, tables, info)])
+
+    def write_chunks(self, items: list[tuple[int, dict[str, pd.DataFrame | bytes], dict]]) -> None:
+        """:meth:`write_chunk` for the chunks of one task: every file written and flushed first, the folders
+        flushed once, then one manifest update records them all (a crash in between leaves files the manifest
+        does not know, recomputed on resume: never a recorded chunk without its file)."""
+        records = {}
+        folders = set()
+        for chunk, tables, info in items:
+            files = {}
+            for name, df in tables.items():
+                data = df if isinstance(df, bytes) else parquet_bytes(df)
+                path = self.chunk_path(name, chunk)
+                atomic_write_bytes(path, data, sync_dir=False)
+                folders.add(path.parent)
+                files[name] = {"file": self._rel(name, chunk), "sha256": sha256_bytes(data), "bytes": len(data)}
+            records[str(chunk)] = {**info, "files": files}
+        for folder in folders:
+            sync_directory(folder)
         manifest = self.read_manifest()
         if manifest is None:
             raise BoundcheckError(f"{self.manifest_path} disappeared while the study was running")
-        manifest["chunks"][str(chunk)] = {**info, "files": files}
+        manifest["chunks"].update(records)
         self.write_manifest(manifest)
 
     def _verified_bytes(self, rel: str, record: dict | None) -> bytes:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ..errors import BoundcheckError
 
-__all__ = ["atomic_write", "atomic_write_bytes", "atomic_write_text", "atomic_write_json", "read_json",
-           "sha256_bytes", "sha256_file", "folder_lock"]
+__all__ = ["atomic_write", "atomic_write_bytes", "sync_directory", "atomic_write_text", "atomic_write_json",
+           "read_json", "sha256_bytes", "sha256_file", "folder_lock"]
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -32,9 +32,17 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
-def atomic_write(path: Path, writer: Callable[[str], None], mode: int | None = 0o644) -> Path:
+def sync_directory(directory: Path) -> None:
+    """Make the renames into ``directory`` durable (after several :func:`atomic_write` calls with
+    ``sync_dir=False``: one directory flush for all of them)."""
+    _fsync_dir(Path(directory))
+
+
+def atomic_write(path: Path, writer: Callable[[str], None], mode: int | None = 0o644, *,
+                 sync_dir: bool = True) -> Path:
     """Call ``writer(tmp_path)``, flush the temporary file to disk, then rename it onto ``path``: a reader (or a
-    crash, even a power cut) sees the old file or the new one, never half of one."""
+    crash, even a power cut) sees the old file or the new one, never half of one. ``sync_dir=False`` leaves the
+    directory flush to the caller (:func:`sync_directory`, once for a batch of files, before they are recorded)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -52,12 +60,13 @@ def atomic_write(path: Path, writer: Callable[[str], None], mode: int | None = 0
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if sync_dir:
+        _fsync_dir(path.parent)
     return path
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> Path:
-    return atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+def atomic_write_bytes(path: Path, data: bytes, *, sync_dir: bool = True) -> Path:
+    return atomic_write(path, lambda tmp: Path(tmp).write_bytes(data), sync_dir=sync_dir)
 
 
 def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:
