@@ -28,13 +28,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from theory.empirical import EmpiricalClaim, metric_description
 
 from ..errors import BoundcheckError
 from .budget import HolmBudget
 from .families.base import Family
+from .stats import stats
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
            "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests"]

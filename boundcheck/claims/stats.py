@@ -41,8 +41,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..utils.laws import stats  # scipy.stats's values without its import
 
-class _LazyModule:  # scipy.stats costs ~0.4 s to import; only the parent's verdicts need it, not the workers
+
+class _LazyModule:  # scipy.special on first use: loading the claims must not pay for it
     def __init__(self, name: str) -> None:
         self._name = name
 
@@ -52,7 +54,7 @@ class _LazyModule:  # scipy.stats costs ~0.4 s to import; only the parent's verd
         return getattr(importlib.import_module(self._name), attr)
 
 
-special, stats = _LazyModule("scipy.special"), _LazyModule("scipy.stats")
+special = _LazyModule("scipy.special")
 
 __all__ = [
     "REL_TOL",

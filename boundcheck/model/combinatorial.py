@@ -412,7 +412,7 @@ __all__ += ["GridArms", "FeatureArms"]
 def innovation_stats(cov_BB: np.ndarray, resid: np.ndarray, valid: np.ndarray, noise_var: float) -> dict:
     """The round's innovations from Σ_{t−1}(a_t) and e = r_t − μ_{t−1}(a_t) (padded): the total-reward innovation
     1ᵀe/√(1ᵀ(Σ+ς²I)1), the squared whitened norm eᵀ(Σ+ς²I)⁻¹e and its normal score (see the engine)."""
-    from scipy.stats import chi2, norm
+    from ..utils.laws import stats
 
     _, w, _, _ = block_whiten(cov_BB, resid, valid, noise_var)
     k = cov_BB.shape[-1]
@@ -421,7 +421,7 @@ def innovation_stats(cov_BB: np.ndarray, resid: np.ndarray, valid: np.ndarray, n
     e = np.where(valid, resid, 0.0)
     q = (w * w).sum(axis=1)
     return {"innov": (e * ones).sum(axis=1) / np.sqrt(np.einsum("mi,mij,mj->m", ones, M, ones)), "innov_sq": q,
-            "innov_norm": norm.ppf(np.clip(chi2.cdf(q, valid.sum(axis=1)), 1e-300, 1 - 1e-16))}
+            "innov_norm": stats.norm.ppf(np.clip(stats.chi2.cdf(q, valid.sum(axis=1)), 1e-300, 1 - 1e-16))}
 
 
 __all__ += ["innovation_stats"]

@@ -147,7 +147,7 @@ def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray,
     * ``innov`` = 1ᵀe / √(1ᵀ(Σ + ς²I)1): the total reward's innovation, i.i.d. N(0, 1) over rounds;
     * ``innov_sq`` = eᵀ(Σ + ς²I)⁻¹e ~ χ²_k (k = |a_t|), the squared norm of the whitened vector;
     * ``innov_norm`` = Φ⁻¹(F_{χ²_k}(innov_sq)): i.i.d. N(0, 1) over rounds."""
-    from scipy.stats import chi2, norm
+    from ..utils.laws import stats
 
     m, K = action.shape
     valid = action >= 0
@@ -161,7 +161,8 @@ def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray,
     total = (e * ones).sum(axis=1) / np.sqrt(np.einsum("mi,mij,mj->m", ones, M, ones))
     q = np.einsum("mi,mi->m", e, np.linalg.solve(M, e[..., None])[..., 0])
     k = valid.sum(axis=1)
-    return {"innov": total, "innov_sq": q, "innov_norm": norm.ppf(np.clip(chi2.cdf(q, k), 1e-300, 1 - 1e-16))}
+    score = stats.norm.ppf(np.clip(stats.chi2.cdf(q, k), 1e-300, 1 - 1e-16))
+    return {"innov": total, "innov_sq": q, "innov_norm": score}
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,

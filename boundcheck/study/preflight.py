@@ -69,10 +69,16 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     gram = 6 * T * T * 8  # one run's T×T Gram of its queries and its Cholesky factors (information-gain claims)
     chunk = posterior + pathwise + trajectories + tables + gram + 8 * m * n * 8
     workers = _workers(options)
-    # joblib runs --jobs 1 in this process; loky and a LocalCluster start worker processes
-    local_workers = workers > 1 and (options.backend == "loky" or (options.backend == "dask" and not options.scheduler))
     busy = min(workers, -(-spec.runs // m))  # batches run at once
-    in_flight = busy * chunk + ((busy * _WORKER + (workers - busy) * _IDLE_WORKER) if local_workers else 0)
+    # --jobs 1 runs in this process; loky starts J − 1 worker processes beside this one (which simulates too), a
+    # LocalCluster J (this process only waits)
+    if workers > 1 and options.backend == "loky":
+        procs, busy_procs = workers - 1, busy - 1
+    elif workers > 1 and options.backend == "dask" and not options.scheduler:
+        procs, busy_procs = workers, busy
+    else:
+        procs = busy_procs = 0
+    in_flight = busy * chunk + busy_procs * _WORKER + (procs - busy_procs) * _IDLE_WORKER
     if options.backend == "dask" and options.scheduler:
         in_flight = 0  # on the cluster's machines, not this one
     gamma = gamma_memory(n, T * K) + 16 * T * 8

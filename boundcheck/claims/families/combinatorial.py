@@ -41,7 +41,7 @@ from ...world.actions import SingleArm, TopK
 from ...world.combinatorial import ContextualTopK, DAGPaths, check_enough_available
 from ...world.scenario import Scenario
 from ..stats import exceeds
-from ..stats import stats as _scipy_stats  # scipy.stats on first use (≈ 0.4 s): loading the families must not import it
+from ..stats import stats as _scipy_stats  # scipy.stats's values without importing it (boundcheck.utils.laws)
 from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family, TheoremInstance
 

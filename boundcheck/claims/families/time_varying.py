@@ -46,7 +46,7 @@ from ...policies.et_gp_ucb import ETGPUCB
 from ...world.scenario import Scenario
 from ...world.time_varying import TVScenario
 from ..stats import exceeds
-from ..stats import stats as _scipy_stats  # scipy.stats on first use (≈ 0.4 s): loading the families must not import it
+from ..stats import stats as _scipy_stats  # scipy.stats's values without importing it (boundcheck.utils.laws)
 from ..table import ClaimSpec
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves
 
