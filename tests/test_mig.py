@@ -363,3 +363,36 @@ def test_tv_design_certificates_match_explicit_kernel(T, eps):
         else:
             assert np.all(fw >= fw_d * (1 - 1e-10)) and np.all(cond >= cond_d * (1 - 1e-10))
             assert np.all(fw <= 1.05 * fw_d) and np.all(cond <= 1.05 * cond_d)
+
+
+def test_brackets_are_cached_on_disk_keyed_by_their_inputs(tmp_path, monkeypatch):
+    """A bracket computed once is read back (bit-identical) by the next command; any change of K, T, s², ε, the
+    batch or the methods computes a new one; a damaged entry is recomputed; "off" writes nothing."""
+    import boundcheck.model.mig as mig
+
+    monkeypatch.setenv("BOUNDCHECK_GAMMA_CACHE", str(tmp_path))
+    K = make_kernel("rbf", lengthscale=0.3).gram(np.linspace(0, 1, 15)[:, None])
+    first = gamma_bracket(K, 12, noise_var=0.25)
+    assert len(list(tmp_path.glob("*.npz"))) == 1
+    calls = []
+    real = mig._bracket
+    monkeypatch.setattr(mig, "_bracket", lambda *a: calls.append(a) or real(*a))
+    again = gamma_bracket(K, 12, noise_var=0.25)
+    assert not calls  # read back, not recomputed
+    np.testing.assert_array_equal(again.lower, first.lower)
+    np.testing.assert_array_equal(again.upper, first.upper)
+    assert again.to_dict() == first.to_dict()
+    for kw in (dict(noise_var=0.3), dict(noise_var=0.25, eps=0.05), dict(noise_var=0.25, batch=2),
+               dict(noise_var=0.25, methods=["relaxation"])):
+        gamma_bracket(K, 12, **kw)
+    gamma_bracket(K * 1.0001, 12, noise_var=0.25)
+    gamma_bracket(K, 11, noise_var=0.25)
+    assert len(calls) == 6 and len(list(tmp_path.glob("*.npz"))) == 7
+    for f in tmp_path.glob("*.npz"):
+        f.write_bytes(b"damaged")
+    calls.clear()
+    assert gamma_bracket(K, 12, noise_var=0.25).to_dict() == first.to_dict() and len(calls) == 1
+    monkeypatch.setenv("BOUNDCHECK_GAMMA_CACHE", "off")
+    off = tmp_path / "none"
+    gamma_bracket(K, 10, noise_var=0.25)
+    assert len(calls) == 2 and not off.exists()

@@ -145,10 +145,14 @@ are ``O(r³ + n r G²)`` per design (``G`` ≈ 60 grid distances), plus ``O(r T)
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import itertools
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from scipy.linalg import LinAlgError, solve_triangular
@@ -705,8 +709,87 @@ def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float =
                                   f"{', '.join(UPPER_METHODS)}")
         if len(requested) == 1:
             raise BoundcheckError(f"methods must include at least one upper-bound method ({', '.join(UPPER_METHODS)})")
+    key = _cache_key(K, T, s2, eps, Kb, requested)
+    cached = _cache_load(key, T, requested)
+    if cached is not None:
+        return cached
     with _blas_single_thread():
-        return _bracket(K, T, s2, eps, Kb, requested)
+        result = _bracket(K, T, s2, eps, Kb, requested)
+    _cache_store(key, result)
+    return result
+
+
+# ------------------------------------------------------------------------------------------------ disk cache
+# A bracket is a pure function of (K, T, s2, eps, batch, methods) and of this code: it is kept on disk between
+# commands (a verify on a 900-point domain otherwise spends seconds on it every time). The key hashes the inputs'
+# bytes, the sources of the modules that compute it and the numpy/scipy versions, so any change recomputes it;
+# an unreadable or inconsistent entry is recomputed too. BOUNDCHECK_GAMMA_CACHE: another folder, or "off".
+_CACHE_ENTRIES = 256  # most brackets kept (the oldest are removed)
+
+
+def _cache_dir() -> Path | None:
+    setting = os.environ.get("BOUNDCHECK_GAMMA_CACHE")
+    if setting is not None and setting.strip().lower() in ("", "off", "0", "no", "false"):
+        return None
+    if setting:
+        return Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "boundcheck" / "gamma"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_fingerprint() -> bytes:
+    import scipy
+
+    from . import domains, information, kernels
+
+    h = hashlib.sha256(f"{np.__version__}|{scipy.__version__}|{LIMIT_BLAS_THREADS}".encode())
+    for mod in (__file__, domains.__file__, information.__file__, kernels.__file__):
+        h.update(Path(mod).read_bytes())
+    return h.digest()
+
+
+def _cache_key(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str]) -> str:
+    h = hashlib.sha256(_code_fingerprint())
+    h.update(repr((K.shape, T, float(s2), float(eps), Kb, tuple(requested))).encode())
+    h.update(np.ascontiguousarray(K, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def _cache_load(key: str, T: int, requested: list[str]) -> GammaBracket | None:
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    path = folder / f"{key}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            lower, upper = z["lower"], z["upper"]
+            methods = {name: z[f"m_{name}"] for name in requested}
+    except Exception:  # noqa: BLE001 - no entry, or one that cannot be read: compute it
+        return None
+    if any(np.shape(v) != (T,) for v in (lower, upper, *methods.values())):
+        return None
+    return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods)
+
+
+def _cache_store(key: str, result: GammaBracket) -> None:
+    folder = _cache_dir()
+    if folder is None:
+        return
+    from ..utils.io import atomic_write
+
+    with contextlib.suppress(OSError):  # a read-only or full disk only costs the recomputation next time
+        arrays = {"lower": result.lower, "upper": result.upper,
+                  **{f"m_{name}": curve for name, curve in result.methods.items()}}
+
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as fh:
+                np.savez(fh, **arrays)
+
+        atomic_write(folder / f"{key}.npz", write)
+        entries = sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-_CACHE_ENTRIES]:
+            old.unlink(missing_ok=True)
 
 
 def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str]) -> GammaBracket:
