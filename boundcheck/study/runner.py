@@ -149,7 +149,8 @@ def _bytes_per_run(spec: StudySpec) -> int:
 
 
 # what drawing a report's figures imports beyond the engine (pre-imported in the parent and the idle workers)
-FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
+FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures",
+                  "boundcheck.report.warmup")
 INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
