@@ -38,7 +38,7 @@ class FigureInfo:
 
 
 #: the report's figures in the order the reports show them (``boundcheck.report.figures.FIGURES`` draws
-#: ``fig_<name>``; tests/test_report_speed.py checks that the two agree)
+#: ``fig_<name>``; tests/test_report_drawing.py checks that the two agree)
 NAMES = ("regret", "tightness", "claims", "gamma", "prior_selection", "eliminations", "r1_chain")
 
 # Estimated seconds to draw, lay out and write each figure on one core of the reference machine (a 2-core

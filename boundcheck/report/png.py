@@ -3,7 +3,7 @@ alpha channel dropped when every pixel is opaque, as the report's white figures 
 at zlib level 1, with the figure's resolution in a ``pHYs`` chunk.
 
 Matplotlib's ``print_png`` goes through Pillow (RGBA, adaptive row filters, zlib level 6): about five times the
-time for files a few per cent smaller, the same pixels (tests/test_report_speed.py). Imports numpy and zlib only.
+time for files a few per cent smaller, the same pixels (tests/test_report_drawing.py). Imports numpy and zlib only.
 """
 
 from __future__ import annotations
