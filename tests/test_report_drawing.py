@@ -123,7 +123,7 @@ def test_report_figures_are_written_by_the_png_writer_with_matplotlibs_pixels(re
 
     figures._save = save
     try:
-        figs = drawing.make_figures(ctx, tmp_path)
+        figs = drawing.start(ctx, tmp_path, workers=0).finish()  # all here, where _save is replaced
     finally:
         figures._save = real_save
     assert {f.name for f in figs} == set(saved) and len(saved) >= 5
@@ -241,7 +241,7 @@ def test_reports_are_the_same_with_figures_drawn_in_a_worker(results, tmp_path, 
     assert alone == split
     # the text rendered ahead of the figures is the text rendered in one piece
     ctx = load(results)
-    figs = drawing.make_figures(ctx, tmp_path / "again" / "figures")
+    figs = drawing.start(ctx, tmp_path / "again" / "figures", workers=0).finish()
     assert render_html(ctx, figs) == alone["index.html"].decode()
     assert render_latex(ctx, figs) == alone["report.tex"].decode("ascii")
 
