@@ -41,10 +41,11 @@ class FigureInfo:
 #: ``fig_<name>``; tests/test_report_drawing.py checks that the two agree)
 NAMES = ("regret", "tightness", "claims", "gamma", "prior_selection", "eliminations", "r1_chain")
 
-# Estimated seconds to draw, lay out and write each figure on one core of the reference machine (a 2-core
-# cloud VM, matplotlib 3.11; benchmarks/bench_study.py), and the parent's other work while the workers draw.
-# Only their ratios matter for the split; each is refreshed by timing the figures of a default
-# ``verify --theorem pe_gp_ucb`` (4 algorithms, T = 200, 10 candidate priors, 6 claims).
+# Seconds to draw, lay out and write each figure on one core of the reference machine (the 2-core VM of
+# benchmarks/bench_study.py, matplotlib 3.11), and the parent's other work while the workers draw; only their
+# ratios matter. Measured as the fastest of five draws of each figure of a default ``verify --theorem pe_gp_ucb``
+# (6 algorithms, T = 200, 4 of them choosing among 11 candidate priors) and of small studies of gp_ucb, r_gp_ucb,
+# et_gp_ucb and comb_gp_ucb, after figures.warm_up(); refresh them when a figure changes much.
 TEXT_COST = 0.08  # the HTML and LaTeX text (prepare_html, prepare_latex) and the tables
 IMPORT_COST = 0.30  # importing matplotlib's figure and Agg canvas, when nothing imported them yet
 WORKER_COST = 0.03  # sending a worker its share and the figures' context, and receiving the result
@@ -105,8 +106,9 @@ def split(costs: dict[str, float], workers: int, head: float = 0.0, worker_head:
 def paused_gc() -> Iterator[None]:
     """The cyclic garbage collector off for a block that allocates many small, short-lived objects (a
     report: formatted text, matplotlib artists), restored as it was afterwards. With many long-lived objects
-    already in the process (sympy, pandas, the study), its collections cost a good share of a report's
-    time; the block's own cycles (a drawn figure's artists) are collected once it is back on."""
+    already in the process (sympy, pandas, the study), a full collection that falls within the report
+    traverses them all; :func:`draw_here` frees each drawn figure's cycles with a collection of the young
+    objects only, so the memory stays what it was with the collector on."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -121,7 +123,12 @@ def draw_here(names: list[str], ctx, out: Path) -> dict[str, tuple[FigureInfo | 
     from . import figures  # matplotlib: imported by the process that draws, when it draws
 
     fns = {fn.__name__[4:]: fn for fn in figures.FIGURES}
-    return {name: figures._draw(fns[name], ctx, out) for name in names}
+    drawn = {}
+    for name in names:
+        drawn[name] = figures._draw(fns[name], ctx, out)
+        if not gc.isenabled():  # paused (paused_gc): a drawn figure's artists are cycles, freed here at once
+            gc.collect(0)
+    return drawn
 
 
 def _draw_remote(names: list[str], ctx, out: Path) -> dict[str, tuple[FigureInfo | None, list[str]]]:
