@@ -8,7 +8,7 @@ from __future__ import annotations
 from ._registry import Registry
 from .core import Assumption, Claim, Correction, S, Theorem
 
-__all__ = ["get", "all_theorems", "register", "Theorem", "Claim", "Assumption", "Correction", "S",
+__all__ = ["get", "loaded", "all_theorems", "register", "Theorem", "Claim", "Assumption", "Correction", "S",
            "UnknownTheorem"]
 
 # modules, not ids: the ids live in the Theorem objects themselves
@@ -49,6 +49,16 @@ def get(theorem_id: str | Theorem) -> Theorem:
             f"unknown theorem {theorem_id!r}; known: {', '.join(sorted(_THEOREMS.load()))}"
         ) from None
     return found
+
+
+def loaded(theorem_id: str) -> Theorem | None:
+    """The theorem with this id if it is registered already, else None; imports nothing. A theorem's siblings
+    (``r_gp_ucb`` and ``r_gp_ucb_literal``) are defined in one module, so once :func:`get` found one, this finds
+    the others without importing every other paper's module."""
+    try:
+        return _THEOREMS.items.get(theorem_id)
+    except TypeError:  # unhashable
+        return None
 
 
 def all_theorems() -> list[Theorem]:

@@ -20,16 +20,24 @@ __all__ = ["write_reports"]
 
 
 def write_reports(results_dir: Path, out_dir: Path) -> dict[str, Path]:
-    """Write the HTML and LaTeX reports of ``results_dir`` into ``out_dir``; return their paths."""
+    """Write the HTML and LaTeX reports of ``results_dir`` into ``out_dir``; return their paths.
+
+    After a parallel study, part of the figures are drawn in the pool's idle workers while this process renders
+    the text, then draws its own share (:mod:`boundcheck.report.drawing`); the files are the same either way."""
     from .context import load
-    from .figures import make_figures
-    from .html import write_html
-    from .latex import write_latex
+    from .drawing import paused_gc, start
+    from .html import prepare_html, write_html
+    from .latex import finish_latex, prepare_latex
 
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    ctx = load(results_dir)
-    figs = make_figures(ctx, out_dir / "figures")
-    tex_path = write_latex(ctx, figs, out_dir)
-    html_path = write_html(ctx, figs, out_dir / "index.html")
+    with paused_gc():  # many small objects, none of them kept: the collector's passes would be wasted
+        ctx = load(results_dir)
+        drawing = start(ctx, out_dir / "figures")  # the workers' share of the figures starts now
+        latex = prepare_latex(ctx, out_dir)  # the text meanwhile (matplotlib is not needed yet)
+        html = prepare_html(ctx)
+        figs = drawing.finish()  # the parent's share, then the workers'
+        tex_path = finish_latex(latex, ctx, figs, out_dir)
+        html_path = write_html(ctx, figs, out_dir / "index.html", prepared=html)
     return {"html": html_path, "tex": tex_path}
+

@@ -8,6 +8,7 @@ formats say the same thing. :func:`parse_rich` turns the plain-text statements o
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -229,6 +230,15 @@ class ReportContext:
             if c.id == claim_id:
                 return c.statement, c.source
         return "", ""
+
+    @functools.cached_property
+    def literal(self) -> dict | None:
+        """The paper's printed constants against the restored ones at the values used
+        (:func:`boundcheck.report.literal.literal_comparison`), computed once for both reports; None when the
+        theorem has no paper-literal sibling."""
+        from .literal import literal_comparison
+
+        return literal_comparison(self.theorem, (self.summary.get("bound") or {}).get("values", {}))
 
     # ----------------------------------------------------------------- the one-line answers
     def headline(self) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import matplotlib
@@ -21,36 +20,28 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
 
 from .context import ReportContext, ci_label, fmt
+from .drawing import DPI, MAX_WIDTH_IN, FigureInfo, make_figures
+from .png import write_png
 
 
 def fig_r1_chain(ctx: ReportContext, out: Path):  # paper 002's R1 chain (boundcheck.report.combinatorial)
+    if not {"Q1", "Q2", "Q3", "Q4", "Q5", "Q6"} <= set(ctx.runs.columns):  # not paper 002's results: no import
+        return None
     from .combinatorial import fig_r1_chain as draw
 
     return draw(ctx, out)
 
-__all__ = ["FigureInfo", "make_figures"]
+__all__ = ["FigureInfo", "make_figures", "FIGURES", "warm_up", "DPI", "MAX_WIDTH_IN"]
 
 VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
 BOUND_COLOUR = "#222222"
-DPI = 150
-MAX_WIDTH_IN = 10.0  # the widest figure; LaTeX scales every figure by the same factor (equal lettering)
 RC = {
     "font.size": 10.5, "axes.titlesize": 11, "axes.labelsize": 10.5, "legend.fontsize": 9.5,
     "xtick.labelsize": 9.5, "ytick.labelsize": 9.5, "pdf.fonttype": 3,
     "axes.spines.top": False, "axes.spines.right": False, "figure.dpi": 100,
 }
-
-
-@dataclass
-class FigureInfo:
-    name: str
-    title: str
-    caption: str
-    png: Path
-    width_in: float = 0.0  # the figure's width in inches (the HTML shows it at its physical size)
 
 
 # One colour per algorithm, the same in every figure (colour-blind safe), by position in the study's list of
@@ -90,14 +81,18 @@ def figure_failed(notes: list[str], name: str, exc: Exception) -> None:
 def _save(fig: Figure, out: Path, name: str) -> Path:
     png = out / f"{name}.png"
     # savefig with a layout engine draws the whole figure twice (a dry draw that runs the constrained layout,
-    # then the real one); running the layout once at the output dpi ourselves and printing the Agg canvas with the
-    # engine off draws it once: the same pixels (tests/test_report_figures.py) for about a third less work
+    # then the real one); running the layout once at the output dpi ourselves and drawing the Agg canvas with the
+    # engine off draws it once, for about a third less work. The canvas's pixels are written by the report's
+    # own PNG writer (boundcheck.report.png: RGB, zlib level 1), the pixels print_png writes, in a fifth of the
+    # time (tests/test_report_drawing.py)
     fig.set_dpi(DPI)
     engine = fig.get_layout_engine()
     if engine is not None and fig.axes:
         engine.execute(fig)
         fig.set_layout_engine("none")
-    FigureCanvasAgg(fig).print_png(png, metadata={"Software": None})
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas.draw()  # with the renderer (and its text metrics) the layout used
+    write_png(png, canvas.buffer_rgba(), DPI)
     return png
 
 
@@ -400,11 +395,6 @@ FIGURES: tuple[Callable[[ReportContext, Path], FigureInfo | None], ...] = (
     fig_regret, fig_tightness, fig_claims, fig_gamma, fig_prior_selection, fig_eliminations, fig_r1_chain)
 
 
-# Drawn in the idle workers of the study's loky pool while the parent draws the others (about half the drawing
-# each way, counting the workers' first matplotlib use); any other figure is drawn in the parent.
-IN_WORKERS = ("prior_selection", "eliminations", "claims")
-
-
 def _draw(fn: Callable[[ReportContext, Path], FigureInfo | None], ctx: ReportContext, out: Path
           ) -> tuple[FigureInfo | None, list[str]]:
     """One figure under the report's style; (its info or None, the notes it adds)."""
@@ -419,60 +409,15 @@ def _draw(fn: Callable[[ReportContext, Path], FigureInfo | None], ctx: ReportCon
     return f, notes
 
 
-def _draw_in_worker(name: str, ctx: ReportContext, out: Path) -> tuple[FigureInfo | None, list[str]]:
-    return _draw(next(fn for fn in FIGURES if fn.__name__[4:] == name), ctx, out)
+def warm_up() -> None:
+    """Pay matplotlib's first-use costs in this process ahead of the report: its imports (this module's), the font
+    lookup and the mathtext parser (≈ 0.03 s, the only first-use cost a figure shows; drawing a whole figure ahead
+    costs six times that and saves no more). ``import boundcheck.report.warmup`` calls it: the study's parent
+    imports that while its workers simulate, and an idle worker before it draws its share of the figures. Safe
+    in a background thread (no global state is changed)."""
+    from matplotlib.font_manager import FontProperties, findfont
+    from matplotlib.mathtext import MathTextParser
 
-
-def _submit(ctx: ReportContext, out: Path) -> dict:
-    """Send the figures of :data:`IN_WORKERS` to the idle workers of a running loky pool (none started here):
-    {name: future}; empty when there is no pool or anything goes wrong (the parent then draws them)."""
-    from ..study.pool import idle_executor
-
-    executor = idle_executor()
-    if executor is None:
-        return {}
-    futures = {}
-    try:
-        # the stored facts the figures read, without the theorem's formulas (the figures do not use them)
-        slim = replace(ctx, theorem=None, notes=[])
-        for fn in FIGURES:
-            if fn.__name__[4:] in IN_WORKERS:
-                futures[fn.__name__[4:]] = executor.submit(_draw_in_worker, fn.__name__[4:], slim, out)
-    except Exception:  # noqa: BLE001 - drawn in process instead
-        for fut in futures.values():
-            fut.cancel()
-        return {}
-    return futures
-
-
-def make_figures(ctx: ReportContext, out: Path) -> list[FigureInfo]:
-    """Draw every figure that the stored results support into ``out`` (PNG), part of them in the idle workers of
-    the study's pool when one is running (the same pixels either way)."""
-    out.mkdir(parents=True, exist_ok=True)
-    remote = _submit(ctx, out)
-    drawn: dict[str, tuple[FigureInfo | None, list[str]]] = {}
-    for fn in FIGURES:
-        if fn.__name__[4:] not in remote:
-            drawn[fn.__name__[4:]] = _draw(fn, ctx, out)
-    for fn in FIGURES:
-        name = fn.__name__[4:]
-        if name in remote:
-            try:
-                drawn[name] = remote[name].result(timeout=300)
-            except Exception:  # noqa: BLE001 - a worker lost or a pickling problem: draw it here
-                drawn[name] = _draw(fn, ctx, out)
-    figs = []
-    for fn in FIGURES:  # in the figures' order, whichever process drew them
-        f, notes = drawn[fn.__name__[4:]]
-        ctx.notes.extend(notes)
-        if f is not None:
-            with Image.open(f.png) as im:  # Pillow comes with matplotlib
-                f.width_in = im.size[0] / DPI
-            figs.append(f)
-    made = {f.name for f in figs}
-    for fn in FIGURES:  # a rebuild must not leave an earlier build's figure beside the new ones
-        name = fn.__name__[4:]
-        for ext in ("png", "pdf"):  # (PDF copies were written by earlier versions)
-            if name not in made or ext == "pdf":
-                (out / f"{name}.{ext}").unlink(missing_ok=True)
-    return figs
+    prop = FontProperties(size=RC["font.size"])
+    findfont(prop)
+    MathTextParser("agg").parse("$R_t$ / Bound$_T(t)$ $\\gamma_t$", DPI, prop)

@@ -24,9 +24,9 @@ from .context import (
     sensitivity_table,
     write_text,
 )
-from .figures import FigureInfo
+from .drawing import FigureInfo
 
-__all__ = ["write_html", "math_block", "GLOSSARY"]
+__all__ = ["write_html", "render_html", "prepare_html", "finish_html", "math_block", "GLOSSARY"]
 
 GLOSSARY = (
     ("GP", "Gaussian process"),
@@ -394,7 +394,7 @@ def _theorem_section(ctx: ReportContext) -> str:
                + ".</p>")
     if th.anytime_note:
         out.append(f"<p class='small'>Anytime form: {rich(th.anytime_note)}</p>")
-    out.append(_literal_section(th, vals))
+    out.append(_literal_section(ctx.literal))
     out.append(_looseness(ctx))
     return "".join(out)
 
@@ -429,11 +429,8 @@ def _looseness(ctx: ReportContext) -> str:
     return "".join(out)
 
 
-def _literal_section(th, values: dict) -> str:
+def _literal_section(cmp: dict | None) -> str:
     """The paper's printed constants against the restored ones (theorems with a ``_literal`` sibling)."""
-    from .literal import literal_comparison
-
-    cmp = literal_comparison(th, values)
     if cmp is None:
         return ""
     rows = []
@@ -507,7 +504,10 @@ SECTIONS = (("verdict", "Verdict"), ("sensitivity", "Sensitivity of this verific
             ("provenance", "Configuration and provenance"), ("glossary", "Glossary"))
 
 
-def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
+def prepare_html(ctx: ReportContext) -> dict:
+    """Everything of the HTML report that does not depend on the figures (rendered while they are drawn):
+    the page's head and every section but the figures and the provenance (whose notes the figures may add to);
+    :func:`finish_html` completes it."""
     head = ctx.headline()
     cls = "out" if not ctx.in_theory else ctx.verdict
     th = ctx.theorem
@@ -519,8 +519,8 @@ def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
         "theorem": _theorem_section(ctx),
         "assumptions": _assumptions_section(ctx),
         "corrections": _corrections_section(ctx),
-        "figures": _figures_section(figs),
-        "provenance": _provenance_section(ctx),
+        "figures": None,
+        "provenance": None,
         "glossary": _glossary(),
     }
     nav = "<nav>" + "".join(f'<a href="#{k}">{e(v)}</a>' for k, v in SECTIONS) + "</nav>"
@@ -537,11 +537,22 @@ def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
         nav,
         _glance(ctx),
     ]
+    return {"parts": parts, "body": body}
+
+
+def finish_html(prepared: dict, ctx: ReportContext, figs: list[FigureInfo]) -> str:
+    """The HTML report: :func:`prepare_html`'s text with the figures and the provenance."""
+    body = {**prepared["body"], "figures": _figures_section(figs), "provenance": _provenance_section(ctx)}
+    parts = list(prepared["parts"])
     for key, name in SECTIONS:
         parts.append(f'<section id="{key}"><h2>{e(name)}</h2>{body[key]}</section>')
     parts.append("</main></body></html>")
     return "\n".join(parts)
 
 
-def write_html(ctx: ReportContext, figs: list[FigureInfo], path: Path) -> Path:
-    return write_text(path, render_html(ctx, figs))
+def render_html(ctx: ReportContext, figs: list[FigureInfo]) -> str:
+    return finish_html(prepare_html(ctx), ctx, figs)
+
+
+def write_html(ctx: ReportContext, figs: list[FigureInfo], path: Path, prepared: dict | None = None) -> Path:
+    return write_text(path, finish_html(prepared or prepare_html(ctx), ctx, figs))

@@ -13,10 +13,11 @@ from pathlib import Path
 import sympy as sp
 
 from .context import KIND_HELP, ReportContext, ci_label, fmt, render_rich, sensitivity_table, write_text
-from .figures import MAX_WIDTH_IN, FigureInfo
+from .drawing import MAX_WIDTH_IN, FigureInfo
 from .html import GLOSSARY
 
-__all__ = ["tex", "write_latex", "claims_table", "bound_terms_table", "regret_table"]
+__all__ = ["tex", "write_latex", "render_latex", "prepare_latex", "finish_latex", "claims_table",
+           "bound_terms_table", "regret_table"]
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
@@ -243,6 +244,11 @@ def _short_table(spec: str, header: list[str], rows: list[list[str]]) -> str:
 
 def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "figures",
                  tab_rel: str = "tables") -> str:
+    return _latex_tail(_latex_head(ctx, tab_rel), ctx, figs, fig_rel)
+
+
+def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
+    """The report's lines up to its figures (none of them depends on the figures)."""
     th = ctx.theorem
     s = ctx.summary
     b = s.get("bound", {})
@@ -374,7 +380,7 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
                     if gm else "") + ".")
         if th.anytime_note:
             L.append(r"\par Anytime form: " + tex(th.anytime_note))
-        L.extend(_literal_lines(th, b.get("values", {})))
+        L.extend(_literal_lines(ctx.literal))
     else:
         L.append(tex(f"The theorem is not in the theory layer; stored bound value {fmt(b.get('at_horizon'))}."))
 
@@ -409,6 +415,12 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     else:
         L.append("No corrections recorded.")
 
+    return L
+
+
+def _latex_tail(head: list[str], ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "figures") -> str:
+    """The whole report: ``head`` (:func:`_latex_head`), the figures and the provenance."""
+    L = list(head)
     # ---- figures (on fresh pages: a section title never waits alone at the foot of a page)
     L.append(r"\clearpage")
     L.append(r"\section{Figures}")
@@ -436,11 +448,8 @@ def render_latex(ctx: ReportContext, figs: list[FigureInfo], fig_rel: str = "fig
     return "\n".join(L) + "\n"
 
 
-def _literal_lines(th, values: dict) -> list[str]:
+def _literal_lines(cmp: dict | None) -> list[str]:
     """The paper's printed constants against the restored ones (theorems with a ``_literal`` sibling)."""
-    from .literal import literal_comparison
-
-    cmp = literal_comparison(th, values)
     if cmp is None:
         return []
     rows = []
@@ -453,10 +462,21 @@ def _literal_lines(th, values: dict) -> list[str]:
             _short_table("lrrr", ["term", "restored", "paper-literal", "literal / restored"], rows)]
 
 
-def write_latex(ctx: ReportContext, figs: list[FigureInfo], out_dir: Path) -> Path:
-    """``report.tex`` and ``tables/{claims,bound_terms,regret}.tex`` under ``out_dir``."""
+def prepare_latex(ctx: ReportContext, out_dir: Path) -> list[str]:
+    """Write ``tables/{claims,bound_terms,regret}.tex`` under ``out_dir`` and render the report's lines that do
+    not depend on the figures (while they are drawn); :func:`finish_latex` completes ``report.tex``."""
     tables = out_dir / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for name, fn in (("claims", claims_table), ("bound_terms", bound_terms_table), ("regret", regret_table)):
         write_text(tables / f"{name}.tex", fn(ctx), encoding="ascii")
-    return write_text(out_dir / "report.tex", render_latex(ctx, figs), encoding="ascii")
+    return _latex_head(ctx)
+
+
+def finish_latex(prepared: list[str], ctx: ReportContext, figs: list[FigureInfo], out_dir: Path) -> Path:
+    """``report.tex`` under ``out_dir``: :func:`prepare_latex`'s lines, the figures and the provenance."""
+    return write_text(out_dir / "report.tex", _latex_tail(prepared, ctx, figs), encoding="ascii")
+
+
+def write_latex(ctx: ReportContext, figs: list[FigureInfo], out_dir: Path) -> Path:
+    """``report.tex`` and ``tables/{claims,bound_terms,regret}.tex`` under ``out_dir``."""
+    return finish_latex(prepare_latex(ctx, out_dir), ctx, figs, out_dir)
