@@ -144,7 +144,7 @@ def _import_modules(modules: tuple[str, ...]) -> int:
 def import_in_workers(*modules: str) -> None:
     """Have the idle workers of the running loky pool import ``modules`` (one task per worker, not waited for):
     after a study's simulation the parent computes the summary while the workers would idle, and the reports
-    then draw part of their figures in them (:func:`boundcheck.report.figures.make_figures`)."""
+    then draw part of their figures in them (:mod:`boundcheck.report.drawing`)."""
     executor = idle_executor()
     if executor is None:
         return

@@ -149,8 +149,11 @@ def _bytes_per_run(spec: StudySpec) -> int:
 
 
 # what drawing a report's figures imports beyond the engine (pre-imported in the parent and the idle workers)
-FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures",
-                  "boundcheck.report.warmup")
+FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
+# what writing the reports imports and warms up (fonts, the mathtext parser): the parent's, once its own tasks are
+# done and it waits for the workers (measured: warming the workers with it too delays the figures they draw)
+REPORT_MODULES = ("boundcheck.report.warmup", "boundcheck.report.html", "boundcheck.report.latex",
+                  "latex2mathml.converter")
 INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
@@ -423,7 +426,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         # a big study: there they are negligible, and the workers' memory is what matters)
         later = ["pyarrow.parquet"]
         if options.report:
-            later += [*FIGURE_MODULES, "sympy.printing.mathml"]
+            later += [*REPORT_MODULES]
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     lock = threading.Lock()
@@ -462,7 +465,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     store.write_manifest(manifest)
     if later and options.report and options.backend == "loky":
         # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
-        # draw part of the report's figures (boundcheck.report.figures.make_figures)
+        # draw part of the report's figures (boundcheck.report.drawing)
         import_in_workers(*FIGURE_MODULES)
     if options.backend == "loky" and big:
         _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
