@@ -290,8 +290,9 @@ def fig_prior_selection(ctx: ReportContext, out: Path) -> FigureInfo | None:
                     extent=(0, n_prior, len(algos), 0))
     for i in range(len(algos)):
         for j in range(n_prior):
+            # inside its cell: out of the layout, which would otherwise measure every cell's text (same pixels)
             ax1.text(j + 0.5, i + 0.5, annot[i, j], ha="center", va="center", fontsize=8,
-                     color="white" if pct[i, j] > 60 else "#222")
+                     color="white" if pct[i, j] > 60 else "#222", in_layout=False)
     ax1.set_xticks(np.arange(n_prior) + 0.5, [str(i) for i in range(n_prior)])
     ax1.set_yticks(np.arange(len(algos)) + 0.5, labels)
     ax1.set_xticks(np.arange(n_prior + 1), minor=True)
