@@ -231,6 +231,7 @@ def test_claims_not_applicable_to_the_policy_take_no_share_of_the_budget():
     assert theorem_verdict(list(res.values())) == "violated"
 
 
+@pytest.mark.filterwarnings("ignore:Error in function boost")  # the same extreme beta quantiles warn on both sides
 def test_distribution_functions_are_scipy_stats_bit_for_bit():
     """claims.stats.stats computes what scipy.stats does (the same scipy.special calls and edge cases) without
     importing scipy.stats: every verdict's p-value and interval is unchanged to the last bit."""
