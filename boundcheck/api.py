@@ -11,6 +11,7 @@ a worker.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import importlib.util
 import sys
@@ -89,7 +90,9 @@ def _load_object(ref: str):
         path = Path(target)
         if not path.is_file():
             raise BoundcheckError(f"policy file {target} not found")
-        modname = f"boundcheck_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
+        # a name that is the same in every process (the resume key holds it: hash() of a str is salted per process)
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
+        modname = f"boundcheck_user_{path.stem}_{digest}"
         spec = importlib.util.spec_from_file_location(modname, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module

@@ -375,3 +375,18 @@ def test_ask_tell_gp_ts_reporting_draw_dev_turns_on_the_concentration_claim():
     na = spec.not_applicable[spec.checked_algorithms[0]]
     assert "ts_sample_concentration" not in na and "confidence_event" not in na
     assert {"ts_sample_calibration", "ts_anticoncentration", "D2_ts_step"} <= set(na)
+
+
+def test_a_policy_file_has_the_same_resume_key_in_every_process(tmp_path):
+    """The resume key of a study of a user's policy file does not depend on the process (a fresh command must
+    resume what an interrupted one stored): the file's module name is derived from its path, not from hash()."""
+    import subprocess
+
+    path = tmp_path / "mine.py"
+    path.write_text("class Mine:\n    def __init__(self, ctx):\n        pass\n    def ask(self, t, available):\n"
+                    "        return 0\n    def tell(self, x, y):\n        pass\n")
+    code = ("from boundcheck import api; "
+            f"print(api.build_study('gp_ucb', runs=4, horizon=3, algorithm={str(path) + ':Mine'!r}).key)")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
+    assert len(keys) == 1 and "" not in keys
