@@ -627,7 +627,7 @@ SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon"
 
 
 def cmd_report(args) -> int:
-    from . import api
+    from .report import write_reports  # not the api: rebuilding reports needs neither studies nor defects
     from .study.store import ResultStore
 
     results = Path(args.results_dir)
@@ -644,7 +644,8 @@ def cmd_report(args) -> int:
     if missing or not isinstance(summary.get("claims"), list):
         raise BoundcheckError(f"corrupt results file {results / 'summary.json'}: missing "
                               f"{', '.join(missing) or 'the claims list'}; re-run verify to rebuild it")
-    summary["report"] = api.write_report(results)
+    paths = write_reports(results, results.parent)  # what api.write_report does, without importing the api
+    summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
     if args.json:
         _print_json(summary)
     else:
