@@ -41,20 +41,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..utils.laws import stats  # scipy.stats's values without its import
-
-
-class _LazyModule:  # scipy.special on first use: loading the claims must not pay for it
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attr: str):
-        import importlib
-
-        return getattr(importlib.import_module(self._name), attr)
-
-
-special = _LazyModule("scipy.special")
+from ..utils.laws import special, stats  # scipy.special on first use; scipy.stats's values without its import
 
 __all__ = [
     "REL_TOL",

@@ -70,12 +70,17 @@ def prewarm(jobs: int, backend: str = "loky") -> None:
 def preload(obj) -> None:
     """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
     for: their first task then finds the classes defined and starts at once. No-op without a pool."""
+    _submit_to_each_worker(_identity, obj)
+
+
+def _submit_to_each_worker(fn, *args) -> None:
+    """``fn(*args)`` once per worker of the running pool (no-op without one), not waited for: a warm-up only."""
     executor = idle_executor()
     if executor is None:
         return
-    with contextlib.suppress(Exception):  # a warm-up only
+    with contextlib.suppress(Exception):
         for _ in range(executor._max_workers):
-            executor.submit(_identity, obj)
+            executor.submit(fn, *args)
 
 
 def _identity(obj) -> None:
@@ -102,16 +107,7 @@ def stop_workers() -> None:
 def import_in_background(*modules: str) -> threading.Thread:
     """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
     summary's and the reports' imports are then paid before the study ends, not after)."""
-    import importlib
-
-    def go() -> None:
-        for name in modules:
-            try:
-                importlib.import_module(name)
-            except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
-                pass
-
-    th = threading.Thread(target=go, name="boundcheck-imports", daemon=True)
+    th = threading.Thread(target=_import_modules, args=(modules,), name="boundcheck-imports", daemon=True)
     th.start()
     return th
 
@@ -145,9 +141,4 @@ def import_in_workers(*modules: str) -> None:
     """Have the idle workers of the running loky pool import ``modules`` (one task per worker, not waited for):
     after a study's simulation the parent computes the summary while the workers would idle, and the reports
     then draw part of their figures in them (:mod:`boundcheck.report.drawing`)."""
-    executor = idle_executor()
-    if executor is None:
-        return
-    with contextlib.suppress(Exception):  # a warm-up only
-        for _ in range(executor._max_workers):
-            executor.submit(_import_modules, modules)
+    _submit_to_each_worker(_import_modules, modules)

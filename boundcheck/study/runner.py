@@ -181,7 +181,7 @@ def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int =
     per batch, so the batched kernels get long vectors), each process's batch within the memory budget, and a
     whole number of tasks per worker so that the workers finish together — two per worker when the halves are
     still large (:data:`MIN_SPLIT` runs), one otherwise. Results do not depend on it."""
-    cap = max(1, min(most, memory // max(1, bytes_per_run)))
+    cap = _cap(bytes_per_run, memory, most)
     n_tasks = -(-runs // cap)
     if workers > 1:
         n_tasks = max(n_tasks, 2 * workers if runs >= 2 * workers * MIN_SPLIT else workers)
@@ -189,8 +189,9 @@ def choose_chunk_size(runs: int, workers: int, bytes_per_run: int, memory: int =
     return max(1, -(-runs // n_tasks))
 
 
-def _cap_runs(spec: StudySpec) -> int:
-    return max(1, min(MAX_CHUNK, CHUNK_MEMORY // max(1, _bytes_per_run(spec))))
+def _cap(bytes_per_run: int, memory: int = CHUNK_MEMORY, most: int = MAX_CHUNK) -> int:
+    """Most runs one process may hold in a batch: within ``memory`` and at most ``most``."""
+    return max(1, min(most, memory // max(1, bytes_per_run)))
 
 
 def task_runs(spec: StudySpec, runs_left: int, workers: int) -> int:
@@ -200,9 +201,10 @@ def task_runs(spec: StudySpec, runs_left: int, workers: int) -> int:
 
     if arithmetic() == "reference":  # the pinned results depend on the first engine's one chunk per batch
         return spec.chunk_size
-    size = choose_chunk_size(runs_left, workers, _bytes_per_run(spec))
+    per_run = _bytes_per_run(spec)
+    size = choose_chunk_size(runs_left, workers, per_run)
     chunks = max(1, round(size / spec.chunk_size))
-    while chunks > 1 and chunks * spec.chunk_size > _cap_runs(spec):
+    while chunks > 1 and chunks * spec.chunk_size > _cap(per_run):
         chunks -= 1
     return chunks * spec.chunk_size
 
