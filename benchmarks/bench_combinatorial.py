@@ -21,10 +21,10 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from boundcheck.model.combinatorial import BlockPosterior, CountPathwiseSampler
 from boundcheck.model.kernels import RBF
 from boundcheck.model.posterior import BatchedPosterior, PathwiseSampler
 from boundcheck.model.priors import GPPrior
+from boundcheck.papers.combinatorial.model import BlockPosterior, CountPathwiseSampler
 
 
 def _prior(n: int) -> GPPrior:
@@ -62,9 +62,9 @@ def engine_round(n: int, K: int, m: int, warm: int, reps: int) -> float:
     from dataclasses import replace
 
     from boundcheck import api
+    from boundcheck.papers.combinatorial.world import RandomSubset
     from boundcheck.study.engine import simulate
     from boundcheck.world.actions import TopK
-    from boundcheck.world.combinatorial import RandomSubset
 
     spec = api.build_study("comb_gp_ucb", "comb_topk", runs=m, horizon=warm + reps, policies=["comb_gp_ucb"])
     prior = _prior(n)

@@ -22,12 +22,12 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from boundcheck.claims.families.time_varying import run_instance
 from boundcheck.model.sampling import ChainSampler, cholesky_jittered
+from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
+from boundcheck.papers.et_gp_ucb.et_gp_ucb import ETGPUCB
+from boundcheck.papers.et_gp_ucb.family import run_instance
 from boundcheck.policies import PolicySpec
-from boundcheck.policies.et_gp_ucb import ETGPUCB
 from boundcheck.study.engine import simulate
-from boundcheck.world.catalogue.paper001 import tv_grid
 
 
 def rate(sc, representation: str, runs: int, seed: int = 0):

@@ -9,7 +9,8 @@ smallest detectable effect, and checks the acceptance criterion: no claim of any
     python benchmarks/bench_power.py --write        # also store the tables the HTML reports show by default
     python benchmarks/bench_power.py --theorem gp_ts --runs 60 --horizon 60   # a quick look
 
-The stored tables (``boundcheck/claims/data/power/<theorem>.json``) are the "precomputed" sensitivity tables
+The stored tables (``boundcheck/papers/<slug>/power/<theorem>.json``, the theorem's paper's ``power_dir``)
+are the "precomputed" sensitivity tables
 of the reports; ``boundcheck power --theorem X`` next to a report folder replaces them with a fresh measurement.
 """
 
@@ -46,7 +47,13 @@ PAPER002 = {th: (sc, 50, 50) for th, sc in (
 PAPER003 = {th: ("vb_rotation", 200, 50) for th in ("r_gp_ucb", "sw_gp_ucb")}
 SETTINGS = {**PAPER001, **PAPER002, **PAPER003}
 THEOREMS = THEOREMS + tuple(PAPER001) + tuple(PAPER002) + tuple(PAPER003)
-DATA = ROOT / "boundcheck" / "claims" / "data" / "power"
+
+
+def _power_dir(theorem_id: str) -> Path:
+    """Where the theorem's paper keeps its power tables (its manifest's ``power_dir``)."""
+    from theory import plugins
+
+    return plugins.paper_of_theorem(theorem_id).power_dir
 
 
 def main() -> int:
@@ -57,7 +64,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--subsets", type=int, default=200)
     ap.add_argument("--out", help="keep the defect studies here (default: a temporary folder)")
-    ap.add_argument("--write", action="store_true", help=f"store the tables in {DATA.relative_to(ROOT)}")
+    ap.add_argument("--write", action="store_true",
+                    help="store the tables in each theorem's paper (boundcheck/papers/<slug>/power/)")
     args = ap.parse_args()
     tmp = None
     out = Path(args.out) if args.out else Path(tmp := tempfile.mkdtemp(prefix="bench-power-"))
@@ -76,8 +84,9 @@ def main() -> int:
             empty[th] = [c for c, info in table["claims"].items() if not info["catches"]]
             print(f"{th}: {table['seconds']} s; claims that catch nothing: {empty[th] or 'none'}\n")
             if args.write:
-                DATA.mkdir(parents=True, exist_ok=True)
-                (DATA / f"{th}.json").write_text(json.dumps(table, indent=1, default=float) + "\n")
+                data = _power_dir(th)
+                data.mkdir(parents=True, exist_ok=True)
+                (data / f"{th}.json").write_text(json.dumps(table, indent=1, default=float) + "\n")
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from boundcheck import api
 from boundcheck.claims.families import family_for
-from boundcheck.world.catalogue.paper003 import vb_scenario
+from boundcheck.papers.r_sw_gp_ucb.catalogue import vb_scenario
 
 ALGS = ("r_gp_ucb_zs", "sw_gp_ucb", "igp_ucb", "random")
 

@@ -22,8 +22,12 @@ from boundcheck.world import AlwaysAvailable, SingleArm, TopK, get_scenario
 ROOT = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------------------------------- layers
+# papers sit above the core layers they use (a paper's figures use the report layer) and below the api, which
+# reaches them only through the registries (never by import: see test_the_core_never_imports_a_paper)
 LAYERS = {"errors": 0, "utils": 0, "model": 1, "world": 2, "policies": 3, "claims": 4, "study": 5, "report": 6,
-          "api": 7, "cli": 8, "testing": 8, "__init__": 8, "__main__": 8}
+          "papers": 6.5, "api": 7, "cli": 8, "testing": 8, "__init__": 8, "__main__": 8}
+#: the theory layer's shared modules (every other module of theory/ is one paper's)
+THEORY_CORE = {"__init__", "_registry", "core", "empirical", "information_gain", "plugins"}
 
 
 def _layer(path: Path) -> int:
@@ -63,6 +67,72 @@ def test_lower_layers_never_import_higher_ones():
             if them > me:
                 bad.append(f"{path.relative_to(ROOT)} imports {mod}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_core_never_imports_a_paper():
+    """What belongs to one paper lives in ``boundcheck/papers/<slug>/`` and ``theory/<slug>.py``; the core (every
+    other module of boundcheck and theory's shared modules) reaches a paper only through the registries that
+    read the ``boundcheck.papers`` entry points, never by importing it (imports inside functions included)."""
+    papers = {p.name for p in (ROOT / "boundcheck" / "papers").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    paper_theory = {p.stem for p in (ROOT / "theory").glob("*.py")} - THEORY_CORE
+    assert papers and paper_theory <= papers, (papers, paper_theory)  # one slug per paper, everywhere
+    bad = []
+    core = [p for p in (ROOT / "boundcheck").rglob("*.py") if "papers" not in p.relative_to(ROOT).parts]
+    core += [ROOT / "theory" / f"{m}.py" for m in THEORY_CORE]
+    for path in core:
+        for mod in _imports(path):
+            parts = mod.split(".")
+            if parts[:2] == ["boundcheck", "papers"] or (parts[0] == "theory" and len(parts) > 1
+                                                         and parts[1] in paper_theory):
+                bad.append(f"{path.relative_to(ROOT)} imports {mod}")
+    assert not bad, "\n".join(bad)
+
+
+def test_a_paper_imports_no_other_paper():
+    """A paper may use what the core offers and its own modules; another paper's objects it reaches by name
+    (a policy or scenario name through the registries), so that papers stay separable."""
+    bad = []
+    for folder in (ROOT / "boundcheck" / "papers").iterdir():
+        if not folder.is_dir() or folder.name == "__pycache__":
+            continue
+        for path in folder.rglob("*.py"):
+            for mod in _imports(path):
+                parts = mod.split(".")
+                if parts[:2] == ["boundcheck", "papers"] and len(parts) > 2 and parts[2] != folder.name:
+                    bad.append(f"{path.relative_to(ROOT)} imports {mod}")
+                if parts[0] == "theory" and len(parts) > 1 and parts[1] not in THEORY_CORE | {folder.name}:
+                    bad.append(f"{path.relative_to(ROOT)} imports {mod}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_builtin_paper_is_an_entry_point_and_declares_what_it_registers():
+    """One entry-point line per paper (pyproject.toml); each manifest's declared theorems, policies and scenarios
+    are exactly what its parts register (a look-up by name imports only the paper that declares the name)."""
+    import tomllib
+
+    import theory
+    from theory import plugins
+
+    eps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["boundcheck.papers"]
+    folders = {p.name for p in (ROOT / "boundcheck" / "papers").iterdir() if (p / "__init__.py").is_file()}
+    assert set(eps) == folders and all(v == f"boundcheck.papers.{k}:PAPER" for k, v in eps.items())
+    found = plugins.papers()
+    assert set(eps) <= set(found)
+    for pid in eps:
+        paper = found[pid]
+        assert paper.id == pid
+        th = paper.part("theory")
+        assert tuple(t.id for t in th.THEOREMS) == paper.theorems, pid
+        assert all(theory.get(t).id == t for t in paper.theorems)
+        pol = paper.part("policies")
+        assert tuple(n for n, _, _ in (pol.POLICIES if pol else ())) == paper.policies, pid
+        cat = paper.part("scenarios")
+        names = list(getattr(cat, "SCENARIOS", {}))
+        if getattr(cat, "SCENARIO_DIR", None) is not None:
+            names += sorted(p.stem for p in cat.SCENARIO_DIR.glob("*.toml"))
+        assert sorted(names) == sorted(paper.scenarios), pid
+        if paper.power_dir is not None and paper.power_dir.is_dir():
+            assert {p.stem for p in paper.power_dir.glob("*.json")} <= set(paper.theorems), pid
 
 
 def test_theory_imports_nothing_from_boundcheck():

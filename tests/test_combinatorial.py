@@ -14,23 +14,23 @@ import sympy as sp
 
 import theory
 from boundcheck import api
-from boundcheck.claims.families.combinatorial import C_omega, tau_schedule, width_bucb, width_ucb
 from boundcheck.errors import BoundcheckError
-from boundcheck.model.combinatorial import (
+from boundcheck.model.kernels import RBF
+from boundcheck.model.posterior import BatchedPosterior
+from boundcheck.model.priors import GPPrior
+from boundcheck.model.sampling import cholesky_jittered
+from boundcheck.papers.combinatorial.family import C_omega, tau_schedule, width_bucb, width_ucb
+from boundcheck.papers.combinatorial.model import (
     BlockPosterior,
     CountPathwiseSampler,
     FeaturePosterior,
     RFFFeatures,
     lambda_star_bounds,
 )
-from boundcheck.model.kernels import RBF
-from boundcheck.model.posterior import BatchedPosterior
-from boundcheck.model.priors import GPPrior
-from boundcheck.model.sampling import cholesky_jittered
+from boundcheck.papers.combinatorial.policies import CombGPUCB
+from boundcheck.papers.combinatorial.world import DAG, DAGPaths, EdgeClosures, RoadPaths, grid_dag
 from boundcheck.policies import PolicySpec
-from boundcheck.policies.combinatorial import CombGPUCB
 from boundcheck.world.actions import Availability, TopK
-from boundcheck.world.combinatorial import DAG, DAGPaths, EdgeClosures, RoadPaths, grid_dag
 
 # ------------------------------------------------------------------------------------------- theory
 
@@ -341,9 +341,9 @@ def test_cli_bad_input_exits_2_with_one_line():
 
 # ---------------------------------------------------------------------------------------- experiments
 def test_road_network_experiments_return_tidy_results(tmp_path):
-    from boundcheck.report.combinatorial import experiment_figures
-    from boundcheck.study.paper002 import run_experiments
-    from boundcheck.world.catalogue.paper002 import edge_energy
+    from boundcheck.papers.combinatorial.catalogue import edge_energy
+    from boundcheck.papers.combinatorial.figures import experiment_figures
+    from boundcheck.papers.combinatorial.paper002 import run_experiments
 
     # eq. (8): flat 100 m at 50 km/h: rolling + drag, over η⁺
     flat = edge_energy(np.array([100.0]), np.array([0.0]), np.array([50 / 3.6]))[0]
@@ -368,7 +368,7 @@ class OverconfidentUCB(CombGPUCB):
     name = "comb_gp_ucb"
 
     def start(self, ctx):
-        from boundcheck.model.combinatorial import GridArms
+        from boundcheck.papers.combinatorial.model import GridArms
 
         super().start(ctx)
         p = ctx.candidates[0]
@@ -543,13 +543,13 @@ def test_shipped_power_tables_match_the_claims():
     """The precomputed power tables (benchmarks/bench_power.py --write) cover exactly the claims in each theorem's
     verdict, list the identities apart, and every library defect that applies; no false alarm above the budget."""
     import json
-    from importlib import resources
 
     from boundcheck.claims.defects import defects_for
+    from theory import plugins
 
     for th in ("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts", "comb_gp_ucb_infinite", "comb_gp_bucb_infinite",
                "comb_gp_ts_infinite"):
-        t = json.loads((resources.files("boundcheck.claims") / "data" / "power" / f"{th}.json").read_text())
+        t = json.loads((plugins.paper_of_theorem(th).power_dir / f"{th}.json").read_text())
         claims = theory.get(th).claims
         assert t["theorem"] == th and set(t["claims"]) == {c.id for c in claims if c.kind != "identity"}
         assert set(t["identities"]) == {c.id for c in claims if c.kind == "identity"}

@@ -16,25 +16,25 @@ from scipy.stats import norm
 import theory
 from boundcheck import api
 from boundcheck.claims import defects
-from boundcheck.claims.families.time_varying import (
+from boundcheck.errors import BoundcheckError, NotApplicable
+from boundcheck.model.kernels import RBF
+from boundcheck.model.posterior import naive_posterior
+from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
+from boundcheck.papers.et_gp_ucb.et_gp_ucb import ETGPUCB, block_posterior, trigger_rho
+from boundcheck.papers.et_gp_ucb.family import (
     ETFamily,
     RFamily,
     TVEvaluator,
     block_quantities,
     run_instance,
 )
-from boundcheck.errors import BoundcheckError, NotApplicable
-from boundcheck.model.kernels import RBF
-from boundcheck.model.posterior import naive_posterior
+from boundcheck.papers.et_gp_ucb.time_varying import RGPUCB, TVGPUCB, bogunovic_period
+from boundcheck.papers.et_gp_ucb.world import FactoredGPPrior, reset_period
 from boundcheck.policies import PolicySpec, RunContext
-from boundcheck.policies.et_gp_ucb import ETGPUCB, block_posterior, trigger_rho
 from boundcheck.policies.gp_ucb import GPUCB
-from boundcheck.policies.time_varying import RGPUCB, TVGPUCB, bogunovic_period
 from boundcheck.study.engine import simulate
 from boundcheck.testing import format_claims, run_check
 from boundcheck.world import get_scenario
-from boundcheck.world.catalogue.paper001 import tv_grid
-from boundcheck.world.time_varying import FactoredGPPrior, reset_period
 from boundcheck.world.trajectory import AlgorithmTrajectory, Trajectories
 from theory import et_gp_ucb as p001
 
@@ -521,7 +521,7 @@ def test_vacuous_forms_are_outside_the_verdict():
     """For ε > 0 Theorems 1 and 2 exceed r_max·T = 2L·T (L: max|f_t| on an event of probability ≥ 1 − δ/3), and
     at δ = 0.1 τ̄₄ = T: those claims are sanity identities with the reason, not part of the verdict; at ε = 0
     Theorem 1's (A) stays a claim on this line."""
-    from boundcheck.claims.families.time_varying import f_abs_bound
+    from boundcheck.papers.et_gp_ucb.family import f_abs_bound
 
     drift, static = line("drift", eps=0.05, horizon=40), line("static", eps=0.0, horizon=100)
     L = f_abs_bound(drift, 40, 0.1)  # T·M·2Φ̄(L) = δ/3 (k(x,x) = 1, μ = 0, M = 30)
@@ -559,8 +559,8 @@ def test_a_user_algorithm_without_records(theorem, eps):
 
 # ------------------------------------------------------------------------------- experiments, bad input
 def test_experiments_run_end_to_end_and_resume(tmp_path):
-    from boundcheck.report.et_experiments import main
-    from boundcheck.study.et_experiments import run_experiment
+    from boundcheck.papers.et_gp_ucb.et_experiments import run_experiment
+    from boundcheck.papers.et_gp_ucb.et_report import main
 
     kw = dict(runs=4, points_per_axis=8, horizon=30, jobs=1, chunk_size=2)
     t2 = run_experiment("table2", out=tmp_path / "t2", eps=(0.05,), **kw)
@@ -584,7 +584,7 @@ def test_experiments_run_end_to_end_and_resume(tmp_path):
     (["fig2", "--grid", "100"], "too large"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
-    from boundcheck.report.et_experiments import main
+    from boundcheck.papers.et_gp_ucb.et_report import main
 
     assert main(argv + ["--runs", "2"]) == 2
     err = capsys.readouterr().err.strip()
@@ -600,7 +600,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
 def test_reproduce_registration():
     """``boundcheck reproduce et_gp_ucb``: every empirical claim names a panel and algorithms its experiment runs,
     and Table 2's numbers are the ones the detailed tables compare with."""
-    from boundcheck.study.et_experiments import PAPER_TABLE2
+    from boundcheck.papers.et_gp_ucb.et_experiments import PAPER_TABLE2
     from boundcheck.study.experiments import experiments_of, get_paper
     from theory.empirical import empirical_claims
 
@@ -632,7 +632,7 @@ def test_reproduce_table3_end_to_end(tmp_path):
     reset-only steps table."""
     import json
 
-    from boundcheck.study.et_experiments import tau_statistics
+    from boundcheck.papers.et_gp_ucb.et_experiments import tau_statistics
 
     s = api.reproduce("et_gp_ucb", "table3", runs=25, jobs=1, out=tmp_path)
     assert s["counts"]["not reproduced"] == 0

@@ -35,7 +35,7 @@ def test_verify_of_one_theorem_imports_only_its_modules():
             "or m == 'scipy.stats'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "theory.et_gp_ucb" not in out and "combinatorial" not in out and "'scipy.stats'" not in out
-    assert "theory.pe_gp_ucb" in out and "boundcheck.claims.families.pe_gp_ucb" in out
+    assert "theory.pe_gp_ucb" in out and "boundcheck.papers.pe_gp_ucb.family" in out
     import theory
 
     assert [t.id for t in theory.all_theorems()][0] == "pe_gp_ucb"  # the full load still registers everything

@@ -15,6 +15,7 @@ import pytest
 from boundcheck import api
 from boundcheck.claims.empirical import PanelData, describe_region, explore_claim, judge_empirical, metric_values
 from boundcheck.cli import main
+from boundcheck.papers.pe_gp_ucb.experiments import toy_variant
 from boundcheck.study.experiments import (
     Experiment,
     Explore,
@@ -27,7 +28,6 @@ from boundcheck.study.experiments import (
     register_experiment,
     register_paper,
 )
-from boundcheck.study.experiments.paper000 import toy_variant
 from boundcheck.world import get_scenario
 from theory.empirical import EmpiricalClaim, empirical_claims, register_empirical
 

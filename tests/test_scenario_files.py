@@ -20,7 +20,7 @@ from boundcheck import api
 from boundcheck.cli import main
 from boundcheck.model.posterior import use_arithmetic
 from boundcheck.world import get_scenario, load_scenario, register_generator, scenario_names
-from boundcheck.world.catalogue import SCENARIO_DIR, scenario_files
+from boundcheck.world.catalogue import scenario_files
 from boundcheck.world.scenario_files import ScenarioFileError, apply_overrides, read_toml
 
 PINNED = json.loads(PINS.read_text())
@@ -55,8 +55,9 @@ def test_results_of_scenarios_outside_the_regression_pins_are_bit_identical(case
 
 def test_package_data_ships_the_files():
     text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
-    assert '"boundcheck.world.catalogue" = ["scenarios/*.toml"]' in text
-    assert SCENARIO_DIR.is_dir() and len(list(SCENARIO_DIR.glob("*.toml"))) >= 17
+    assert '"boundcheck.papers" = ["*/scenarios/*.toml", "*/power/*.json"]' in text
+    files = scenario_files()
+    assert len(files) >= 17 and all(p.is_file() and p.parent.parent.parent.name == "papers" for p in files.values())
 
 
 USER = """

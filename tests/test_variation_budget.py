@@ -21,9 +21,9 @@ from boundcheck.model.noise import draw_noise, parse_noise_law
 from boundcheck.model.priors import GPPrior, clipped_root
 from boundcheck.model.variation import VariationBudgetSequence
 from boundcheck.model.window_posterior import WindowPosterior, exact_window_posterior
+from boundcheck.papers.r_sw_gp_ucb.restart_gp_ucb import RestartGPUCB
+from boundcheck.papers.r_sw_gp_ucb.sw_gp_ucb import SlidingWindowGPUCB
 from boundcheck.policies import PolicySpec
-from boundcheck.policies.restart_gp_ucb import RestartGPUCB
-from boundcheck.policies.sw_gp_ucb import SlidingWindowGPUCB
 from boundcheck.study.runner import run_chunk
 from boundcheck.testing import check_policy, format_claims, run_check
 from boundcheck.world import get_scenario

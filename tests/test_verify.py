@@ -6,8 +6,8 @@ import pytest
 
 from boundcheck.cli import main
 from boundcheck.errors import BoundcheckError, IntegrityWarning
+from boundcheck.papers.pe_gp_ucb.pe_gp_ucb import PEGPUCB
 from boundcheck.policies import PolicySpec
-from boundcheck.policies.pe_gp_ucb import PEGPUCB
 from boundcheck.study.store import ResultStore
 from boundcheck.testing import assert_bound_holds, format_claims, run_check
 

@@ -5,15 +5,13 @@ modules on first use; :func:`register` adds a theorem defined elsewhere (a user'
 
 from __future__ import annotations
 
+from . import plugins
 from ._registry import Registry
 from .core import Assumption, Claim, Correction, S, Theorem
 
 __all__ = ["get", "loaded", "all_theorems", "register", "Theorem", "Claim", "Assumption", "Correction", "S",
            "UnknownTheorem"]
 
-# modules, not ids: the ids live in the Theorem objects themselves
-_BUILTIN_MODULES = ("theory.pe_gp_ucb", "theory.srinivas", "theory.chowdhury_gopalan", "theory.zhou_shroff",
-                    "theory.et_gp_ucb", "theory.combinatorial")
 
 
 class UnknownTheorem(KeyError):
@@ -25,8 +23,10 @@ def _install(module) -> None:
         register(th)
 
 
-_THEOREMS: Registry[Theorem] = Registry(
-    _BUILTIN_MODULES, _install, lambda tid: ValueError(f"a theorem with id {tid!r} is already registered"))
+# no built-in modules here: every paper's theory module (``theory/<slug>.py``) is a source, found through the
+# ``boundcheck.papers`` entry points (theory.plugins)
+_THEOREMS: Registry[Theorem] = plugins.registry(
+    "theory", _install, lambda tid: ValueError(f"a theorem with id {tid!r} is already registered"))
 
 
 def register(theorem: Theorem, *, replace: bool = False) -> Theorem:

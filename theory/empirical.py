@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from . import plugins
 from ._registry import Registry
 
 __all__ = ["EmpiricalClaim", "EmpiricalKind", "METRICS", "metric_description", "register_empirical",
@@ -136,17 +137,15 @@ class EmpiricalClaim:
 
 
 # --------------------------------------------------------------------------------------------- registry
-_BUILTIN_MODULES = ("theory.pe_gp_ucb_empirical", "theory.chowdhury_gopalan_empirical", "theory.et_gp_ucb_empirical",
-                    "theory.combinatorial_empirical")
-
 
 def _install(module) -> None:
-    for claim in module.EMPIRICAL:
+    for claim in getattr(module, "EMPIRICAL", ()):  # a paper without experiments has none
         register_empirical(claim)
 
 
-_CLAIMS: Registry[EmpiricalClaim] = Registry(
-    _BUILTIN_MODULES, _install,
+# the sources are the papers' theory modules (their ``EMPIRICAL``), found through the entry points
+_CLAIMS: Registry[EmpiricalClaim] = plugins.registry(
+    "theory", _install,
     lambda key: ValueError(f"an empirical claim {key[1]!r} of paper {key[0]!r} is already registered"))
 
 
@@ -159,5 +158,6 @@ def register_empirical(claim: EmpiricalClaim, *, replace: bool = False) -> Empir
 
 def empirical_claims(paper: str | None = None, experiment: str | None = None) -> list[EmpiricalClaim]:
     """The registered empirical claims of a paper (and one of its experiments), in registration order."""
-    return [c for c in _CLAIMS.load().values()
+    items = _CLAIMS.load() if paper is None else _CLAIMS.load_declaring(paper)  # one paper: its module only
+    return [c for c in items.values()
             if (paper is None or c.paper == paper) and (experiment is None or c.experiment == experiment)]

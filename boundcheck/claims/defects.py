@@ -233,7 +233,7 @@ def _contexts_snapped(pol: Policy, bins: int) -> None:
     """Paper 002, infinite case: the algorithm featurises each round's contexts snapped to a coarse grid of
     ``bins`` cells per dimension (a cached feature table), for its indices and its updates alike, while its
     posterior over the weights is a correct function of the points it is given."""
-    from .families.combinatorial import grid_round
+    from boundcheck.papers.combinatorial.family import grid_round
 
     def then(p):
         model = getattr(p, "arm_model", None)
@@ -313,7 +313,7 @@ def _t_prime_from_data(pol: Policy) -> None:
 
 def _period_shifted(pol: Policy, by: int) -> None:
     """R-GP-UCB resetting every N + ``by`` steps (its block posterior sized for the longer blocks)."""
-    from ..policies.et_gp_ucb import block_posterior
+    from boundcheck.papers.et_gp_ucb.et_gp_ucb import block_posterior
 
     def then(p):
         p.period += by

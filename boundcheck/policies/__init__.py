@@ -9,22 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from theory import plugins
+
 from ..errors import BoundcheckError
 from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
-from .combinatorial import REGISTRATIONS as _COMBINATORIAL
-from .et_gp_ucb import ETGPUCB
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
 from .improvement import GPEI, GPPI
-from .pe_gp_ucb import PEGPUCB
-from .prior_selection import MLE, FullyBayesian
 from .random_search import RandomSearch
-from .regret_balancing import RegretBalancing
-from .restart_gp_ucb import RestartGPUCB
-from .sw_gp_ucb import SlidingWindowGPUCB
-from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
-from .tv_gp_ucb import OracleTVGPUCB
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
            "policy_names", "AskTellPolicy", "AskTellContext", "AskTellAdapter", "is_ask_tell"]
@@ -97,45 +90,37 @@ def _spec_from_bytes(data: bytes) -> PolicySpec:
     return _spec_from_state(pickle.loads(data))
 
 
-_REGISTRY: dict[str, PolicySpec] = {}
+def _install(module) -> None:
+    for name, factory, kwargs in module.POLICIES:
+        register(name, factory, kwargs)
+
+
+# the algorithms several papers share are registered below; a paper's own come from its ``policies`` part
+# (``POLICIES``: (name, factory, kwargs) triples), imported on the first look-up of one of its names
+_REGISTRY = plugins.registry(
+    "policies", _install, lambda name: BoundcheckError(f"a policy named {name!r} is already registered"))
 
 
 def register(name: str, factory: Callable[..., Policy], kwargs: dict | None = None, *, label: str | None = None,
              replace: bool = False) -> PolicySpec:
     """Register ``factory(**kwargs)`` under ``name``; returns its spec."""
-    if name in _REGISTRY and not replace:
-        raise BoundcheckError(f"a policy named {name!r} is already registered")
-    spec = PolicySpec(name, factory, dict(kwargs or {}), label)
-    _REGISTRY[name] = spec
-    return spec
+    return _REGISTRY.add(name, PolicySpec(name, factory, dict(kwargs or {}), label), replace=replace)
 
 
-for _name, _factory, _kw in (
-    ("pe_gp_ucb", PEGPUCB, {}),
-    ("oracle_tv_gp_ucb", OracleTVGPUCB, {}),
-    ("mle", MLE, {}),
-    ("fully_bayesian", FullyBayesian, {}),
-    ("regret_balancing", RegretBalancing, {}),
-    ("regret_balancing_literal", RegretBalancing, {"reading": "i", "label": "regret balancing (literal reading)"}),
+POLICIES = (
     ("random", RandomSearch, {}),
     ("gp_ucb", GPUCB, {"name": "gp_ucb", "label": "GP-UCB"}),
     ("igp_ucb", GPUCB, {"name": "igp_ucb", "label": "IGP-UCB"}),
     ("gp_ts", GPTS, {}),
     ("gp_ei", GPEI, {}),
     ("gp_pi", GPPI, {}),
-    ("r_gp_ucb_zs", RestartGPUCB, {}),
-    ("r_gp_ucb_zs_pseudocode", RestartGPUCB, {"name": "r_gp_ucb_zs_pseudocode", "label": "R-GP-UCB (pseudocode β)"}),
-    ("sw_gp_ucb", SlidingWindowGPUCB, {}),
-    ("sw_gp_ucb_pseudocode", SlidingWindowGPUCB, {"name": "sw_gp_ucb_pseudocode", "label": "SW-GP-UCB (pseudocode β)"}),
-    ("et_gp_ucb", ETGPUCB, {}), ("r_gp_ucb_tv", RGPUCB, {}), ("r_gp_ucb_after", RGPUCBAfter, {}),  # seed 001
-    ("tv_gp_ucb", TVGPUCB, {}),  # seed 001
-    *_COMBINATORIAL,
-):
+)
+for _name, _factory, _kw in POLICIES:
     register(_name, _factory, _kw)
 
 
 def policy_names() -> list[str]:
-    return list(_REGISTRY)
+    return list(_REGISTRY.load())
 
 
 def policy_spec(policy: str | PolicySpec | type | Callable[..., Policy]) -> PolicySpec:
@@ -143,10 +128,10 @@ def policy_spec(policy: str | PolicySpec | type | Callable[..., Policy]) -> Poli
     if isinstance(policy, PolicySpec):
         return policy
     if isinstance(policy, str):
-        try:
-            return _REGISTRY[policy]
-        except KeyError:
-            raise BoundcheckError(f"unknown algorithm {policy!r}; known: {', '.join(_REGISTRY)}") from None
+        found = _REGISTRY.find(policy)  # only the paper that declares the name
+        if found is None:
+            raise BoundcheckError(f"unknown algorithm {policy!r}; known: {', '.join(policy_names())}")
+        return found
     if is_ask_tell(policy):  # the per-run form: run through the adapter
         remember_origin(policy)
         return PolicySpec(user_policy_name(policy), AskTellAdapter, {"user": policy},

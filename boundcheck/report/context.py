@@ -391,16 +391,15 @@ def describe_detectable(det: dict | None) -> str:
 
 def _power_table(ctx: ReportContext) -> tuple[dict | None, str]:
     """The measured power of this theorem's claims: ``power/power.json`` beside the report when
-    ``boundcheck power`` stored one, else the precomputed table shipped with boundcheck."""
+    ``boundcheck power`` stored one, else the precomputed table its paper ships (``power_dir``)."""
     stored = ctx.results_dir.parent / "power" / "power.json"
     candidates = [(stored, "measured by `boundcheck power` for this report folder")]
-    from importlib import resources
+    from theory import plugins
 
-    try:
-        packaged = resources.files("boundcheck.claims") / "data" / "power" / f"{ctx.theorem_id}.json"
-        candidates.append((packaged, "precomputed (benchmarks/bench_power.py; see the README)"))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - a broken installation
-        pass
+    paper = plugins.paper_of_theorem(ctx.theorem_id)
+    if paper is not None and paper.power_dir is not None:  # shipped with the theorem's paper
+        candidates.append((paper.power_dir / f"{ctx.theorem_id}.json",
+                           "precomputed (benchmarks/bench_power.py; see docs/performance.md)"))
     import json
 
     for path, what in candidates:

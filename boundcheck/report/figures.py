@@ -26,10 +26,10 @@ from .drawing import DPI, MAX_WIDTH_IN, FigureInfo, make_figures
 from .png import write_png
 
 
-def fig_r1_chain(ctx: ReportContext, out: Path):  # paper 002's R1 chain (boundcheck.report.combinatorial)
+def fig_r1_chain(ctx: ReportContext, out: Path):  # paper 002's R1 chain (boundcheck.papers.combinatorial.figures)
     if not {"Q1", "Q2", "Q3", "Q4", "Q5", "Q6"} <= set(ctx.runs.columns):  # not paper 002's results: no import
         return None
-    from .combinatorial import fig_r1_chain as draw
+    from boundcheck.papers.combinatorial.figures import fig_r1_chain as draw
 
     return draw(ctx, out)
 

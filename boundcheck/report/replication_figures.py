@@ -7,8 +7,9 @@
 * ``claims``: every judged claim's paired effect with its simultaneous interval, coloured by verdict;
 * ``explore_<claim>``: the paired effect of a claim over the grid of unstated settings, with the settings where
   the claim reproduces (Holm over the grid) marked;
-* ``stopping_times_<experiment>``: the distribution of ET-GP-UCB's first trigger time τ per panel (paper 001's
-  Fig. 4 / Table 3), against R-GP-UCB's fixed period N, with its mean, spread, quantiles and censored share.
+* the figures a paper adds for its own experiments (its ``figures`` part's ``REPLICATION_FIGURES``: name ->
+  ``draw(ctx, exp, out)``, drawn when the experiment lists the name in its ``figures``), e.g. paper 001's
+  ``stopping_times_<experiment>`` and paper 002's ``paths_<experiment>``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .combinatorial import fig_paths
+from theory import plugins
+
 from .figures import (
     COLOURS,
     DPI,
@@ -38,10 +40,36 @@ from .figures import (
     figure_failed,
 )
 
-__all__ = ["make_replication_figures", "EMPIRICAL_COLOURS", "EXPERIMENT_FIGURES"]
+__all__ = ["make_replication_figures", "EMPIRICAL_COLOURS", "EXPERIMENT_FIGURES", "register_replication_figure",
+           "replication_figures_of"]
 
-#: the figures drawn per experiment (``<kind>_<experiment>``), in the order the reports show them
-EXPERIMENT_FIGURES = ("regret", "priors", "paths", "stopping_times")
+#: the figures every paper's experiments may draw (``<kind>_<experiment>``), in the order the reports show them;
+#: a paper's own follow them
+EXPERIMENT_FIGURES = ("regret", "priors")
+
+_PAPER_FIGURES: dict[str, dict] = {}  # paper id -> {figure name: draw(ctx, exp, out)}
+
+
+def _install(module) -> None:
+    for name, draw in getattr(module, "REPLICATION_FIGURES", {}).items():
+        register_replication_figure(module.PAPER_ID, name, draw)
+
+
+_FIGURES = plugins.registry(
+    "figures", _install, lambda key: ValueError(f"paper {key[0]!r} already has a replication figure {key[1]!r}"))
+
+
+def register_replication_figure(paper: str, name: str, draw) -> None:
+    """Draw ``draw(ctx, exp, out) -> FigureInfo | None`` for the experiments of ``paper`` that list ``name`` in
+    their figures (after the common ones)."""
+    _FIGURES.add((paper, name), draw)
+    _PAPER_FIGURES.setdefault(paper, {})[name] = draw
+
+
+def replication_figures_of(paper: str) -> dict:
+    """The figures ``paper`` adds to its experiments' reports (imports its ``figures`` part only)."""
+    _FIGURES.load_declaring(paper)
+    return dict(_PAPER_FIGURES.get(paper, {}))
 
 EMPIRICAL_COLOURS = {"reproduced": VERDICT_COLOURS["holds"], "not reproduced": VERDICT_COLOURS["violated"],
                      "inconclusive": VERDICT_COLOURS["inconclusive"], "not run": "#8c8c8c"}
@@ -104,50 +132,6 @@ def fig_regret(ctx, exp: dict, out: Path) -> FigureInfo | None:
         f"Mean cumulative regret R_t over the runs (lines), shaded {what} as the paper plots it ({exp['location']}); "
         "right: the same without random search. Every algorithm sees the same functions and noise in run r "
         "(common random numbers).", png)
-
-
-def fig_stopping_times(ctx, exp: dict, out: Path) -> FigureInfo | None:
-    """Histograms of the first trigger time τ per panel (read from the stored runs tables)."""
-    if "stopping_times" not in exp.get("figures", ()):
-        return None
-    from ..study.et_experiments import tau_statistics
-    from ..study.store import ResultStore
-
-    rows = []
-    for p in exp.get("panel_results", []):
-        runs = ResultStore(ctx.out_dir / p["results"]).read_table("runs", ["algorithm", "tau_first", "censored"])
-        runs = runs[runs["algorithm"].astype(str) == p["algorithms"][0]]
-        if len(runs):
-            rows.append((p, tau_statistics(runs["tau_first"].to_numpy(), runs["censored"].to_numpy(bool)),
-                         runs["tau_first"].to_numpy(float)))
-    if not rows:
-        return None
-    fig, axes = _new(MAX_WIDTH_IN, 3.4, ncols=len(rows), squeeze=False)
-    lines = []
-    for ax, (p, st, tau) in zip(axes[0], rows, strict=True):
-        T = int(p["horizon"])
-        ax.hist(tau, bins=np.arange(0.5, T + 1.5, max(1, T // 100)), color=COLOURS[0], alpha=0.8, density=True)
-        ax.axvline(st["mean"], color="black", lw=1.2, label=f"mean τ = {st['mean']:.1f}")
-        if p.get("reset_period"):
-            ax.axvline(p["reset_period"], color=COLOURS[2], ls="--", lw=1.4,
-                       label=f"R-GP-UCB's N = {p['reset_period']}")
-        ax.set_title(f"{p['title']} ({st['n']} runs)")
-        ax.set_xlabel("first trigger time τ")
-        ax.set_ylabel("density")
-        ax.set_xlim(0, T)
-        ax.legend(frameon=False, fontsize=8)
-        ax.grid(True, alpha=0.3)
-        q = st["quantiles"]
-        lines.append(f"{p['title']}: E[τ] = {st['mean']:.2f} ± {st['se']:.2f} (SE), sd {st['sd']:.1f}, coefficient of "
-                     f"variation {st['cv']:.2f}, quantiles 5/25/50/75/95 % = {q[0]:g}/{q[1]:g}/{q[2]:g}/{q[3]:g}/"
-                     f"{q[4]:g}, censored at T {100 * st['censored']:.2f} %"
-                     + (f"; R-GP-UCB resets every N = {p['reset_period']} steps" if p.get("reset_period") else ""))
-    name = f"stopping_times_{exp['name']}"
-    png = _save(fig, out, name)
-    return FigureInfo(
-        name, f"{exp['title']}: first stopping times",
-        f"As the paper's Fig. 4 ({exp['location']}): the distribution of ET-GP-UCB's first trigger time τ over the "
-        "runs (τ := T without a trigger), against R-GP-UCB's constant period. " + "; ".join(lines) + ".", png)
 
 
 def fig_priors(ctx, exp: dict, out: Path) -> FigureInfo | None:
@@ -310,8 +294,9 @@ def make_replication_figures(ctx, out: Path) -> list[FigureInfo]:
     for exp in ctx.experiments:
         jobs.append((f"regret_{exp['name']}", lambda e=exp: fig_regret(ctx, e, out)))
         jobs.append((f"priors_{exp['name']}", lambda e=exp: fig_priors(ctx, e, out)))
-        jobs.append((f"paths_{exp['name']}", lambda e=exp: fig_paths(ctx, e, out)))  # paper 002's road network
-        jobs.append((f"stopping_times_{exp['name']}", lambda e=exp: fig_stopping_times(ctx, e, out)))  # paper 001
+        for kind, draw in replication_figures_of(ctx.paper["id"]).items():
+            if kind in exp.get("figures", ()):
+                jobs.append((f"{kind}_{exp['name']}", lambda e=exp, d=draw: d(ctx, e, out)))
     jobs.append(("claims", lambda: fig_claims(ctx, out)))
     for exp_name, ex in ctx.explore.items():
         for cid in (ex.get("claims") or {}):

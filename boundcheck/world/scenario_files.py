@@ -59,6 +59,8 @@ from pathlib import Path
 
 import numpy as np
 
+from theory import plugins
+
 from ..errors import BoundcheckError
 from ..model.domains import FiniteDomain, grid
 from ..model.kernels import KERNEL_NAMES, make_kernel
@@ -78,7 +80,15 @@ class ScenarioFileError(BoundcheckError):
 
 
 # ------------------------------------------------------------------------------------------ generators
-_GENERATORS: dict[str, Callable[..., Mapping[str, object]]] = {}
+def _install_generators(module) -> None:
+    for name, fn in getattr(module, "GENERATORS", {}).items():
+        register_generator(name, fn)
+
+
+# the papers' generators come from their ``scenarios`` part (``GENERATORS``), imported on the first miss
+_GENERATORS = plugins.registry(
+    "scenarios", _install_generators,
+    lambda name: BoundcheckError(f"a scenario generator named {name!r} is already registered"))
 
 
 def register_generator(name: str, fn: Callable[..., Mapping[str, object]], *, replace: bool = False) -> None:
@@ -86,23 +96,20 @@ def register_generator(name: str, fn: Callable[..., Mapping[str, object]], *, re
 
     A generator may accept ``points`` (the domain, when the file gives it directly) and ``kernel_matrix``
     (the [kernel] Gram matrix on it); its other keyword arguments are the file's [generator] keys."""
-    if name in _GENERATORS and not replace and _GENERATORS[name] is not fn:
-        raise BoundcheckError(f"a scenario generator named {name!r} is already registered")
-    _GENERATORS[name] = fn
+    _GENERATORS.add(name, fn, replace=replace)
 
 
 def generator_names() -> list[str]:
-    from . import catalogue
-
-    catalogue.load_builtins()
-    return sorted(_GENERATORS)
+    return sorted(_GENERATORS.load())
 
 
 def _generator(name: str) -> Callable[..., Mapping[str, object]]:
-    from . import catalogue
-
-    catalogue.load_builtins()
-    return _GENERATORS[name]
+    found = _GENERATORS.find(name)
+    if found is None:  # generator names are not declared in the manifests: look in every paper's catalogue
+        found = _GENERATORS.load().get(name)
+    if found is None:
+        raise KeyError(name)
+    return found
 
 
 # ------------------------------------------------------------------------------------------ reading

@@ -1,13 +1,14 @@
 """Theorem families: how each theorem is instantiated on a scenario and checked on simulated runs.
 
-Each family module defines ``FAMILIES``, family objects built from the theory layer's Theorem objects they
-serve; the registry loads the built-in modules on first use. :func:`register_family` adds one (keyed by its
+The family classes several papers share live here (``kernelized``, ``base``); each paper's ``family`` part
+(``boundcheck/papers/<slug>/family.py``) defines ``FAMILIES``, family objects built from the paper's Theorem
+objects, imported on the first look-up of one of its theorems. :func:`register_family` adds one (keyed by its
 theorem's id), :func:`family_for` returns the family of a theorem."""
 
 from __future__ import annotations
 
 import theory
-from theory._registry import Registry
+from theory import plugins
 
 from ...errors import BoundcheckError
 from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_table
@@ -15,17 +16,14 @@ from .base import ChunkEvaluator, Family, TheoremInstance, gamma_curves, steps_t
 __all__ = ["Family", "ChunkEvaluator", "TheoremInstance", "register_family", "family_for", "gamma_curves",
            "steps_table"]
 
-_BUILTIN_MODULES = (f"{__name__}.pe_gp_ucb", f"{__name__}.kernelized", f"{__name__}.variation_budget",
-                    f"{__name__}.time_varying", f"{__name__}.combinatorial")
-
-
 def _install(module) -> None:
     for fam in module.FAMILIES:
         register_family(fam)
 
 
-_FAMILIES: Registry[Family] = Registry(
-    _BUILTIN_MODULES, _install,
+# the papers' ``family`` parts (``FAMILIES``), imported on the first look-up of one of their theorems
+_FAMILIES = plugins.registry(
+    "family", _install,
     lambda tid: BoundcheckError(f"a family for theorem {tid!r} is already registered"))
 
 

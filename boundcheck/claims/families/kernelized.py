@@ -24,7 +24,7 @@ from scipy.linalg import cho_solve, cholesky, solve_triangular
 from scipy.special import ndtr
 
 import theory
-from theory import chowdhury_gopalan, srinivas
+from theory import Theorem
 
 from ...errors import BoundcheckError
 from ...model.information import gain_increments
@@ -47,12 +47,14 @@ def _prev(curve: np.ndarray) -> np.ndarray:
     return out
 
 
-def paper_gamma(scenario: Scenario, horizon: int) -> np.ndarray:
-    """The paper's unit-constant rate γ_t, t = 1..T (spec §6.1, §8 item 3): not a certified bound."""
-    from theory.chowdhury_gopalan import PAPER_GAMMA_RATES, RATE_SYMBOLS
-
+def paper_gamma(scenario: Scenario, horizon: int, rates: dict, symbols: dict) -> np.ndarray:
+    """The paper's unit-constant rate γ_t, t = 1..T (spec §6.1, §8 item 3): not a certified bound. ``rates``
+    (kernel kind -> sympy expression in t) and ``symbols`` (parameter name -> sympy symbol) come from the paper
+    that states them (``theory.igp_ucb_gp_ts.PAPER_GAMMA_RATES``), handed to the family by its paper."""
     kind = scenario.gamma_rule.split(":", 1)[1]
-    expr = PAPER_GAMMA_RATES[kind].subs({RATE_SYMBOLS[k]: v for k, v in scenario.gamma_rate_params.items()})
+    if kind not in rates:
+        raise BoundcheckError(f"no paper rate γ_t for {kind!r} (known: {', '.join(rates)})")
+    expr = rates[kind].subs({symbols[k]: v for k, v in scenario.gamma_rate_params.items()})
     fn = sp.lambdify(theory.S.t, expr, "numpy")
     t = np.arange(1, horizon + 1, dtype=float)
     return np.broadcast_to(np.asarray(fn(t), dtype=float), t.shape).copy()
@@ -330,6 +332,12 @@ class KernelizedFamily(Family):
     evaluator_class = KernelEvaluator
     step_columns = STEP_COLUMNS
 
+    def __init__(self, theorem: Theorem, gamma_rates: tuple[dict, dict] | None = None) -> None:
+        """``gamma_rates``: (rates, symbols) of the paper's own rate γ_t, for scenarios in its replication
+        mode (``gamma_rule = "paper:<kind>"``); None where the paper states none (certified γ only)."""
+        super().__init__(theorem)
+        self.gamma_rates = gamma_rates
+
     def claim_table(self) -> list[ClaimSpec]:
         c, E, tid = self.theorem.claim, KernelEvaluator, self.theorem.id
         if tid == "igp_ucb_confidence":
@@ -400,7 +408,10 @@ class KernelizedFamily(Family):
     def gamma_used(self, scenario: Scenario, gamma_upper: np.ndarray) -> np.ndarray:
         if scenario.gamma_rule == "certified":
             return gamma_upper
-        return paper_gamma(scenario, gamma_upper.size)
+        if self.gamma_rates is None:
+            raise BoundcheckError(f"{self.theorem.id}: the scenario asks for the paper's rate γ_t "
+                                  f"({scenario.gamma_rule}), and this theorem's paper states none")
+        return paper_gamma(scenario, gamma_upper.size, *self.gamma_rates)
 
     def schedules(self, scenario: Scenario, values: dict, gamma_used: np.ndarray) -> dict[str, np.ndarray]:
         T = int(values["T"])
@@ -478,4 +489,3 @@ class KernelizedFamily(Family):
         return d
 
 
-FAMILIES = tuple(KernelizedFamily(th) for th in (*srinivas.THEOREMS, *chowdhury_gopalan.THEOREMS))

@@ -5,22 +5,23 @@ paper states and the ones boundcheck had to guess (:class:`Setting`), the studie
 scenario, the theorem whose family runs it, the algorithms), the figures the report draws, what stands in for
 data that cannot be used offline, and optionally a grid of the unstated settings to explore
 (:class:`Explore`). Its empirical claims live in the theory layer (``theory.empirical``), keyed by the paper id
-and the experiment's name. A :class:`Paper` groups a paper's experiments under the id ``reproduce`` takes
-(``pe_gp_ucb``, ``igp_ucb_gp_ts``, ...).
+and the experiment's name. A paper's experiments are listed under its id (its :class:`theory.plugins.Paper`
+manifest's ``id``: ``pe_gp_ucb``, ``igp_ucb_gp_ts``, ...), the id ``reproduce`` takes.
 
-Registry: :func:`register_paper` and :func:`register_experiment` (an issue adding a paper writes
-``boundcheck/study/experiments/<paper>.py`` with ``PAPER`` and ``EXPERIMENTS`` and lists the module in
-``_BUILTIN_MODULES``); :func:`get_paper`, :func:`experiments_of`, :func:`paper_ids`.
+Registry: a paper's ``experiments`` part defines ``EXPERIMENTS`` (``boundcheck/papers/<slug>/experiments.py``
+for the built-in papers); :func:`register_experiment` adds one by hand; :func:`get_paper`,
+:func:`experiments_of`, :func:`paper_ids`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import theory.empirical as empirical
-from theory._registry import Registry
+from theory import plugins
+from theory.plugins import Paper
 
 from ...errors import BoundcheckError
 from ...world.scenario import Scenario
@@ -138,77 +139,64 @@ class Experiment:
                             "beta_scale": p.beta_scale} for p in self.panels]}
 
 
-@dataclass(frozen=True)
-class Paper:
-    """A paper whose experiments ``reproduce`` runs: its id (the spec's name), citation and notes."""
-
-    id: str
-    title: str
-    source: str
-    file: str  # in shared/papers
-    theorems: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-    experiments: list[Experiment] = field(default_factory=list, compare=False)
-
-    def to_json(self) -> dict:
-        return {"id": self.id, "title": self.title, "source": self.source, "file": self.file,
-                "theorems": list(self.theorems), "notes": list(self.notes)}
-
-
 # ------------------------------------------------------------------------------------------------- registry
-_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper001",
-                    f"{__name__}.paper002")
+_BY_PAPER: dict[str, list[Experiment]] = {}
 
 
 def _install(module) -> None:
-    register_paper(module.PAPER)
     for exp in module.EXPERIMENTS:
         register_experiment(exp)
 
 
-_PAPERS: Registry[Paper] = Registry(
-    _BUILTIN_MODULES, _install, lambda pid: BoundcheckError(f"a paper with id {pid!r} is already registered"))
+# the papers' ``experiments`` parts (``EXPERIMENTS``), imported on the first look-up of the paper's experiments
+_EXPERIMENTS = plugins.registry(
+    "experiments", _install,
+    lambda key: BoundcheckError(f"paper {key[0]!r} already has an experiment {key[1]!r}"))
 
 
 def register_paper(paper: Paper, *, replace: bool = False) -> Paper:
-    return _PAPERS.add(paper.id, paper, replace=replace)
+    """Add a paper in this process (see :func:`theory.plugins.register_paper`)."""
+    return plugins.register_paper(paper, replace=replace)
 
 
 def register_experiment(experiment: Experiment, *, replace: bool = False) -> Experiment:
     """Add an experiment to its (registered) paper."""
-    paper = _PAPERS.load().get(experiment.paper)
-    if paper is None:
+    if experiment.paper not in plugins.papers():
         raise BoundcheckError(f"register the paper {experiment.paper!r} before its experiments")
-    names = [e.name for e in paper.experiments]
+    _EXPERIMENTS.add((experiment.paper, experiment.name), experiment, replace=replace)
+    exps = _BY_PAPER.setdefault(experiment.paper, [])
+    names = [e.name for e in exps]
     if experiment.name in names:
-        if not replace:
-            raise BoundcheckError(f"paper {paper.id!r} already has an experiment {experiment.name!r}")
-        paper.experiments[names.index(experiment.name)] = experiment
+        exps[names.index(experiment.name)] = experiment
     else:
-        paper.experiments.append(experiment)
+        exps.append(experiment)
     return experiment
 
 
 def paper_ids() -> list[str]:
-    return list(_PAPERS.load())
+    """The papers that have experiments (what ``reproduce`` takes)."""
+    _EXPERIMENTS.load()
+    return [pid for pid in plugins.papers() if _BY_PAPER.get(pid)]
 
 
 def get_paper(paper_id: str) -> Paper:
-    papers = _PAPERS.load()
+    """The paper ``paper_id``, with its experiments loaded."""
     try:
-        return papers[paper_id]
-    except (KeyError, TypeError):
-        raise BoundcheckError(f"unknown paper {paper_id!r}; known: {', '.join(papers)}") from None
+        paper = plugins.get_paper(paper_id)
+    except plugins.PluginError:
+        raise BoundcheckError(f"unknown paper {paper_id!r}; known: {', '.join(paper_ids())}") from None
+    _EXPERIMENTS.load_declaring(paper.id)
+    return paper
 
 
 def experiments_of(paper_id: str) -> list[Experiment]:
-    return list(get_paper(paper_id).experiments)
+    return list(_BY_PAPER.get(get_paper(paper_id).id, ()))
 
 
 def get_experiment(paper_id: str, name: str) -> Experiment:
-    paper = get_paper(paper_id)
-    for e in paper.experiments:
+    exps = experiments_of(paper_id)
+    for e in exps:
         if e.name == name:
             return e
     raise BoundcheckError(f"paper {paper_id!r} has no experiment {name!r}; experiments: "
-                          f"{', '.join(e.name for e in paper.experiments)}")
+                          f"{', '.join(e.name for e in exps)}")

@@ -1,78 +1,75 @@
 """The catalogue of named scenarios: :func:`register_scenario` adds a builder, :func:`get_scenario` builds one.
 
-The built-in scenarios are data: one TOML file each in ``catalogue/scenarios/`` (package data; the format is in
-:mod:`boundcheck.world.scenario_files`). Constants that must be generated (seeded sensor layouts, benchmark
-projections, the paper's hill means) come from generators, code in one module per paper (``paper000``,
-``paper004``) that registers them (``GENERATORS``). A module may also register Python builders (``SCENARIOS``:
-name -> zero-argument callable returning a :class:`~boundcheck.world.scenario.Scenario`); the catalogue calls a
-builder once per lookup, so builders should cache expensive constants themselves."""
+Scenarios belong to papers: each paper's ``scenarios`` part (``boundcheck/papers/<slug>/catalogue.py`` for the
+built-in ones, see :mod:`theory.plugins`) may define
+
+* ``SCENARIO_DIR``: a folder of scenario files (``*.toml``, the format of :mod:`boundcheck.world.scenario_files`),
+  each registered under its file name;
+* ``GENERATORS``: the code that generates constants of those files (seeded sensor layouts, benchmark projections,
+  hill means), registered with the scenario-file reader;
+* ``SCENARIOS``: name -> zero-argument callable returning a :class:`~boundcheck.world.scenario.Scenario` (Python
+  builders; the catalogue calls a builder once per look-up, so builders cache expensive constants themselves).
+
+A look-up by name imports only the paper that declares the name."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from importlib import import_module
 from pathlib import Path
+
+from theory import plugins
 
 from ...errors import BoundcheckError
 from ..scenario import Scenario
+from ..scenario_files import load_scenario
 
-__all__ = ["register_scenario", "get_scenario", "scenario_names", "scenario_files", "load_builtins", "SCENARIO_DIR"]
+__all__ = ["register_scenario", "get_scenario", "scenario_names", "scenario_files", "load_builtins"]
 
-_BUILTIN_MODULES = (f"{__name__}.paper000", f"{__name__}.paper004", f"{__name__}.paper003",
-                    f"{__name__}.paper001", f"{__name__}.paper002")
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
-_BUILDERS: dict[str, Callable[[], Scenario]] = {}
 _FILES: dict[str, Path] = {}
-_loaded = False
+
+
+def _install(module) -> None:
+    for name, builder in getattr(module, "SCENARIOS", {}).items():
+        register_scenario(name, builder)
+    folder = getattr(module, "SCENARIO_DIR", None)
+    if folder is not None:
+        for path in sorted(Path(folder).glob("*.toml")):
+            _FILES[path.stem] = path
+            register_scenario(path.stem, partial(load_scenario, path))
+
+
+_BUILDERS = plugins.registry(
+    "scenarios", _install, lambda name: BoundcheckError(f"a scenario named {name!r} is already registered"))
 
 
 def register_scenario(name: str, builder: Callable[[], Scenario], *, replace: bool = False) -> None:
     """Make ``builder`` available as the scenario ``name``."""
-    if name in _BUILDERS and not replace:
-        raise BoundcheckError(f"a scenario named {name!r} is already registered")
-    _BUILDERS[name] = builder
+    _BUILDERS.add(name, builder, replace=replace)
 
 
 def load_builtins() -> None:
-    """Register the built-in generators, Python builders and scenario files (once)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from ..scenario_files import load_scenario, register_generator
-
-    for mod in _BUILTIN_MODULES:
-        module = import_module(mod)
-        for name, fn in getattr(module, "GENERATORS", {}).items():
-            register_generator(name, fn)
-        for name, builder in getattr(module, "SCENARIOS", {}).items():
-            register_scenario(name, builder)
-    for path in sorted(SCENARIO_DIR.glob("*.toml")):
-        _FILES[path.stem] = path
-        register_scenario(path.stem, partial(load_scenario, path))
-
-
-_load = load_builtins  # the name catalogue modules of other papers may know
+    """Register every installed paper's scenarios (what a listing needs; a look-up by name needs less)."""
+    _BUILDERS.load()
 
 
 def scenario_files() -> dict[str, Path]:
-    """Built-in scenario name -> its TOML file."""
+    """Scenario name -> its TOML file, for every installed paper."""
     load_builtins()
     return dict(_FILES)
 
 
 def scenario_names() -> list[str]:
-    load_builtins()
-    return list(_BUILDERS)
+    return list(_BUILDERS.load())
 
 
 def get_scenario(name: str, horizon: int | None = None, delta: float | None = None) -> Scenario:
     """The scenario ``name`` (optionally at another horizon or δ)."""
-    load_builtins()
     try:
-        builder = _BUILDERS[name]
-    except (KeyError, TypeError):
-        raise BoundcheckError(f"unknown scenario {name!r}; known: {', '.join(_BUILDERS)} (or give a scenario "
-                              "file, FILE.toml)") from None
+        builder = _BUILDERS.find(name)
+    except TypeError:  # unhashable
+        builder = None
+    if builder is None:
+        raise BoundcheckError(f"unknown scenario {name!r}; known: {', '.join(scenario_names())} (or give a "
+                              "scenario file, FILE.toml)")
     return builder().at(horizon, delta)

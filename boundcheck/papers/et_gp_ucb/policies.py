@@ -1,0 +1,17 @@
+"""Paper 001's algorithms: ET-GP-UCB (Algorithm 1), R-GP-UCB with its two readings of "reset every N", and
+Bogunovic et al.'s TV-GP-UCB (with the oracle variant told the true prior, the reference curve of paper 000)."""
+
+from __future__ import annotations
+
+from .et_gp_ucb import ETGPUCB
+from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
+from .tv_gp_ucb import OracleTVGPUCB
+
+#: (name, factory, kwargs): the paper's policies (its manifest's ``policies`` part)
+POLICIES = (
+    ("et_gp_ucb", ETGPUCB, {}),
+    ("r_gp_ucb_tv", RGPUCB, {}),
+    ("r_gp_ucb_after", RGPUCBAfter, {}),
+    ("tv_gp_ucb", TVGPUCB, {}),
+    ("oracle_tv_gp_ucb", OracleTVGPUCB, {}),
+)

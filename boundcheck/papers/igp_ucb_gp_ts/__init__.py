@@ -1,0 +1,58 @@
+"""Paper 004: Chowdhury & Gopalan (2017), *On Kernelized Multi-armed Bandits* — IGP-UCB and GP-TS
+(Theorems 2–4) and the §6 experiments.
+
+This module is the paper's manifest (what it defines, how each part is imported): it is what the
+``boundcheck.papers`` entry point names, and it imports nothing heavy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from theory.plugins import Paper
+
+
+def _theory() -> ModuleType:
+    import theory.igp_ucb_gp_ts as module
+
+    return module
+
+
+def _family() -> ModuleType:
+    from . import family as module
+
+    return module
+
+
+def _scenarios() -> ModuleType:
+    from . import catalogue as module
+
+    return module
+
+
+def _experiments() -> ModuleType:
+    from . import experiments as module
+
+    return module
+
+
+PAPER = Paper(
+    id="igp_ucb_gp_ts", title="On Kernelized Multi-armed Bandits",
+    source="Chowdhury & Gopalan (2017), ICML, arXiv 1704.00445, §6", file="004_f7ea69f20c9ee7c4.txt",
+    theorems=("igp_ucb_confidence", "igp_ucb", "gp_ts"),
+    notes=("The paper prints no numbers: every claim is an ordering read off its cumulative-regret plots (mean ± "
+           "one standard deviation).",
+           "All panels run in the paper's replication mode (λ = R², rate γ_t, the paper's B): outside Theorems 2–4, "
+           "as the paper's own experiments are (spec 004 §8 item 3).",
+           "GP-EI and GP-PI have no formulas in the paper: boundcheck's (incumbent = best posterior mean at a "
+           "queried point, ξ = 0.01) are a guess (correction CG18).",
+           "Random search is not in the paper: it is run as boundcheck's reference curve."),
+    policies=(),
+    scenarios=("hartmann3", "hartmann3_replication", "rkhs_norm_exceeds", "rkhs_paper", "rkhs_paper_matern",
+               "rkhs_paper_matern_replication", "rkhs_paper_replication", "rosenbrock", "rosenbrock_replication",
+               "sensors_004", "sensors_004_replication"),
+    parts={"theory": _theory, "family": _family, "scenarios": _scenarios,
+           "experiments": _experiments},
+    power_dir=Path(__file__).parent / "power",
+    order=2,
+)

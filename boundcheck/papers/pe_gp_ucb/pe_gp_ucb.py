@@ -1,0 +1,84 @@
+"""PE-GP-UCB, Algorithm 1 of Ziomek, Adachi, Osborne (2024), in its corrected, executable form (spec §2.2).
+
+    for t = 1..T:
+        UCB^p_{t-1}(x) = μ^p_{t-1}(x,t) + β^p_t σ^p_{t-1}(x,t)          for p ∈ U_{t-1}
+        (x_t, p_t) = argmax_{(x,p) ∈ X_t × U_{t-1}} UCB^p_{t-1}(x)      # X_t, not X          (C5)
+        w_t = β^{p_t}_t σ^{p_t}_{t-1}(x_t,t)                             # frozen before y_t   (C8)
+        y_t = f(x_t,t) + ε_t;   η_t = y_t − μ^{p_t}_{t-1}(x_t,t)
+        S^{p_t} ← S^{p_t} ∪ {t}
+        if |Σ_{i∈S^{p_t}} η_i| > √(ξ_t |S^{p_t}|) + Σ_{i∈S^{p_t}} w_i:  U_t = U_{t-1} \\ {p_t}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boundcheck.model.dataspace import make_posterior
+from boundcheck.policies.base import Policy, RunContext, masked_argmax
+
+
+class PEGPUCB(Policy):
+    name = "pe_gp_ucb"
+    label = "PE-GP-UCB"
+    provides_posterior = True
+    description = "prior elimination GP-UCB (the algorithm of Theorem 4.1)"
+    records = frozenset({"prior", "mu", "sigma", "ucb", "w", "n_active", "var_groups", "eta", "eliminated",
+                         "critical"})
+    final_records = frozenset({"eliminated_at", "count", "all_gone_blocked"})
+
+    def start(self, ctx: RunContext) -> None:
+        super().start(ctx)
+        m, P = ctx.runs, len(ctx.candidates)
+        self.posterior = make_posterior(ctx.candidates, ctx.noise_var, m, max_data=ctx.max_observations)
+        self.truth_prior = ctx.monitor_index
+        self.active = np.ones((m, P), dtype=bool)  # U_{t-1}
+        self.sum_eta = np.zeros((m, P))  # Σ_{i∈S^p} η_i
+        self.sum_w = np.zeros((m, P))  # Σ_{i∈S^p} w_i
+        self.count = np.zeros((m, P), dtype=np.int64)  # |S^p|
+        self.eliminated_at = np.zeros((m, P), dtype=np.int64)  # 0 = never
+        self.all_gone_blocked = np.zeros(m, dtype=bool)
+        self._rows = np.arange(m)
+
+    def select(self, t: int, available: np.ndarray) -> np.ndarray:
+        post, beta_t = self.posterior, self.ctx.beta[t]
+        mu, sd = post.mean(), post.sd()  # (m, P, n)
+        ucb = mu + beta_t * sd
+        avail = np.broadcast_to(available, (mu.shape[0], post.n))
+        flat = masked_argmax(ucb, self.active[:, :, None] & avail[:, None, :])
+        p_t, x_t = np.divmod(flat, post.n)
+        r = self._rows
+        self.p_t = p_t
+        self.mu_t = mu[r, p_t, x_t]
+        self.sd_t = sd[r, p_t, x_t]
+        self.w_t = beta_t * self.sd_t
+        # σ² of every kernel group at x_t, for the chain-rule check of Lemma 5.3 (D4)
+        self.var_groups_t = post.group_var()[r, :, x_t]
+        self.record = {
+            "prior": p_t, "mu": self.mu_t, "sigma": self.sd_t, "ucb": self.mu_t + self.w_t,
+            "w": self.w_t, "n_active": self.active.sum(axis=1), "var_groups": self.var_groups_t,
+        }
+        return x_t[:, None]
+
+    def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
+        r, p = self._rows, self.p_t
+        eta = y[:, 0] - self.mu_t
+        self.sum_eta[r, p] += eta
+        self.sum_w[r, p] += self.w_t
+        self.count[r, p] += 1
+        fails = np.abs(self.sum_eta[r, p]) > np.sqrt(self.ctx.xi[t] * self.count[r, p]) + self.sum_w[r, p]
+        # [PROPOSED] never remove the last active prior (only possible off the good event); log it.
+        last = self.active.sum(axis=1) == 1
+        self.all_gone_blocked |= fails & last
+        remove = fails & ~last
+        self.active[r[remove], p[remove]] = False
+        self.eliminated_at[r[remove], p[remove]] = t
+        self.record.update({"eta": eta, "eliminated": remove, "critical": fails})
+        self.posterior.condition_batch(action, y)
+        self.posterior.propagate()
+
+    def finish(self) -> dict[str, np.ndarray]:
+        return {
+            "eliminated_at": self.eliminated_at.copy(),
+            "count": self.count.copy(),
+            "all_gone_blocked": self.all_gone_blocked.copy(),
+        }
