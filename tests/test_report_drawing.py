@@ -266,7 +266,9 @@ prepare_latex(ctx, Path({str(tmp_path)!r}))
 prepare_html(ctx)
 assert not [m for m in sys.modules if m.startswith("matplotlib")], "matplotlib imported before the text"
 import theory
-others = [m for m in theory._BUILTIN_MODULES if m != "theory.pe_gp_ucb" and m in sys.modules]
+from theory import plugins
+slugs = set(plugins.papers()).difference(["pe_gp_ucb"])
+others = [m for m in sys.modules if m.startswith("theory.") and m.split(".")[1] in slugs]
 assert "theory.pe_gp_ucb" in sys.modules and not others, others
 assert len(calls) == 1, calls
 assert d.finish() and "matplotlib" in sys.modules

@@ -41,7 +41,7 @@ from .figures import (
 )
 
 __all__ = ["make_replication_figures", "EMPIRICAL_COLOURS", "EXPERIMENT_FIGURES", "register_replication_figure",
-           "replication_figures_of"]
+           "replication_figures_of", "experiment_figure_kinds"]
 
 #: the figures every paper's experiments may draw (``<kind>_<experiment>``), in the order the reports show them;
 #: a paper's own follow them
@@ -64,6 +64,11 @@ def register_replication_figure(paper: str, name: str, draw) -> None:
     their figures (after the common ones)."""
     _FIGURES.add((paper, name), draw)
     _PAPER_FIGURES.setdefault(paper, {})[name] = draw
+
+
+def experiment_figure_kinds(paper: str) -> tuple[str, ...]:
+    """The figures of an experiment of ``paper``, in the order the reports show them."""
+    return EXPERIMENT_FIGURES + tuple(replication_figures_of(paper))
 
 
 def replication_figures_of(paper: str) -> dict:

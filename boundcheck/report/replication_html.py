@@ -14,7 +14,7 @@ from .replication import (
     headline,
     replication_note,
 )
-from .replication_figures import EXPERIMENT_FIGURES
+from .replication_figures import experiment_figure_kinds
 
 __all__ = ["render_html"]
 
@@ -182,7 +182,7 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         mine = [c for c in ctx.claims if c["experiment"] == exp["name"]]
         if mine:
             sec.append("<h3>Claims</h3>" + _claims_table(mine))
-        for key in (f"{kind}_{exp['name']}" for kind in EXPERIMENT_FIGURES):
+        for key in (f"{kind}_{exp['name']}" for kind in experiment_figure_kinds(ctx.paper["id"])):
             if key in by_name:
                 sec.append(_figure(by_name[key], counter()))
         parts.append("".join(sec) + "</section>")

@@ -14,7 +14,7 @@ from .replication import (
     headline,
     replication_note,
 )
-from .replication_figures import EXPERIMENT_FIGURES
+from .replication_figures import experiment_figure_kinds
 
 __all__ = ["render_latex", "claims_table"]
 
@@ -86,7 +86,7 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         if mine:
             L.append(r"\subsection*{Claims}")
             L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
-        for key in (f"{kind}_{exp['name']}" for kind in EXPERIMENT_FIGURES):
+        for key in (f"{kind}_{exp['name']}" for kind in experiment_figure_kinds(ctx.paper["id"])):
             if key in by_name:
                 L += _figure(by_name[key])
     if "claims" in by_name:
