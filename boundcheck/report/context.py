@@ -398,7 +398,7 @@ def _power_table(ctx: ReportContext) -> tuple[dict | None, str]:
 
     try:
         packaged = resources.files("boundcheck.claims") / "data" / "power" / f"{ctx.theorem_id}.json"
-        candidates.append((packaged, "precomputed (benchmarks/bench_power.py; see the README)"))
+        candidates.append((packaged, "precomputed (benchmarks/bench_power.py; see docs/verdicts.md)"))
     except (ModuleNotFoundError, TypeError):  # pragma: no cover - a broken installation
         pass
     import json
