@@ -4,7 +4,8 @@ scenario transforms or bound transforms (boundcheck.claims.defects), never switc
 
 Power at the default run count (N = 200, T = 200) is measured by ``boundcheck power`` /
 ``benchmarks/bench_power.py`` (docs/verdicts.md, "Sensitivity and false alarms"); here each pair is a fixed-seed
-check that the claim says "violated" on the defect, with the same small N at which the in-theory tests say "not violated"."""
+check that the claim says "violated" on the defect, with the same small N at which the in-theory tests say
+"not violated"."""
 
 import json
 
