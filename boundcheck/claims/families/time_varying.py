@@ -787,7 +787,7 @@ class ETFamily(TVFamilyBase):
         tau_bar = ev.inst.extra["tau_bar"]
         ti = min(T, max(1, math.ceil(tau_bar - 1e-9))) - 1
         sum_up = np.array([g_up[nb - 1].sum() for nb in ev.blocks])
-        out["gap_G2_a_priori"] = sum_up > (T / tau_bar + 1) * g_lo[ti]  # spec §6 C6: Σ_bγ^UB_{n_b} > (T/τ̄+1)γ^LB_τ̄
+        out["gap_G2_a_priori"] = sum_up > (T / tau_bar + 1) * g_lo[ti]  # G2 (ledger E20): Σ_bγ^UB_{n_b} > (T/τ̄+1)γ^LB_τ̄
         if "sigma" in ev.steps:  # a checked algorithm that records σ_{D_t}(x_t) (a user's may not)
             rhs_b = ev.rhs_realised
             realised = np.array([g.sum() for g in ev.block_gain])
