@@ -140,7 +140,7 @@ class Experiment:
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper whose experiments ``reproduce`` runs: its id (the spec's name), citation and notes."""
+    """A paper whose experiments ``reproduce`` runs: its id (the paper's slug), citation and notes."""
 
     id: str
     title: str
