@@ -1,5 +1,5 @@
-"""ET-GP-UCB, Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in the executable form of spec
-``et_gp_ucb.md`` §2.1 (the conventions the paper leaves open are fixed there):
+"""ET-GP-UCB, Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in executable form
+(the conventions the paper leaves open are fixed here; ledger E25, E_kappa, E36 in theory/et_gp_ucb.py):
 
     D ← ∅;  t_r ← 0                                          # t_r: time of the last reset (0 = none)
     for t = 1..T:

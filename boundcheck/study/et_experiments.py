@@ -1,4 +1,4 @@
-"""The experiments of paper 001 (ET-GP-UCB; spec ``et_gp_ucb.md`` §5) reproduced: Fig. 2 / Table 4, Table 2 and
+"""The experiments of paper 001 (ET-GP-UCB; Sec. 5, App. B) reproduced: Fig. 2 / Table 4, Table 2 and
 Table 3 / Fig. 4, each returning tidy tables with the paper's numbers beside ours (± 2 standard errors) and a paired
 test wherever the paper claims an ordering.
 

@@ -1,4 +1,4 @@
-"""Time-varying GP bandits (seed 001; spec ``et_gp_ucb.md`` §3, §6): the families of ``et_gp_ucb`` (Theorem 1),
+"""Time-varying GP bandits (seed 001; Sec. 6 and App. C–E): the families of ``et_gp_ucb`` (Theorem 1),
 ``et_r_gp_ucb`` (Theorem 2), ``tv_gp_ucb`` (Bogunovic et al.'s TV-GP-UCB) and ``et_trigger`` (Lemma 3).
 
 What the algorithm did is checked against quantities recomputed **independently from its data**: for every run

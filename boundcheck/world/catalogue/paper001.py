@@ -1,4 +1,4 @@
-"""Scenarios of paper 001 (ET-GP-UCB; spec ``et_gp_ucb.md`` §5): the within-model comparison on [0,1]², its fast
+"""Scenarios of paper 001 (ET-GP-UCB; Sec. 5, docs/papers/et_gp_ucb.md): the within-model comparison on [0,1]², its fast
 20×20 variant, the misspecified-ε panel (Fig. 2 d), the static settings of Lemma 3 with their negative controls,
 and small 1-d settings for tests.
 

@@ -1,4 +1,4 @@
-"""Scenarios of paper 002 (Sandberg, Åkerblom, Chehreghani 2025; spec ``combinatorial.md`` §5.7).
+"""Scenarios of paper 002 (Sandberg, Åkerblom, Chehreghani 2025; docs/papers/combinatorial.md).
 
 * S1 ``comb_topk*`` — volatile top-K semi-bandit: n points in [0, 1]², SE kernel (k(a, a) = 1), 𝒜_t a uniformly
   random subset (exogenous), K ∈ {1, 2, 4, 8}.
