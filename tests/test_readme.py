@@ -129,9 +129,9 @@ def test_readme_command(cmd: str, promised: int | None, tmp_path: Path):
         path = arg.split(":", 1)[0] if re.fullmatch(r"[\w./-]+\.py:\w+", arg) else arg
         if re.fullmatch(r"[\w./-]+\.(py|toml|csv)", path):
             assert (ROOT / path).exists(), f"{cmd}: {path} does not exist"
-    help_proc = _run([sys.executable, "-m", "boundcheck", sub, "--help"])
-    assert help_proc.returncode == 0, f"boundcheck {sub} --help: {help_proc.stderr}"
     if sub == "reproduce" or "--scheduler" in argv:  # minutes of work / a cluster: the subcommand exists
+        help_proc = _run([sys.executable, "-m", "boundcheck", sub, "--help"])
+        assert help_proc.returncode == 0, f"boundcheck {sub} --help: {help_proc.stderr}"
         return
     if sub in ("verify", "sweep"):
         argv = _with_small_settings(argv, tmp_path / "out")
