@@ -26,7 +26,7 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
-bench: $(VENV)/.installed  # every performance benchmark; rewrites the README's performance section
+bench: $(VENV)/.installed  # every performance benchmark; rewrites the measured part of docs/performance.md
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:

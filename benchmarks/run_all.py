@@ -1,9 +1,10 @@
-"""Run every performance benchmark and regenerate the README's performance section (``make bench``).
+"""Run every performance benchmark and regenerate the measured part of docs/performance.md (``make bench``).
 
 Each benchmark writes JSON; this script renders one markdown section from them and replaces the text between
-``<!-- bench:start -->`` and ``<!-- bench:end -->`` in the README (with the machine, its load and the date).
+``<!-- bench:start -->`` and ``<!-- bench:end -->`` in docs/performance.md (with the machine, its load and the
+date); the rest of that page is written by hand.
 
-    python benchmarks/run_all.py [--quick] [--no-memory] [--readme README.md]
+    python benchmarks/run_all.py [--quick] [--no-memory] [--doc docs/performance.md]
 """
 
 from __future__ import annotations
@@ -109,14 +110,15 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-memory", action="store_true", help="skip the 10 000-run memory study")
     ap.add_argument("--memory", default="replicated", choices=["replicated", "full"])
-    ap.add_argument("--readme", default=str(HERE.parent / "README.md"))
+    ap.add_argument("--doc", "--readme", dest="doc", default=str(HERE.parent / "docs" / "performance.md"),
+                    help="the markdown file whose bench:start/bench:end section is rewritten (--readme: old name)")
     ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json from DIR "
                     "(written by the three benchmarks' --json) instead of running them")
     args = ap.parse_args()
     if args.from_json:
         d = Path(args.from_json)
         post, kern, study = (json.loads((d / f"{k}.json").read_text()) for k in ("posterior", "kernels", "study"))
-        return _write(args.readme, render(post, kern, study))
+        return _write(args.doc, render(post, kern, study))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         quick = ["--quick"] if args.quick else []
@@ -124,20 +126,20 @@ def main() -> None:
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
         study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory", args.memory])
         study = run("bench_study.py", tmp / "study.json", *study_args)
-    _write(args.readme, render(post, kern, study))
+    _write(args.doc, render(post, kern, study))
 
 
-def _write(readme_path: str, section: str) -> None:
-    readme = Path(readme_path)
-    text = readme.read_text()
+def _write(doc_path: str, section: str) -> None:
+    doc = Path(doc_path)
+    text = doc.read_text() if doc.exists() else "# Performance\n"
     if START in text and END in text:
         head, rest = text.split(START, 1)
         _, tail = rest.split(END, 1)
         text = f"{head}{START}\n{section}\n{END}{tail}"
     else:
-        text += f"\n## Performance\n\n{START}\n{section}\n{END}\n"
-    readme.write_text(text)
-    print(f"\nupdated {readme}")
+        text += f"\n## Measured by `make bench`\n\n{START}\n{section}\n{END}\n"
+    doc.write_text(text)
+    print(f"\nupdated {doc}")
     print(section)
 
 

@@ -1,7 +1,7 @@
 """Sweep over the variation budget P_T and the horizon T for R-GP-UCB / SW-GP-UCB (Zhou & Shroff 2021): regret of
 each algorithm on common random numbers, the restored bounds of ``r_gp_ucb`` and ``sw_gp_ucb``, the regret/bound
 ratio, and where the bound is vacuous (≥ 2B·T, what any algorithm achieves since |f_t| ≤ B). Also the scaling
-sanity check of spec §6.2.5 (not a verdict): log–log slopes of R(T) against T (Remark (2) predicts T^{3/4} for
+sanity check (not a verdict): log–log slopes of R(T) against T (Remark (2) predicts T^{3/4} for
 H = w tuned to P_T; IGP-UCB, which never forgets, should approach slope 1 when P_T is large) and against P_T.
 
 Writes ``OUT/sweep.csv``, ``OUT/sweep.md`` (tables and slopes) and ``OUT/sweep.png`` (R(T) against T per P_T with the

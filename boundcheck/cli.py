@@ -1,4 +1,4 @@
-"""Command-line interface ``boundcheck`` (contract in shared/design.md, documented in the README).
+"""Command-line interface ``boundcheck`` (every command and option documented in docs/cli.md).
 
 Exit codes (also in ``boundcheck --help``): 0 no claim violated (holds or inconclusive), 1 some claim violated,
 2 bad input or work refused (one line on stderr, no traceback, nothing written), 3 not applicable (an assumption

@@ -3,8 +3,9 @@ claim catches, at small settings with a fixed seed. The defects are wrappers aro
 scenario transforms or bound transforms (boundcheck.claims.defects), never switches inside the algorithms.
 
 Power at the default run count (N = 200, T = 200) is measured by ``boundcheck power`` /
-``benchmarks/bench_power.py`` (README: "Sensitivity"); here each pair is a fixed-seed check that the claim says
-"violated" on the defect, with the same small N at which the in-theory tests say "not violated"."""
+``benchmarks/bench_power.py`` (docs/verdicts.md, "Sensitivity and false alarms"); here each pair is a fixed-seed
+check that the claim says "violated" on the defect, with the same small N at which the in-theory tests say
+"not violated"."""
 
 import json
 

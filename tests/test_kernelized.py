@@ -2,7 +2,7 @@
 
 Small, seeded Monte Carlo studies (each theorem's default scenario holds; negative controls fail), the posterior
 with λ ≠ R² and Theorem 1's self-normalised quantity against direct formulas, exact GP-TS draws, the RKHS
-families' exact norms, and the explicit bounds against numbers computed by hand from the spec."""
+families' exact norms, and the explicit bounds against numbers computed by hand from the paper."""
 
 import json
 import math
@@ -252,12 +252,12 @@ def test_rkhs_family_exact_norm_and_paper_construction():
 def test_bounds_match_hand_computed_spec_formulas():
     T, delta, R, B, g, n = 200, 0.1, 0.15, 3.0, 12.5, 100
     v = dict(T=T, delta=delta, R=R, B=B, gamma_T=g, n_X=n)
-    # IGP-UCB (spec §4.4 boxed): 2(B + R√(2(γ+1+ln(1/δ))))√(4(T+2)γ)
+    # IGP-UCB (Theorem 3, constants restored): 2(B + R√(2(γ+1+ln(1/δ))))√(4(T+2)γ)
     beta_T = B + R * math.sqrt(2 * (g + 1 + math.log(1 / delta)))
     igp = 2 * beta_T * math.sqrt(4 * (T + 2) * g)
     assert float(theory.get("igp_ucb").evaluate(v)["value"]) == pytest.approx(igp, rel=1e-12)
     assert float(theory.get("igp_ucb_confidence").evaluate(v)["value"]) == pytest.approx(beta_T, rel=1e-12)
-    # GP-TS (spec §4.5, finite D, +8B): p = 1/(4e√π) ≈ 0.051888, 11/p ≈ 211.99
+    # GP-TS (Theorem 4, finite D, +8B: ledger CG5, CG13): p = 1/(4e√π) ≈ 0.051888, 11/p ≈ 211.99
     p = 1 / (4 * math.e * math.sqrt(math.pi))
     assert p == pytest.approx(0.051888, abs=1e-6) and 11 / p == pytest.approx(211.99, abs=0.01)
     v_T = B + R * math.sqrt(2 * (g + 1 + math.log(2 / delta)))
@@ -286,7 +286,7 @@ def test_bounds_match_hand_computed_spec_formulas():
     for th_id in ("gp_ucb", "igp_ucb", "gp_ts"):
         th = theory.get(th_id)
         assert float(th.evaluate_anytime(v, float(T), g)["value"]) == pytest.approx(float(th.evaluate(v)["value"]))
-    # Lemma 7 as printed is false at small arguments (spec §8 item 4); Lemma 8 only needs P(Z > 1) ≥ p
+    # Lemma 7 as printed is false at small arguments (ledger CG4); Lemma 8 only needs P(Z > 1) ≥ p
     from scipy.stats import norm
 
     assert norm.sf(0.1) == pytest.approx(0.460, abs=1e-3) and math.exp(-0.01) / (4 * math.sqrt(math.pi) * 0.1) > 1
@@ -294,7 +294,7 @@ def test_bounds_match_hand_computed_spec_formulas():
 
 
 def _hand_bound(theorem: str, T, delta, R, B, g, n) -> float:
-    """The explicit bounds written out independently from the spec (not from the theory modules)."""
+    """The explicit bounds written out independently from the paper (not from the theory modules)."""
     if theorem == "gp_ucb":
         return math.sqrt(8 / math.log(1 + R**-2) * T * 2 * math.log(n * T**2 * math.pi**2 / (6 * delta)) * g)
     if theorem == "igp_ucb_confidence":

@@ -187,7 +187,7 @@ def test_hadamard_trace_norm_inequality(N, seed, eps):
     C = 1.0 - (1.0 - eps) ** (np.abs(idx[:, None] - idx[None, :]) / 2.0)
     nuc = lambda M: float(np.abs(np.linalg.eigvalsh(0.5 * (M + M.T))).sum())  # noqa: E731
     assert nuc(A * C) <= np.max(np.diag(A)) * nuc(C) * (1 + 1e-10) + 1e-12
-    # and the spec's entrywise step: |1 − (1−ε)^{|i−j|/2}| ≤ N ε / 2 for N ≥ 2
+    # and the block proof's entrywise step (boundcheck.model.mig): |1 − (1−ε)^{|i−j|/2}| ≤ N ε / 2 for N ≥ 2
     assert np.max(C) <= N * eps / 2 + 1e-15
 
 

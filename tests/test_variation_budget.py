@@ -108,7 +108,7 @@ def test_append_only_window_keeps_only_the_diagonal_and_agrees():
 
 
 def test_claim1_in_an_explicit_feature_model():
-    """Spec §6.1 item 3: with explicit features φ (K = ΦΦᵀ on D): λφᵀV⁻¹φ = σ², ln det Ṽ = ln det(I + K/λ), and
+    """Mercer (Theorem 3): with explicit features φ (K = ΦΦᵀ on D): λφᵀV⁻¹φ = σ², ln det Ṽ = ln det(I + K/λ), and
     Claim 2's step ‖V⁻¹Σ_{s≤p}φ_sφ_sᵀ‖ ≤ λ⁻¹Σ_{s≤p}σ̃_{s−1}(x_s) (operator norm)."""
     rng = np.random.default_rng(2)
     K = _kernel(25)

@@ -1,5 +1,5 @@
 """Sandberg, Åkerblom, Chehreghani (ICLR 2025), "Bayesian Analysis of Combinatorial Gaussian Process Bandits"
-(paper 002; spec ``shared/spec/combinatorial.md``): Theorems 3.1 (finite 𝒜) and 3.2 (infinite 𝒜) for
+(paper 002; docs/papers/combinatorial.md): Theorems 3.1 (finite 𝒜) and 3.2 (infinite 𝒜) for
 combinatorial GP-UCB, GP-BayesUCB and GP-TS with volatile arms and semi-bandit feedback.
 
 Bayesian regret BR(T) = E[Σ_t f(a*_t) − f(a_t)], f ~ GP(μ, k) drawn afresh every run from the prior the
@@ -16,7 +16,7 @@ constants π²/2, π²/3 (+ C_ω ξ/(ξ−ω)) and 2π²/3 (Theorem 3.2).
 The explicit forms checked restore what the paper leaves implicit (§3.7): λ*_K and γ_{TK} enter as
 *certified upper bounds* (γ over multisets of TK observations), and a prior with sup_a k(a,a) = s² ≠ 1 uses the
 prior-scale generalisation s·(constants) + √(2(λ*_K + ς²) T K β_T γ_{TK}) with λ*_K, γ and ς² of the unscaled
-problem (spec §3.7, [ours]; s = 1 is the paper's theorem). The bounds hold for every T (β_t does not depend on
+problem (ledger S5, [ours]; s = 1 is the paper's theorem). The bounds hold for every T (β_t does not depend on
 T), so the anytime form is the bound itself with T → t, β_T → β_t, γ_{TK} → γ_{tK}.
 
 Numbers: the bound terms use the symbol β_T, whose value is the schedule ``beta_t`` at t = T (for GP-BUCB and
@@ -83,7 +83,7 @@ def S_sum(step: sp.Expr) -> sp.Expr:
 RADIUS = sp.sqrt(2 * (lambda_K + R**2) * T * K * beta_T * gamma_T)  # √(C_K T K β_T γ_{TK}), Lemma A.3
 TAU_SIZE = tau_t**d  # |𝒟_t| = τ_t^d replaces |𝒜| in the infinite case
 
-# Assumption 3.2 (Discretisation size), as printed, and the corrected sufficient conditions of spec §7 item 13
+# Assumption 3.2 (Discretisation size), as printed, and the corrected sufficient conditions of ledger I1
 # (the proof of (67) drops a cross term; these make Lemma A.9 hold with the same π²/12). ``beta`` is β_t.
 _beta = sp.Symbol("beta_t", positive=True)
 TAU_CONDITIONS = {
@@ -91,7 +91,7 @@ TAU_CONDITIONS = {
     "6b": tau_t / _beta - 8 * t**4 * K**2 * L * d * C1,
     "6c": tau_t**2 / _beta - 8 * t**5 * K**3 * L**2 * d**2 * C1**2 / R**2,
     "6d": tau_t - t**2 * K * d * C1 * C3 * (sp.sqrt(sp.log(C2 * d)) + sp.sqrt(pi) / 2),
-    # corrected (spec §7 item 13): L_diag = 0 for a stationary kernel (k(a,a) constant), so (6b′) is void
+    # corrected (ledger I1): L_diag = 0 for a stationary kernel (k(a,a) constant), so (6b′) is void
     "6b2": tau_t / _beta - 24 * t**sp.Rational(9, 2) * K**sp.Rational(5, 2) * L * d * C1 / R,
     "6c2": tau_t**2 / _beta - 12 * t**5 * K**3 * L**2 * d**2 * C1**2 / R**2,
 }
@@ -107,7 +107,7 @@ _SYMBOLS = {
     "beta_T": (beta_T, "β_T, the schedule beta_t at t = T"),
 }
 _FINITE = {**_SYMBOLS, "n_X": (n_X, "|𝒜|, number of base arms (the whole set, not |𝒜_t|)"),
-           "s": (s, "prior scale sup_a √k(a,a) (1 in the paper's theorem; spec §3.7 generalisation)")}
+           "s": (s, "prior scale sup_a √k(a,a) (1 in the paper's theorem; ledger S5 generalisation)")}
 _BUCB = {"omega": (omega, "GP-BUCB tunable ω > 1"), "xi": (xi, "GP-BUCB tunable ξ > ω")}
 
 # --------------------------------------------------------------------------------------------- claims
@@ -209,7 +209,7 @@ def _infinite_claims(infinite: bool) -> tuple[Claim, ...]:
         Claim("lemma_A7", "deterministic",
               "pathwise at every available arm a and x = [a]_{𝒟} of a probe grid: |μ_{t−1}(x) − μ_{t−1}(a)| ≤ "
               "L‖x−a‖₁(1 + √N_{t−1} ς⁻¹‖L⁻¹(y−μ)‖) and, corrected, |σ²_{t−1}(x) − σ²_{t−1}(a)| ≤ "
-              "2ς⁻¹L‖x−a‖₁√N_{t−1} + ς⁻²L²‖x−a‖₁²N_{t−1}", "Lemma A.7, eqs. (66)–(67); spec §7 item 13"),
+              "2ς⁻¹L‖x−a‖₁√N_{t−1} + ς⁻²L²‖x−a‖₁²N_{t−1}", "Lemma A.7, eqs. (66)–(67); ledger I1"),
     )
 
 
@@ -236,7 +236,7 @@ _CORRECTIONS_COMMON = (
                "checked as i.i.d. N(0, I) whitened per-round innovations (their squared norms sum to it)",
                "sequentially whitened innovations are i.i.d. N(0,1) even with adaptive designs",
                changes_computation=False),
-    Correction("S8", "§6.4 of the spec", "ties in the argmax",
+    Correction("S8", "Algorithm 1 (argmax)", "ties in the argmax",
                "deterministic tie-break (lowest index / first edge), as the proof of A.4 needs a_t H_t-measurable",
                "ties have probability zero but the rule must be fixed", changes_computation=False),
 )
@@ -284,7 +284,7 @@ _ASSUMPTIONS_FINITE = (
 _ASSUMPTIONS_INFINITE = (
     Assumption("f ~ GP(0, k) drawn afresh every run, 𝒜 = [0, C₁]^d, k(a, a) = 1", "truth_in_candidates"),
     Assumption("Regularity (μ, k L-Lipschitz in ℓ₁; derivative tails (5) with C₂, C₃): random-Fourier-feature "
-               "kernel with explicit constants (spec §5.7 S4)", "comb_regularity"),
+               "kernel with explicit constants (instance S4 [PROPOSED])", "comb_regularity"),
     Assumption("observation noise i.i.d. N(0, ς²) per base arm with the ς the model uses", "noise_matches"),
     Assumption("available contexts exogenous (drawn independently of f) and an exact oracle", "comb_exogenous_exact"),
     Assumption("τ_t satisfies (6a)–(6d) and the corrected (6b″), (6c′); β_t theoretical", "theoretical_schedules"),

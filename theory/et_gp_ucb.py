@@ -1,22 +1,22 @@
 """Seed 001: ET-GP-UCB (Brunzema, von Rohr, Solowjow, Trimpe, "Event-Triggered Time-Varying Bayesian
 Optimization", arXiv 2208.10790, early version) and the two algorithms it builds on, TV-GP-UCB and R-GP-UCB
-(Bogunovic, Scarlett, Cevher 2016), in the codeable form of spec ``shared/spec/et_gp_ucb.md``.
+(Bogunovic, Scarlett, Cevher 2016); the paper's typos and gaps are in the corrections ledger below.
 
 Setting (Assumptions 1–3): f_1 = g_1, f_t = √(1−ε) f_{t−1} + √ε g_t with g_t ~ GP(0, k) i.i.d., k ≤ 1 stationary;
 y_t = f_t(x_t) + w_t, w_t ~ N(0, σ_n²) (σ_n is the symbol ``R``); regret against the noise-free per-step maximum.
 π_t = π²t²/6 throughout, so 2π_t/δ = π²t²/(3δ), 4π_t/δ = 2π²t²/(3δ), 8π_t/δ = 4π²t²/(3δ).
 
-Four theorem objects (ids stable, design.md; ``et_trigger`` is Lemma 3 on its own because its premise, ε = 0,
+Four theorem objects (stable ids; ``et_trigger`` is Lemma 3 on its own because its premise, ε = 0,
 is not the premise of Theorem 1):
 
-* ``et_gp_ucb`` — Theorem 1, in the three forms of spec §3.9: (A) as stated (the bound terms), (B) realised
+* ``et_gp_ucb`` — Theorem 1, in three forms: (A) as stated (the bound terms), (B) realised
   blocks (closes gaps G1–G3, computed per run by the family from the pieces below), (C) finite domain.
-  Vacuous for every ε > 0 of the experiments (spec §0.1, §3.10): the report says by how much.
-* ``et_r_gp_ucb`` — Theorem 2 (R-GP-UCB with a fixed reset period N), with the δ-budget corrected (spec §7 #14).
+  Vacuous for every ε > 0 of the experiments (the mismatch term Tφ_T): the report says by how much.
+* ``et_r_gp_ucb`` — Theorem 2 (R-GP-UCB with a fixed reset period N), with the δ-budget corrected (ledger R14).
 * ``tv_gp_ucb`` — TV-GP-UCB on a finite domain: Srinivas et al.'s Theorem-1 argument on the spatio-temporal
   kernel k(x,x')(1−ε)^{|t−s|/2}, with the certified time-varying γ̃_T (``boundcheck gamma --eps``).
 * ``et_trigger`` — Lemma 3 (no false reset under ε = 0, level δ_B = the study's δ) and its exact corollary
-  P(any false reset) ≤ Σ_t 2Φ̄(√ρ_t) (spec §3.4), with the Lemma-1/Lemma-2 parts and the trigger compensator.
+  P(any false reset) ≤ Σ_t 2Φ̄(√ρ_t) (Lemma 3's union bound), with the Lemma-1/Lemma-2 parts and the trigger compensator.
 
 Schedules whose variable is a block size N are written with the symbol ``t`` standing for N (their names end in
 ``_N``), so that ``Theorem.schedule_values`` evaluates them like any other schedule.
@@ -53,7 +53,7 @@ C2 = R**-2 / sp.log(1 + R**-2)  # s² ≤ C₂ log(1 + s²) for s² ∈ [0, σ_n
 
 
 def g_of(n: sp.Expr) -> sp.Expr:
-    """1 − e^{−p(ε) N} = 1 − (1−ε)^{N/2} (written directly: p(ε) = ∞ at ε = 1, spec §7 #35)."""
+    """1 − e^{−p(ε) N} = 1 − (1−ε)^{N/2} (written directly: p(ε) = ∞ at ε = 1)."""
     return 1 - (1 - eps) ** (n / 2)
 
 
@@ -90,7 +90,7 @@ def beta_thm2_printed(s: sp.Expr) -> sp.Expr:
 
 
 def beta_thm2(s: sp.Expr) -> sp.Expr:
-    """Theorem 2's β_t with the δ-budget corrected to δ/3 per event (spec §7 #14) [DERIVED]."""
+    """Theorem 2's β_t with the δ-budget corrected to δ/3 per event (ledger R14) [DERIVED]."""
     return (2 * sp.log(pi**2 * s**2 / delta)
             + 2 * d * sp.log(s**2 * d * b1 * r * sp.sqrt(sp.log(d * a1 * pi**2 * s**2 / delta))))
 
@@ -111,7 +111,7 @@ def ybar(s: sp.Expr, share: sp.Expr) -> sp.Expr:
 
 
 def rho(tp: sp.Expr, delta_b: sp.Expr) -> sp.Expr:
-    """The trigger's ρ_{t'} = 2 log(2π_{t'}/δ_B) = 2 log(π²t'²/(3δ_B)) (eqs. 10–11 simplified, spec §2.1)."""
+    """The trigger's ρ_{t'} = 2 log(2π_{t'}/δ_B) = 2 log(π²t'²/(3δ_B)) (eqs. 10–11 simplified)."""
     return 2 * sp.log(pi**2 * tp**2 / (3 * delta_b))
 
 
@@ -130,7 +130,7 @@ def false_alarm_sum_value(delta_b: float, head: int = 4000) -> float:
 
 class FalseAlarmSum(sp.Function):
     r"""``FalseAlarmSum(δ_B)`` = Σ_{t'≥1} 2Φ̄(√ρ_{t'}), the exact-model false-alarm level of the trigger
-    (spec §3.4 corollary): ≈ 0.0124 for δ_B = 0.1, for every horizon (the T = 200 and 400 sums agree to three
+    (Lemma 3's union bound, exact): ≈ 0.0124 for δ_B = 0.1, for every horizon (the T = 200 and 400 sums agree to three
     figures, and the infinite sum bounds both). Numeric through :func:`false_alarm_sum_value`."""
 
     nargs = 1
@@ -192,10 +192,10 @@ ET_CLAIMS = (
     Claim("regret_bound_realised", "probability",
           "(B) R_T ≤ √(T C₁β_T Σ_b I_b) + Σ_{t≤T} t⁻² + Σ_t [2(σ_n⁻²+σ_n⁻⁴)N_t²g_t Y_t + 2√(β_t(3σ_n⁻²+σ_n⁻⁴)N_t²g_t)] "
           "on the realised blocks (N_t = |D_t|, g_t = 1−(1−ε)^{N_t/2}, Y_t = max_{i∈D_t}|y_i|, I_b realised)",
-          "Theorem 1 proof, closed (spec §3.9 B)", delta),
+          "Theorem 1 proof, closed (gaps G1–G3: ledger E12, E19, E20)", delta),
     Claim("regret_bound_finite", "probability",
           "(C) finite-domain variant: a₀ = M, b₀ = √2, ȳ_T, no +2, τ̄_C = min{T, 3Ê[τ]/δ}",
-          "Theorem 1, finite domain (spec §3.9 C)", delta),
+          "Theorem 1, finite domain (form C)", delta),
     Claim("confidence_at_query", "probability",
           "Lemma 5 on the block data: |f_t(x_t) − μ̃_{D_t}(x_t)| ≤ √β^{(5)}_t σ̃_{D_t}(x_t) for all t ≤ T, "
           "β^{(5)}_t = 2 log(4π_t/δ) (gap G4: the block start depends on the data)", "Lemma 5 (C4, event A)",
@@ -259,13 +259,13 @@ ET_CORRECTIONS = (
     Correction("E_tau", "Theorem 1", "E[τ] has no closed form", "Ê[τ] from a pilot Monte Carlo of the theorem's "
                "algorithm on independent seeds (reported with its standard error); τ̄ = T at ε = 0, where "
                "E[τ] ≥ T(1 − Σ2Φ̄(√ρ)) ≥ δT is certified by Lemma 3's corollary",
-               "the RHS is approximate, as the spec states (§6 C8)"),
+               "the RHS is approximate (Ê[τ] is an estimate)"),
     Correction("E_gamma", "Theorem 1", "γ_τ̄ not computable", "a certified upper bound (boundcheck.model.mig)",
                "a lower estimate would make the check unsound"),
     Correction("E_asm3", "Assumption 3", "a₀, b₀, a₁, b₁ not given",
                "(3) on the grid by a union bound: a₀ = M, b₀ = √2; (4) by Borell–TIS: b₁ = 2√2/l, "
                "a₁ = max{1, exp(m₁²l²/2)} with m₁ = E sup|∂f/∂x_j| estimated by Monte Carlo (upper value)",
-               "numbers needed for β_t and ȳ (spec §1.3); a₁ is approximate and reported"),
+               "numbers needed for β_t and ȳ (Assumption 3); a₁ is approximate and reported"),
 )
 
 ET_ASSUMPTIONS = (
@@ -303,7 +303,7 @@ ET_THEOREM = Theorem(
     algorithms=("et_gp_ucb", "r_gp_ucb_tv", "tv_gp_ucb", "gp_ucb"),
     domains={"eps": Domain(0, 1), "d": Domain(1, integer=True), "tau_bar": Domain(1), "tau_bar_C": Domain(1)},
     constraints=(sp.Le(tau_bar, T), sp.Le(tau_bar_C, T)),
-    notes=("For every ε > 0 of the experiments the bound is vacuous (spec §0.1): the mismatch term Tφ_T is "
+    notes=("For every ε > 0 of the experiments the bound is vacuous: the mismatch term Tφ_T is "
            "10⁷–10¹² while R_T ≈ 10². The report gives RHS/R_T and the ratio to the trivial bound 2Σ_t max|f_t|.",
            "At ε = 0, φ_T = 0 and τ̄ = T: (A) is √(2C₁Tβ_Tγ_T) + 2, Srinivas' Theorem 2 up to √2 and the β.",),
 )
@@ -330,12 +330,12 @@ R_SYMBOLS["gamma_N"] = (gamma_N, "certified upper bound on γ_N (time-invariant 
 R_CLAIMS = (
     Claim("regret_bound", "probability",
           "R_T ≤ √(C₁Tβ_T(T/N+1)γ_N) + 2 + Tφ_T(ε,δ,N) with the δ-budget corrected (δ/3 per event, ȳ_T)",
-          "Theorem 2 (corrected, spec §7 #13–14)", delta, main=True),
+          "Theorem 2 (corrected: ledger R13, R14)", delta, main=True),
     Claim("regret_bound_printed", "probability",
           "the printed form: β_t with δ/2 (eq. 45), ȳ_N with 2(a₀+1)π²N²/(3δ) (N̄ read as N)",
           "Theorem 2 as printed", delta),
     Claim("regret_bound_realised", "probability",
-          "(B) on the realised blocks of length ≤ N (as for Theorem 1)", "Theorem 2 proof, closed (spec §3.9 B)",
+          "(B) on the realised blocks of length ≤ N (as for Theorem 1)", "Theorem 2 proof, closed (form B)",
           delta),
     Claim("confidence_at_query", "probability",
           "Lemma 5 on the block data (exact here: resets do not depend on the data), level δ/3",
@@ -429,7 +429,7 @@ TV_CLAIMS = (
 TV_THEOREM = Theorem(
     id="tv_gp_ucb",
     title="TV-GP-UCB regret bound (ε Markov chain, finite domain, certified time-varying γ̃_T)",
-    paper="(Bogunovic, Scarlett, Cevher 2016, AISTATS; restated in spec et_gp_ucb.md §2.3, §3.11, §4.3)",
+    paper="(Bogunovic, Scarlett, Cevher 2016, AISTATS; as used by Brunzema et al. 2022, Sec. 3–4)",
     source="Bogunovic, Scarlett, Cevher (2016), TV-GP-UCB (finite-domain form)",
     guarantee="high_probability",
     symbols=TV_SYMBOLS,
@@ -468,7 +468,7 @@ TRIGGER_CLAIMS = (
           "no trigger in [1, T] under ε = 0 (any reset is false): P ≤ δ_B", "Lemma 3", delta, main=True),
     Claim("false_reset_sharp", "probability",
           "the same event: P ≤ Σ_{t'} 2Φ̄(√ρ_{t'}) (≈ 0.0124 at δ_B = 0.1)", "Lemma 3, exact-model corollary "
-          "(spec §3.4) [DERIVED]", FalseAlarmSum(delta)),
+          "(Lemma 3's union bound) [DERIVED]", FalseAlarmSum(delta)),
     Claim("lemma1_part", "probability",
           "|f(x_t) − μ_{D_t}(x_t)| ≤ √ρ_{t'} σ_{D_t}(x_t) for all t up to the first trigger", "Lemma 1 with δ_B/2",
           delta / 2),
@@ -515,7 +515,7 @@ TRIGGER_THEOREM = Theorem(
     controls=("tv_grid20_static_lengthscale", "tv_grid20_static_noise"),
     algorithms=("et_gp_ucb", "gp_ucb"),
     notes=("Lemma 3 holds for any β (x_t only has to be history-measurable); the study runs the scenario's β.",
-           "Compensator (spec §6 C1): p_t = 2Φ̄(κ_t/√(σ²_{D_t}(x_t)+σ_n²)) is the exact conditional trigger "
+           "Compensator: p_t = 2Φ̄(κ_t/√(σ²_{D_t}(x_t)+σ_n²)) is the exact conditional trigger "
            "probability under the model, so E[Σ_{t≤τ} p_t] = P(any false reset) (tower property). Its run average is "
            "the low-variance estimate of P(E) reported beside the 0/1 indicator (runs column `compensator`). It is "
            "not a separate verdict: p_t ≤ 2Φ̄(√ρ_t) holds by construction, and the agreement it rests on is tested "

@@ -1,5 +1,5 @@
 """Chowdhury & Gopalan (ICML 2017), "On Kernelized Multi-armed Bandits" (paper 004): Theorems 2, 3 and 4 with
-the constants of the appendix restored (spec ``shared/spec/igp_ucb_gp_ts.md`` §4, §7, §8).
+the constants of the appendix restored (the corrections ledger CG1–CG19 below).
 
 Frequentist setting: f is a fixed member of the RKHS of k with ‖f‖_k ≤ B, k(x, x) ≤ 1, conditionally
 R-sub-Gaussian noise. The model is GP(0, k) with likelihood variance λ = 1 + η, η = 2/T (the theory setting);
@@ -9,7 +9,7 @@ R-sub-Gaussian noise. The model is GP(0, k) with likelihood variance λ = 1 + η
   |μ_{t−1}(x) − f(x)| ≤ β_t σ_{t−1}(x),  β_t = B + R√(2(γ_{t−1} + 1 + ln(1/δ))).
 * ``igp_ucb`` (Theorem 3, Appendix D + Lemma 4): w.p. ≥ 1 − δ,
   R_T ≤ 2 β_T √(4(T + 2) γ_T)   (β_T evaluated with γ_T ≥ γ_{T−1}, as the paper writes it).
-* ``gp_ts`` (Theorem 4, Lemma 13), finite-domain variant D_t = D with |D| = n (spec §4.5, derived), w.p. ≥ 1 − δ,
+* ``gp_ts`` (Theorem 4, Lemma 13), finite-domain variant D_t = D with |D| = n (ledger CG13, derived), w.p. ≥ 1 − δ,
   R_T ≤ 8B + (11 c_T/p)√(4(T+2)γ_T) + 2Bπ²/6 + √(2 ln(2/δ) Σ_t α_t²),
   v_t = B + R√(2(γ_{t−1} + 1 + ln(2/δ))), c̃_t = √(2 ln(n t²)), c_t = v_t(1 + c̃_t), p = 1/(4e√π),
   α_t = 2B + 11c_t/p + 2B/t² ≤ a + b/t² (a = 2B + 11c_T/p, b = 2B), Σ α_t² ≤ T a² + 2ab π²/6 + b² π⁴/90.
@@ -67,7 +67,7 @@ BETA_GP_UCB = sp.sqrt(2 * B**2 + 300 * gamma_tm1 * sp.log(t / delta) ** 3)  # Sr
 _COMMON_SCHEDULES = {"lambda": LAMBDA, "eta": ETA, "B": B, "beta_gp_ucb_t": BETA_GP_UCB}
 
 # The paper's experiments set γ_t "according to theoretical upper bounds for corresponding kernels" with unit
-# constants (spec §6.1, §8 item 3): not certified bounds; used only by the paper-replication scenarios.
+# constants (§6; ledger CG3): not certified bounds; used only by the paper-replication scenarios.
 _d, _nu = sp.Symbol("d", positive=True), sp.Symbol("nu", positive=True)
 PAPER_GAMMA_RATES = {
     "se": sp.log(t) ** (_d + 1),
@@ -122,7 +122,7 @@ SELF_NORMALIZED_AY = Claim(
     "self_normalized_ay", "probability",
     "ε_{1:t}ᵀK_t(K_t+λI)^{−1}ε_{1:t} ≤ 2R²(½ln det(I+K_t/λ) + ln(1/δ)) for all t ≤ T "
     "(Abbasi-Yadkori et al. 2011 in the n-dimensional feature space of k on the finite D)",
-    "spec §7.2 item 1 (sharper form)", delta)
+    "Abbasi-Yadkori et al. 2011 (sharper than Theorem 1)", delta)
 DECOMPOSITION = Claim(
     "D1_decomposition", "deterministic",
     "at t = T: the algorithm's μ_T, σ²_T equal the batch formulas (2)–(4) with the scenario's λ (1e−8), and "
@@ -216,7 +216,7 @@ CORRECTIONS = (
                "Theorem 1's mixture needs η fixed before the run", changes_computation=False),
     Correction("CG3", "§6 experiments", "λ = R² and unit-constant rate γ_t",
                "two modes: theory (λ = 1 + 2/T, certified γ_t) and paper replication (λ = R², rate γ_t, out of "
-               "theory); the general-λ data-dependent width (spec §4.3) is checked in both",
+               "theory); the general-λ data-dependent width (Theorem 2's proof) is checked in both",
                "Theorem 2 needs λ = 1 + 2/T and Lemma 4 needs λ ≥ 1"),
     Correction("CG4", "Lemmas 7–8", "P[Z > β] ≥ e^{−β²}/(4√πβ) (false for β ≲ 0.4); '1/(4√πβ_t)', 'c_{1,t}'",
                "P[Z > θ] ≥ P[Z > 1] ≥ p for θ ≤ 1 (monotonicity), θ_t in place of β_t, v_t in place of c_{1,t}",
@@ -241,7 +241,7 @@ CORRECTIONS = (
                "using R² would be circular (R² depends on the range of f)"),
     Correction("CG13", "Theorem 4", "D convex with grids D_t of size (BLrdt²)^d",
                "finite-domain variant: D_t = D, c̃_t = √(2ln(|D|t²)), (2B+1)/t² → 2B/t², no discretisation term",
-               "the experiments use a fixed finite D; the grid is impractical (spec §8 item 14)"),
+               "the experiments use a fixed finite D; the grid is impractical (Theorem 4's D_t)"),
     Correction("CG14", "Theorem 3", "β_T with γ_{T−1}", "bound evaluated with γ_T ≥ γ_{T−1}; β_t itself uses γ_{t−1}",
                "the paper's own form; γ is non-decreasing", changes_computation=False),
     Correction("CG15", "Lemma 13 (anytime)", "Azuma at the horizon only",

@@ -8,7 +8,7 @@ certified upper bound on γ_T, which the toolkit computes numerically elsewhere.
   linear ``O(d log T)``; squared exponential ``O((log T)^{d+1})``; Matérn with ν > 1
   ``O(T^{d(d+1)/(2ν+d(d+1))} log T)``.
 * Time-varying kernel ``k_X(x,x') (1−ε)^{|t−t'|/2}`` with k_X ≤ 1 and noise variance σ² = R²:
-  Bogunovic et al. (2016), cited form ``(T/Ñ + 1)(γ_Ñ + σ⁻² Ñ³ ε)`` for any block length Ñ. Spec 000 §4.3
+  Bogunovic et al. (2016), cited form ``(T/Ñ + 1)(γ_Ñ + σ⁻² Ñ³ ε)`` for any block length Ñ. boundcheck
   derives the self-contained form ``⌈T/Ñ⌉(γ_Ñ + ¼ R⁻² Ñ^{5/2} ε)`` (Fischer + concavity of log det +
   ‖E‖_* ≤ Ñ^{3/2} max|E_ij|).
 """
@@ -68,14 +68,14 @@ RATES: dict[str, dict] = {
     "time_varying_bogunovic": {
         "expr": (T / N_tilde + 1) * (gamma_N + R**-2 * N_tilde**3 * epsilon),
         "latex": r"\big(\tfrac{T}{\tilde N}+1\big)\big(\gamma_{\tilde N}+\sigma^{-2}\tilde N^3\epsilon\big)",
-        "source": "Bogunovic et al. (2016), cited in spec 000 §4.3 (σ = R); verify before use",
+        "source": "Bogunovic et al. (2016), as cited (σ = R), not proved here; verify before use",
         "note": NOTE + "; an upper-bound expression in γ_Ñ, minimised over Ñ",
     },
     "time_varying_self_contained": {
         "expr": sp.ceiling(T / N_tilde) * (gamma_N + sp.Rational(1, 4) * R**-2 * N_tilde**sp.Rational(5, 2)
                                             * epsilon),
         "latex": r"\lceil T/\tilde N\rceil\big(\gamma_{\tilde N}+\tfrac14R^{-2}\tilde N^{5/2}\epsilon\big)",
-        "source": "spec 000 §4.3, self-contained alternative (derived; proof in boundcheck.mig)",
+        "source": "self-contained alternative (derived; proof in boundcheck.mig)",
         "note": NOTE + "; an upper-bound expression in γ_Ñ, minimised over Ñ",
     },
 }
@@ -119,5 +119,5 @@ def block_bound_bogunovic(gamma=gamma_N) -> sp.Expr:
 
 
 def block_bound_self_contained(gamma=gamma_N) -> sp.Expr:
-    """Spec 000 §4.3's ``⌈T/Ñ⌉(γ_Ñ + ¼ R⁻² Ñ^{5/2} ε)`` (k_X ≤ 1; see ``boundcheck.mig`` for the proof)."""
+    """The block bound ``⌈T/Ñ⌉(γ_Ñ + ¼ R⁻² Ñ^{5/2} ε)`` (k_X ≤ 1; see ``boundcheck.mig`` for the proof)."""
     return sp.ceiling(T / N_tilde) * (gamma + sp.Rational(1, 4) * R**-2 * N_tilde ** sp.Rational(5, 2) * epsilon)

@@ -1,6 +1,6 @@
 """PE-GP-UCB (Ziomek, Adachi, Osborne 2024, "Time-Varying Gaussian Process Bandits with Unknown Prior"),
 Theorem 4.1 in its finite-domain case (A), with the constants the paper leaves implicit restored
-(spec ``shared/spec/pe_gp_ucb.md`` §3.8):
+(Theorem 4.1 with Lemmas 5.1–5.3 and Appendix C; the corrections ledger below):
 
     R_T ≤ 2|U|B + 2√(|U| ξ_T T) + 2 β_T √(C T |U| γ_T)      with probability ≥ 1 − δ,
 

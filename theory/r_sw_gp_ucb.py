@@ -1,6 +1,6 @@
 """Zhou & Shroff (CISS 2021), "No-Regret Algorithms for Time-Varying Bayesian Optimization" (paper 003):
 R-GP-UCB (Theorem 1) and SW-GP-UCB (Theorem 2) for drifting RKHS functions with a variation budget, with the
-constants the big-O statements hide restored from the proofs (spec ``shared/spec/r_sw_gp_ucb.md`` §3.7).
+constants the big-O statements hide restored from the proofs (ledger ZS5–ZS7, ZS20).
 
 Setting: f_t ∈ H_k with ‖f_t‖_k ≤ B for every t, Σ_{t<T}‖f_{t+1} − f_t‖_k ≤ P_T, k(x, x) ≤ 1, conditionally
 R-sub-Gaussian noise; the surrogate is GP(0, k) with likelihood variance λ > 0 on the retained samples only; γ̄_n is
@@ -133,11 +133,11 @@ _DET_COMMON = (
           "at every step: the algorithm's μ_{t−1}(x_t), σ_{t−1}(x_t) and μ·c, σ²·c over D (fixed c) equal a replay of "
           "(1)–(2) on the retained samples; the replay equals a from-scratch Cholesky recomputation on all of D "
           "(1e−8; restart = empty data, window = the last samples); μ − f_t = bias + drift + noise with the truth's "
-          "exact θ_t", "eqs. (1)–(2); spec §6.1 items 1, 4–5"),
+          "exact θ_t", "eqs. (1)–(2); Mercer coordinates (Theorem 3)"),
     Claim("D2_information", "deterministic",
           "on the retained data: ½ln det(I+K/λ) (from scratch) = ½Σ ln(1 + σ̃²_{s−1}(x_s)/λ) (1e−8; σ̃ = the "
           "algorithm's own σ for R-GP-UCB) ≤ certified γ̄_n; Σσ̃² ≤ 2c_λ·½ln det ≤ 2(1+λ)γ̄_n (elliptical potential)",
-          "Claim 1, Lemma 6 of [18] (spec §3.6)"),
+          "Claim 1, Lemma 6 of [18] (ledger ZS1, ZS7)"),
     Claim("D3_bias_noise", "deterministic",
           "for all x ∈ D and t: |k(x)ᵀ(K+λI)⁻¹f_t(X) − f_t(x)| ≤ ‖f_t‖_k σ_{t−1}(x) and "
           "|k(x)ᵀ(K+λI)⁻¹N| ≤ λ^{−1/2}σ_{t−1}(x)√(NᵀK(K+λI)⁻¹N)", "eqs. (6)–(7)"),
@@ -147,7 +147,7 @@ _DET_COMMON = (
     Claim("D5_regret_step", "deterministic",
           "on the confidence event at step t (and β̄_t ≥ β^conf_t): r_t ≤ 2ξD_t + (β̄_t + β^conf_t)σ_{t−1}(x_t); on the "
           "event at every step: R(t) ≤ Σ_s(2ξD_s + (β̄_s+β^conf_s)σ_{s−1}(x_s)), Σ_s D_s ≤ (window − 1 or w)P_T, "
-          "Σ_{s∈block}σ_{s−1}(x_s) ≤ √(2c_λH_kγ̄_H), hence R(t) ≤ Bound(t)", "proofs of Theorems 1–2 (spec §3.7)"),
+          "Σ_{s∈block}σ_{s−1}(x_s) ≤ √(2c_λH_kγ̄_H), hence R(t) ≤ Bound(t)", "proofs of Theorems 1–2 (ledger ZS5–ZS6)"),
 )
 
 R_CLAIMS = (
@@ -176,7 +176,7 @@ SW_CLAIMS = (
           "Theorem 2 proof", delta, main=True),
     Claim("confidence_event", "probability",
           "for all t ≤ T, x ∈ D: |μ_{t−1}(x) − f_t(x)| ≤ ξ_w D_t + β_t σ_{t−1}(x) (Lemma 2 corrected with ξ_w)",
-          "Lemma 2 with Claim 2 for windows (spec §3.7, §7 item 4)", delta),
+          "Lemma 2 with Claim 2 for windows (ledger ZS4, ZS11)", delta),
     Claim("self_normalized", "probability",
           "for all t ≤ T: NᵀK(K+λI)⁻¹N ≤ 2R²(½ln det(I+K/λ) + ln(T/δ)) on the window",
           "Lemma 2 proof (mixture per t, union over t ≤ T)", delta),
@@ -256,7 +256,7 @@ CORRECTIONS = (
     Correction("ZS19", "Remark (2)–(3)", "H = Õ(γ_T^{1/4}(T/P_T)^{1/2}); undefined at P_T = 0",
                "[PROPOSED] H = w = clip(⌈γ̄_T^{1/4}(T/P_T)^{1/2}⌉, 1, T) with γ̄_T at λ = 1; H = T when P_T = 0; "
                "⌈γ̄_T^{1/4}T^{1/2}⌉ when P_T is unknown", "constants hidden by Õ"),
-    Correction("ZS20", "Theorems 1–2", "big-O only", "explicit bounds (spec §3.7), paper-literal forms reported "
+    Correction("ZS20", "Theorems 1–2", "big-O only", "explicit bounds (from the proofs), paper-literal forms reported "
                "separately (r_gp_ucb_literal, sw_gp_ucb_literal)", "the paper gives no constants",
                changes_computation=False),
 )

@@ -1,6 +1,6 @@
 """GP-UCB (Srinivas, Krause, Kakade, Seeger 2010, "Gaussian Process Optimization in the Bandit Setting:
 No Regret and Experimental Design"), Theorem 1: finite domain, f drawn from the GP prior (Bayesian setting).
-Restated in spec ``shared/spec/pe_gp_ucb.md`` §2.3/§3 and ``et_gp_ucb.md`` §3.11:
+The statement (arXiv:0912.3995, Theorem 1 with Lemmas 5.1–5.4):
 
     β_t = 2 log(|D| t² π² / (6δ))        (the *squared* confidence width: x_t = argmax μ_{t−1} + √β_t σ_{t−1})
     P{ R_T ≤ √(C₁ T β_T γ_T)  for all T ≥ 1 } ≥ 1 − δ,      C₁ = 8 / log(1 + σ⁻²),
@@ -89,7 +89,7 @@ ASSUMPTIONS = (
 THEOREM = Theorem(
     id="gp_ucb",
     title="GP-UCB regret bound for a GP sample on a finite domain",
-    paper="(Srinivas et al. 2010, arXiv:0912.3995; restated in spec pe_gp_ucb.md §2.3/§3)",
+    paper="(Srinivas et al. 2010, arXiv:0912.3995; cited by Ziomek et al. 2024 as Theorem 3.1)",
     source="Srinivas, Krause, Kakade, Seeger (2010), Theorem 1",
     guarantee="high_probability",
     symbols=SYMBOLS,

@@ -1,6 +1,7 @@
 r"""Certified brackets on the maximum information gain γ_T of a finite domain.
 
-Definitions: spec 000 §1.7 and §4; spec 001 §1.7; spec 004 §2 (γ with λ = 1 + η); spec 002 §3 (γ_{TK}).
+Definitions: Ziomek et al. 2024 (γ_T of Theorem 4.1, Lemma 5.3); Brunzema et al. 2022, Sec. 3 (ledger E5);
+Chowdhury & Gopalan 2017, §2 (γ with λ = 1 + η); Sandberg et al. 2025, eq. (4) (γ_{TK}, over multisets: ledger S3).
 The domain has ``n`` points with the PSD Gram matrix ``K = k_X(x_i, x_j)``. The noise variance is ``s2``
 (``R²``, or the regulariser ``λ = 1 + η``). For a multiset ``A`` of observations,
 ``I(y_A; f) = ½ log det(I + s2⁻¹ K̃_A)``.
@@ -91,7 +92,7 @@ Methods (keys of :attr:`GammaBracket.methods`; ``nan`` where a method does not a
     over many points. It is evaluated for scaled copies ``ω w`` of the relaxation's designs: lines in ``m``
     (stationary), or through the same scalar-mode smoother and grid (time-varying).
 
-``kronecker`` (eigenvalue bound; spec 000 §4.4 U1)
+``kronecker`` (eigenvalue bound, derived here)
     ``K̃`` on ``X × [T]`` is ``K ⊗ D_T`` with ``(D_T)_{ij} = ρ^{|i−j|}``. An admissible multiset is
     ``P K̃ Pᵀ`` with ``PᵀP = diag(counts)``. Sylvester gives
     ``det(I + s2⁻¹ P K̃ Pᵀ) = det(I + s2⁻¹ K̃^{1/2} PᵀP K̃^{1/2})``, and ``PᵀP ≼ c I``. So
@@ -99,9 +100,9 @@ Methods (keys of :attr:`GammaBracket.methods`; ``nan`` where a method does not a
     ``c = K`` (time-varying: at most ``K`` copies per time). The determinants for every ``t`` come from
     scalar Kalman filters.
 
-``block`` (``eps > 0``; spec 000 §4.3, self-contained alternative, checked here)
+``block`` (``eps > 0``; an alternative to Bogunovic et al.'s form, proved here)
     ``γ̃_t ≤ ⌈t/N⌉ (γ^{up}_{NK} + ¼ κ s2⁻¹ K^{3/2} N^{5/2} eps)``, minimised over block lengths ``N``.
-    Here ``κ = max_x k(x,x)`` (1 for the spec's normalised kernels) and ``γ^{up}`` is the certified
+    Here ``κ = max_x k(x,x)`` (1 for kernels normalised to k(x,x) ≤ 1) and ``γ^{up}`` is the certified
     stationary upper curve of this module.
 
     Proof:
@@ -116,9 +117,9 @@ Methods (keys of :attr:`GammaBracket.methods`; ``nan`` where a method does not a
        ``X = I + s2⁻¹K_b``. Since ``‖X⁻¹‖ ≤ 1``, this is ``≤ log det X + s2⁻¹ ‖E‖_*``. Then
        ``‖E‖_* ≤ √m ‖E‖_F ≤ m^{3/2} κ δ_N``, and ``½ log det X ≤ γ_m ≤ γ^{up}_{NK}``.
     4. Hence the per-block term is ``½ s2⁻¹ (NK)^{3/2} κ N eps / 2``, the formula above. For ``K = κ = 1``
-       it is the spec's ``¼ R⁻² N^{5/2} eps``. A shorter last block is covered because both terms grow
+       it is ``¼ R⁻² N^{5/2} eps``. A shorter last block is covered because both terms grow
        with the block length.
-    The spec's cited Bogunovic form ``(T/N + 1)(γ_N + σ⁻² N³ ε)`` is not used.
+    Bogunovic et al.'s form ``(T/N + 1)(γ_N + σ⁻² N³ ε)`` is not used (ledger TV2, theory/et_gp_ucb.py).
 
 ``block_hadamard`` (``eps > 0``)
     The same as ``block``, with the sharper ``‖E‖_* ≤ κ ‖J − D_b‖_*``. For PSD ``A``, Schur's theorem gives

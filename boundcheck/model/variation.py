@@ -1,5 +1,5 @@
 """Time-varying RKHS functions with an exact norm and an exact variation budget (Zhou & Shroff 2021; spec
-``shared/spec/r_sw_gp_ucb.md`` §6.3), streamed over time.
+docs/papers/r_sw_gp_ucb.md), streamed over time.
 
 Construction. Anchors z_1..z_a are points of the finite domain D; every member is f_t = Σ_i α_{t,i} k(z_i, ·).
 With K_Z = U diag(s) Uᵀ (eigendecomposition, eigenvalues below ``rank_tol``·max dropped, no jitter) and
@@ -9,7 +9,7 @@ With K_Z = U diag(s) Uᵀ (eigendecomposition, eigenvalues below ``rank_tol``·m
     Φ = K_{D,Z} U_r s_r^{−1/2}.
 
 These are norms in the RKHS of k on the whole input space (the restriction to D has the same norm: f lies in the
-span of {k(z, ·) : z ∈ D}). Sequences are designed in θ (spec §6.3):
+span of {k(z, ·) : z ∈ D}). Sequences are designed in θ (Mercer coordinates, Zhou & Shroff 2021, Theorem 3):
 
 * ``rotation`` (slowly varying): θ_t = B(cos(ωt)u + sin(ωt)v) with u ⊥ v random unit vectors per run; every step
   moves by exactly 2B sin(ω/2), and ω = 2 arcsin(P_T / (2B(T−1))) makes Σ_{t<T}‖θ_{t+1} − θ_t‖ = P_T exactly.
@@ -256,7 +256,7 @@ def certified_gamma(K: np.ndarray, horizon: int, noise_var: float):
 
 
 def remark_window(K: np.ndarray, horizon: int, P_T: float | None, c: float = 1.0) -> int:
-    """H (or w) of the Remark after Theorem 2 (spec §2.3), [PROPOSED] constant c = 1:
+    """H (or w) of the Remark after Theorem 2 (ledger ZS19), [PROPOSED] constant c = 1:
 
     * P_T known and > 0: H = clip(⌈c γ̄_T^{1/4} (T/P_T)^{1/2}⌉, 1, T);  P_T = 0: H = T (nothing to forget);
     * P_T unknown (``None``): H = clip(⌈c γ̄_T^{1/4} T^{1/2}⌉, 1, T).

@@ -1,4 +1,4 @@
-"""GP-TS, Algorithm 2 of Chowdhury & Gopalan (2017), finite-domain variant (D_t = D, spec §4.5):
+"""GP-TS, Algorithm 2 of Chowdhury & Gopalan (2017), finite-domain variant (D_t = D; ledger CG13):
 
     for t = 1, 2, ...:
         v_t = B + R√(2(γ_{t−1} + 1 + ln(2/δ)))
@@ -7,7 +7,7 @@
 
 Draws are exact: pathwise (Matheron) conditioning of a prior draw from the clipped eigendecomposition of K
 (:class:`~boundcheck.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run. The sampling
-randomness is the policy's own stream, independent of the observation noise (spec §8 item 15).
+randomness is the policy's own stream, independent of the observation noise (it belongs to Theorem 1's filtration).
 
 What the algorithm drew is recorded for the claims (they are checked on the draws, not on formulas): the draw,
 the posterior mean and standard deviation at x° (a point fixed in advance, ``fixed_point``), at x_{t−1}

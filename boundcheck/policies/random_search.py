@@ -1,4 +1,4 @@
-"""Random Search: x_t ~ Unif(X_t) (named but not described by Ziomek et al.; [PROPOSED] spec 000 §2.7); for
+"""Random Search: x_t ~ Unif(X_t) (named but not described by Ziomek et al.; boundcheck's choice [PROPOSED]); for
 super arms of K base arms, K distinct available arms uniformly at random."""
 
 from __future__ import annotations

@@ -399,7 +399,7 @@ def _power_table(ctx: ReportContext) -> tuple[dict | None, str]:
     paper = plugins.paper_of_theorem(ctx.theorem_id)
     if paper is not None and paper.power_dir is not None:  # shipped with the theorem's paper
         candidates.append((paper.power_dir / f"{ctx.theorem_id}.json",
-                           "precomputed (benchmarks/bench_power.py; see docs/performance.md)"))
+                           "precomputed (benchmarks/bench_power.py; see docs/verdicts.md)"))
     import json
 
     for path, what in candidates:

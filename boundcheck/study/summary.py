@@ -1,6 +1,6 @@
 """The study's summary, from the stored chunks only: claim verdicts (through the claim table and the error
 budget), regret statistics, paired comparisons, the γ curves; written as ``summary.json``, ``claims.parquet``
-and ``gamma.parquet`` (the JSON contract in ``shared/design.md``).
+and ``gamma.parquet`` (the JSON of ``verify --json``, documented in docs/cli.md).
 
 Only the study's runs (run < ``spec.runs``) are read: a results folder may hold more runs from an earlier,
 larger study with the same key. Each claim also gets its *smallest detectable effect* at this number of runs

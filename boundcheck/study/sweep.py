@@ -10,7 +10,7 @@ by chunk. What can vary:
   is read again with the key set (built-in scenarios are files too).
 
 :func:`sweep_table` turns the cells' summaries into one tidy table, one row per cell × claim (the columns are
-:data:`COLUMNS`, documented in the README); :func:`boundcheck.api.sweep` runs a sweep,
+:data:`COLUMNS`, documented in docs/cli.md, "Sweeps"); :func:`boundcheck.api.sweep` runs a sweep,
 :func:`boundcheck.report.sweep.write_sweep_page` draws its page.
 """
 

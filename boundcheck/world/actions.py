@@ -10,7 +10,7 @@ An :class:`ActionSet` owns the three things every algorithm and every regret com
 * ``value(f, action)`` and ``best_value(f, available)`` — f(a) = Σ_{i∈a} f(i) and max_a f(a), from which the
   engine computes the regret r_t = max_a f_t(a) − f_t(a_t).
 
-Ties go to the lowest index, a deterministic rule as the theory requires (spec 000 §6.9).
+Ties go to the lowest index, a deterministic rule as the theory requires (an exact argmax).
 """
 
 from __future__ import annotations

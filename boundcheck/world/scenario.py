@@ -96,7 +96,7 @@ class Scenario:
             return 1.0 + 2.0 / self.horizon
         if self.model_noise == "1":
             return 1.0
-        if self.model_noise == "1+2/H":  # λ = 1 + 2/H (or 1 + 2/w) of a forgetting algorithm (spec 003 §3.8)
+        if self.model_noise == "1+2/H":  # λ = 1 + 2/H (or 1 + 2/w) of a forgetting algorithm (1 + 2/T per block)
             if self.window is None:
                 raise BoundcheckError(f"scenario {self.name!r}: λ = 1 + 2/H needs a window H")
             return 1.0 + 2.0 / self.window

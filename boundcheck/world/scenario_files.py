@@ -1,7 +1,7 @@
 """Scenario files: everything a scenario is, as TOML (stdlib ``tomllib``); generated constants come from
 registered generators (the generator is code, its parameters and every other number are data).
 
-A file (every key is documented in the README, "Scenario files")::
+A file (every key is documented in docs/scenarios.md)::
 
     name = "my_problem"                # required; the built-in files are named after their scenario
     description = "..."

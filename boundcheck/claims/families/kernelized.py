@@ -48,7 +48,7 @@ def _prev(curve: np.ndarray) -> np.ndarray:
 
 
 def paper_gamma(scenario: Scenario, horizon: int, rates: dict, symbols: dict) -> np.ndarray:
-    """The paper's unit-constant rate γ_t, t = 1..T (spec §6.1, §8 item 3): not a certified bound. ``rates``
+    """The paper's unit-constant rate γ_t, t = 1..T (the paper's §6; ledger CG3): not a certified bound. ``rates``
     (kernel kind -> sympy expression in t) and ``symbols`` (parameter name -> sympy symbol) come from the paper
     that states them (``theory.igp_ucb_gp_ts.PAPER_GAMMA_RATES``), handed to the family by its paper."""
     kind = scenario.gamma_rule.split(":", 1)[1]
@@ -149,7 +149,7 @@ class KernelEvaluator(ChunkEvaluator):
         return {"fail": self.conf_fail(self.main)}
 
     def confidence_data_dependent(self) -> dict:
-        """General-λ data-dependent width (spec §4.3) with λ₀ = λ/(1+η), η = 2/T, at t = 1..T (uses K_{t−1})."""
+        """General-λ data-dependent width (Theorem 2's proof) with λ₀ = λ/(1+η), η = 2/T, at t = 1..T (uses K_{t−1})."""
         d = self.data(self.main)
         g_prev = np.concatenate([np.zeros((self.m, 1)), d["gain_dir"][:, :-1]], axis=1)  # ½ log det(I+K_{t−1}/λ)
         w = self.sc.B + self.R / np.sqrt(self.lam) * np.sqrt(

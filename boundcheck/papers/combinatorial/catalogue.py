@@ -1,4 +1,4 @@
-"""Scenarios of paper 002 (Sandberg, Åkerblom, Chehreghani 2025; spec ``combinatorial.md`` §5.7).
+"""Scenarios of paper 002 (Sandberg, Åkerblom, Chehreghani 2025; docs/papers/combinatorial.md).
 
 * S1 ``comb_topk*`` — volatile top-K semi-bandit: n points in [0, 1]², SE kernel (k(a, a) = 1), 𝒜_t a uniformly
   random subset (exogenous), K ∈ {1, 2, 4, 8}.
@@ -11,7 +11,7 @@
   on the standardised (length, speed limit, incline), σ₀² = 0.25²σ²_det, noise 0.1²σ²_det. Rewards are negated
   energies. Each route's base arms are its goal-directed corridor (a DAG, [PROPOSED]): the true optimum is then
   exact for any sign of f (a GP draw can make energy cycles negative, where shortest simple paths are NP-hard;
-  the paper does not say how it computed the optimum, spec §7 item 21).
+  the paper does not say how it computed the optimum).
 * S4 ``comb_rff`` — the infinite case: 10 fresh contexts in [0, 1]² per round, a random-Fourier-feature kernel
   with explicit regularity constants (M = 20 frequencies), top-2 super arms.
 * Negative controls (each breaks one assumption of Theorems 3.1 / 3.2; ``verify`` refuses them unless
@@ -119,7 +119,7 @@ def _contextual(name: str, M: int = 20, d: int = 2, slots: int = 10, k: int = 2,
 
 
 # ------------------------------------------------------------------------------------------- S3: roads
-# Table 2 (SUMO EV defaults) and eq. (8); η± split as in spec §7 item 11 [PROPOSED]
+# Table 2 (SUMO EV defaults) and eq. (8); the η± split is boundcheck's choice [PROPOSED]
 VEHICLE = {"m": 1830.0, "g": 9.82, "C_r": 0.01, "A": 2.6, "C_d": 0.35, "rho": 1.2, "eta_plus": 0.98,
            "eta_minus": 0.96}
 SPEEDS_KMH = np.array([30.0, 50.0, 70.0, 90.0])
@@ -127,7 +127,7 @@ SPEEDS_KMH = np.array([30.0, 50.0, 70.0, 90.0])
 
 def edge_energy(length: np.ndarray, incline: np.ndarray, speed: np.ndarray, vehicle: dict = VEHICLE) -> np.ndarray:
     """E_det (Wh) of eq. (8): (m g ℓ sin α + m g C_r ℓ cos α + ½ C_d A ρ ℓ v²)/3600 divided by η⁺ when
-    positive, multiplied by η⁻ (recuperation) when negative (spec §7 item 11)."""
+    positive, multiplied by η⁻ (recuperation) when negative (eq. (8) has one η, Table 2 two) [PROPOSED]."""
     v = vehicle
     mech = (v["m"] * v["g"] * length * np.sin(incline) + v["m"] * v["g"] * v["C_r"] * length * np.cos(incline)
             + 0.5 * v["C_d"] * v["A"] * v["rho"] * length * speed**2)
@@ -202,7 +202,7 @@ def road_network(n_nodes: int = 120, side: float = 3000.0, k: int = 4, seed: int
 
 @cache
 def graph_matern_line(net: RoadNetwork, nu: float = 2.0, kappa: float = 1.0) -> np.ndarray:
-    """The graph Matérn kernel on the edges of the directed network (paper B.1, as printed; spec §7 item 22):
+    """The graph Matérn kernel on the edges of the directed network (paper B.1, eqs. (134)–(135), as printed):
     line graph connections c = (e₁, e₂), e₁ = (u, v), e₂ = (v, w), w ≠ u (no U-turns, [PROPOSED]), weights
     W = ℓ̄/ℓ_{e₁}, incidence B_{e₁,c} = −W, B_{e₂,c} = +W, Δ_I = BBᵀ = UΛUᵀ, k_G = U(2ν/κ² + Λ)^{−ν}Uᵀ,
     normalised here to max diagonal 1 (σ_G enters through the outputscale)."""

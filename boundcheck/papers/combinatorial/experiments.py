@@ -1,5 +1,5 @@
 """Paper 002 (Sandberg, Åkerblom, Chehreghani 2025), §4: online energy-efficient navigation with combinatorial
-GP bandits, on a synthetic road network standing in for the LuST/MoST networks (spec 002 §5.7 S3): the
+GP bandits, on a synthetic road network standing in for the LuST/MoST networks (instance S3 [PROPOSED]): the
 algorithm comparison (Fig. 2), the GP-BUCB parametrisation (Fig. 3) and the lengthscale sweep (Figs. 4–5).
 
 Every panel is one route (and, in the sweep, one model lengthscale), run as a study of Theorem 3.1's family:
@@ -28,22 +28,22 @@ from theory.combinatorial import (
 _COMMON = (
     Setting("network", "synthetic: 120 intersections in 3 × 3 km, 4-nearest-neighbour roads both ways, elevation "
             "field (SE ℓ = 800 m, sd 25 m), speed limits 30–90 km/h", "deviates",
-            "the LuST/MoST networks and the DEM cannot be used offline (spec 002 §5.7 S3)"),
+            "the LuST/MoST networks and the DEM cannot be used offline (§4, App. B)"),
     Setting("routes", "4 far-apart start/goal pairs; base arms = the goal-directed corridor (a DAG)", "guessed",
             "the paper's routes are on the real networks; the corridor makes the true optimum exact when energies "
-            "are negative (spec §7 item 21)"),
+            "are negative [PROPOSED]"),
     Setting("energy", "eq. (8) with Table 2 (m = 1830 kg, C_r = 0.01, A = 2.6 m², C_d = 0.35, η⁺ = 0.98, "
             "η⁻ = 0.96, g = 9.82, ρ = 1.2); E/η⁺ when positive, E·η⁻ when negative", "guessed",
-            "eq. (8) has one η, Table 2 two (spec §7 item 11)"),
+            "eq. (8) has one η, Table 2 two [PROPOSED]"),
     Setting("prior", "f ~ GP(−E_det, σ₀²(½k̃_G k_f + ½k'_f)), graph Matérn ν_G = 2, κ_G = 1 on the line graph, "
             "Matérn-5/2 features (length, speed, incline), σ₀ = 0.25σ_det, noise 0.1σ_det, lengthscales 1",
             "stated", "§4, B.1; the even split of σ₀² is [PROPOSED]"),
     Setting("model", "exact GP posterior (no SVGP), fixed hyperparameters, f redrawn every run", "deviates",
-            "the paper uses SVGP (1000 inducing points); an exact GP is affordable here (spec §5.7 S3)"),
+            "the paper uses SVGP (1000 inducing points); an exact GP is affordable here"),
     Setting("β_t", "Theorem 3.1's β_t; GP-BUCB with ω = 1, ξ = 1 (η_t = √(2π)/(2|𝒜|t)); |𝒜| = the route's edges",
             "stated", "§4"),
     Setting("Algorithm 2", "rectified mean E[max(0, N(ẽ, σ²))] with the posterior sd (the text), Dijkstra", "stated",
-            "the pseudocode's ς² is the alternative (spec §7 item 8)"),
+            "the pseudocode's ς² is the alternative (Algorithm 2)"),
     Setting("horizon", "T = 500", "stated", "§4"),
     Setting("runs", "55 paired runs per route (the paper: 5)", "deviates", "50 more runs for the paired tests"),
 )

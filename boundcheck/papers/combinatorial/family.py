@@ -14,11 +14,11 @@ of the theorem's algorithm; GP-TS's analysis β), and records
     logdet_chosen = ½ log det(I + ς⁻²Σ_{t−1}(a_t)),  cover = #{a ∈ 𝒜: f(a) > U_t(a)},  f_worst = min_a f(a)
 
 (and, for contexts, the discretisation gaps of Lemmas A.6, 3.2 and the pathwise Lemma A.7). The claims then
-read (spec §6.3): the R1 chain Q₁ ≤ … ≤ Q₆ (Q₃ Rao–Blackwellised), Lemma A.4, the radius chain of Lemma A.3 and
+read (App. A's proof): the R1 chain Q₁ ≤ … ≤ Q₆ (Q₃ Rao–Blackwellised), Lemma A.4, the radius chain of Lemma A.3 and
 Lemma A.10 pathwise, the TS identity, the decomposition A.1, the whitened innovations, per-arm coverage, the
 infinite-case lemmas and the special-function identities. The bound itself is checked at every t ≤ T.
 
-Numerical schedules (log space, spec §8): √β_t = √(2 log(|𝒜|t²/√(2π))) and, for GP-BUCB, √β_t = Φ⁻¹(1 − η_t)
+Numerical schedules (log space; ledger B3): √β_t = √(2 log(|𝒜|t²/√(2π))) and, for GP-BUCB, √β_t = Φ⁻¹(1 − η_t)
 = −ndtri_exp(log η_t); τ_t of the infinite case is the smallest τ meeting (6a)–(6d) and the corrected (6b″),
 (6c′), by bisection on log τ.
 """
@@ -86,7 +86,7 @@ def S_ratio(T: np.ndarray, omega: float, xi: float) -> np.ndarray:
 def tau_schedule(t: np.ndarray, K: int, d: int, C1: float, L: float, log_C2: float, C3: float, noise_sd: float,
                  width_of_log_tau) -> np.ndarray:
     """log τ_t: the smallest τ (an integer while τ < 2⁵³) meeting (6a)–(6d) and the corrected (6b″), (6c′)
-    (spec §3.8, §7 item 13), for β_t = width_of_log_tau(t, log τ)². Bisection on log τ (each condition is
+    (Asm. 3.2, corrected: ledger I1, I2), for β_t = width_of_log_tau(t, log τ)². Bisection on log τ (each condition is
     monotone in τ for τ ≥ e: β grows like 2d log τ)."""
     t = np.asarray(t, dtype=float)
     s = noise_sd
@@ -454,7 +454,7 @@ class CombinatorialFamily(Family):
         if kappa > 1 + 1e-12 and not sc.params.get("rescale_prior", False):
             raise BoundcheckError(f"scenario {sc.name!r}: the kernel has k(a, a) = {kappa:.4g} > 1 and the theorem "
                                   "assumes k ≤ 1; normalise it or set params['rescale_prior'] = True (the scaled "
-                                  "bound of spec §3.7)")
+                                  "bound of ledger S5)")
         if not self.infinite and sc.domain.n < 3:
             raise BoundcheckError(f"|𝒜| = {sc.domain.n}: β_1 > 0 needs at least 3 base arms")
         if (sc.truth_index is None and sc.reference_index is None) or sc.model_noise != "R2":

@@ -2,7 +2,7 @@
 contexts. Everything is exact and batched over runs (leading axis ``m``), float64.
 
 * :class:`BlockPosterior` — the grid-state GP posterior on a finite set of base arms, conditioned on the K
-  values of a round at once (spec 002 §1.3): with B = a_t, G = Σ_{:,B}(Σ_{B,B} + ς²I)⁻¹,
+  values of a round at once (Sandberg et al. 2025, eqs. (2)–(3)): with B = a_t, G = Σ_{:,B}(Σ_{B,B} + ς²I)⁻¹,
   ``m ← m + G(r − m_B)`` and ``Σ ← Σ − G Σ_{B,:}``: O(K n²) per round and run, one pass over Σ (the K sequential
   rank-1 updates of :meth:`~boundcheck.model.posterior.BatchedPosterior.condition_batch` give the same numbers
   in K passes). Super arms of different sizes are padded with −1 (no observation).
@@ -14,7 +14,7 @@ contexts. Everything is exact and batched over runs (leading axis ``m``), float6
 
   A draw costs one matrix–vector product with Σ_t, O(n²) per run, whatever t and K (the data-space sampler
   grows as O(n t K)).
-* :class:`RFFFeatures` and :class:`FeaturePosterior` — the infinite case (spec §5.7 S4): random Fourier features
+* :class:`RFFFeatures` and :class:`FeaturePosterior` — the infinite case (Thm 3.2, S4): random Fourier features
   φ(a) = M^{−1/2}[cos ω_mᵀa, sin ω_mᵀa], k(a, a') = φ(a)ᵀφ(a') = M⁻¹Σ cos ω_mᵀ(a − a'), f = φᵀw with
   w ~ N(0, I_{2M}); the posterior is Bayesian linear regression in w (O(K D²) per round, D = 2M).
 * :func:`lambda_star_bounds` — λ*_K of Theorem 3.1: max over feasible super arms of λ_max(k(a, a)), bracketed.
@@ -190,7 +190,7 @@ class CountPathwiseSampler:
 # ------------------------------------------------------------------------------------------ features
 @dataclass(frozen=True, eq=False)
 class RFFFeatures:
-    """Random Fourier features with explicit regularity constants (spec 002 §5.7 S4).
+    """Random Fourier features with explicit regularity constants (Assumption 3.1; instance S4 [PROPOSED]).
 
     ``omega`` (M, d) are fixed frequencies (drawn once from N(0, ℓ⁻²I)); φ(a) ∈ R^{2M}, ‖φ(a)‖ = 1, so
     k(a, a) = 1. Constants of Assumption 3.2 on 𝒜 = [0, C₁]^d: L = M⁻¹Σ_m‖ω_m‖_∞ (ℓ₁-Lipschitz constant of k in
@@ -242,7 +242,7 @@ class RFFFeatures:
         return float(2.0 * np.linalg.norm(self.omega, axis=0).max() / np.sqrt(self.M))
 
     def gamma_upper(self, n_obs: np.ndarray, noise_var: float) -> np.ndarray:
-        """Certified γ_N ≤ (D/2) log(1 + N/(D ς²)) for ‖φ‖² ≤ 1 (AM–GM on the eigenvalues of ΦᵀΦ, spec §4)."""
+        """Certified γ_N ≤ (D/2) log(1 + N/(D ς²)) for ‖φ‖² ≤ 1 (AM–GM on the eigenvalues of ΦᵀΦ; γ as in eq. (4))."""
         return 0.5 * self.D * np.log1p(np.asarray(n_obs, dtype=float) / (self.D * noise_var))
 
 
@@ -303,7 +303,7 @@ class FeaturePosterior:
 
 # ------------------------------------------------------------------------------------------------ λ*_K
 def lambda_star_bounds(K: np.ndarray, k: int, feasible: np.ndarray | None = None) -> tuple[float, float]:
-    """(lower, upper) on λ*_K = max over feasible super arms a (|a| ≤ k) of λ_max(K_aa) (spec §3.0).
+    """(lower, upper) on λ*_K = max over feasible super arms a (|a| ≤ k) of λ_max(K_aa) (Theorem 3.1; ledger S4).
 
     Upper (certified for any super arm of at most k arms): max_i of the sum of the k largest |K_ij| in row i
     (Gershgorin: λ_max(K_aa) ≤ max_{i∈a} Σ_{j∈a}|K_ij|). Lower: the largest λ_max over the super arms in

@@ -6,7 +6,7 @@ return tidy tables (``boundcheck reproduce combinatorial`` wraps them once the r
 * ``bucb`` (Exp. 2, Fig. 3): GP-BUCB (ω = 1, ξ = 1), GP-BUCB (ω = 1, ξ = 0.5), GP-UCB and GP-UCB with β_t × 0.5.
 * ``lengthscale`` (Exp. 3, Figs. 4–5): GP-BUCB, GP-TS, BI-BUCB, BI-TS with the model's feature lengthscale in
   {0.1, 0.5, 1, 2} and the environment's fixed at 1 ([PROPOSED]: the paper's grid and which lengthscales vary
-  are not stated, spec §7 item 21; Fig. 4's caption says "prior lengthscale"); ``vary="both"`` moves the
+  are not stated; Fig. 4's caption says "prior lengthscale"); ``vary="both"`` moves the
   environment too.
 
 Every run draws f ~ GP(−E_det, k) afresh (common random numbers: within a route and setting every algorithm sees

@@ -18,11 +18,11 @@ per-edge independent sampling (Nuara et al. 2018), outside the theorem and the n
 identity a*_t | H_t =d a_t | H_t.
 
 ``rectify=True`` is Algorithm 2 for road networks (energies are costs; rewards are negated energies): the
-energy index ẽ = −U_t is rectified, U_e = E[max(0, N(ẽ_e, s_e²))] with s_e the posterior sd (the text; spec §7
-item 8, ``rectify_sd="noise"`` for the pseudocode's ς), and the path is Dijkstra's on U_e ≥ 0. Rectification
+energy index ẽ = −U_t is rectified, U_e = E[max(0, N(ẽ_e, s_e²))] with s_e the posterior sd (the text; Algorithm 2
+has ς² there: ``rectify_sd="noise"`` for the pseudocode's ς), and the path is Dijkstra's on U_e ≥ 0. Rectification
 changes the indices: not covered by the theorems.
 
-The BI baselines (Åkerblom et al. 2023; spec §2.7) model every base arm independently with the prior's
+The BI baselines (Åkerblom et al. 2023; prior [PROPOSED]) model every base arm independently with the prior's
 marginals N(μ(a), k(a, a)) and conjugate updates.
 
 Policies that keep the GP model expose it as ``arm_model`` (and, on a finite domain, ``posterior``): the

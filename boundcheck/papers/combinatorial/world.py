@@ -2,11 +2,11 @@
 
 Availability (exogenous: every draw uses the runs' availability streams only, never f or the noise):
 
-* :class:`RandomSubset` — 𝒜_t a uniformly random subset of ``size`` base arms (spec S1);
+* :class:`RandomSubset` — 𝒜_t a uniformly random subset of ``size`` base arms (instance S1 [PROPOSED]);
 * :class:`BernoulliArms` — each base arm available independently with probability ``p`` (at least ``minimum``);
 * :class:`EdgeClosures` — each edge of a DAG closed independently with probability ``p``, redrawn (from the same
-  stream) until the start still reaches the goal (spec S2);
-* :class:`UniformContexts` — ``slots`` fresh contexts uniform in [0, C₁]^d each round (spec S4, infinite 𝒜).
+  stream) until the start still reaches the goal (instance S2 [PROPOSED]);
+* :class:`UniformContexts` — ``slots`` fresh contexts uniform in [0, C₁]^d each round (instance S4, Theorem 3.2).
 
 Action sets (each with an **exact** oracle, ties to the lowest index / first edge):
 
@@ -254,7 +254,7 @@ class DAG:
 
 
 def grid_dag(n: int) -> tuple[DAG, np.ndarray]:
-    """The n × n grid with right and down edges from corner (0, 0) to corner (n−1, n−1) (spec S2): every path
+    """The n × n grid with right and down edges from corner (0, 0) to corner (n−1, n−1) (instance S2): every path
     has 2(n−1) edges and |𝒜| = 2n(n−1). Returns the DAG and the edge midpoints in [0, 1]² (n−1 = 1 unit)."""
     n = check_int("grid size", n, minimum=2)
     tail, head, mid = [], [], []
@@ -271,7 +271,7 @@ def grid_dag(n: int) -> tuple[DAG, np.ndarray]:
 @dataclass(frozen=True)
 class EdgeClosures(Availability):
     """Each edge of ``dag`` closed independently with probability ``p`` per round and run; a run's draw is
-    repeated (from its own availability stream) until its start still reaches its goal (spec S2)."""
+    repeated (from its own availability stream) until its start still reaches its goal (instance S2)."""
 
     dag: DAG
     p: float

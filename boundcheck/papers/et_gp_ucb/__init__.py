@@ -56,9 +56,9 @@ PAPER = Paper(
     notes=("Table 2 is the only table with numbers; Figs. 2 and 4 show curves and histograms: their claims are "
            "orderings and trends read off the figures and the text.",
            "Hyper-parameters from Table 4 (σ_n² = 0.02, β_t = 0.4 log(4t)); the text's 0.05 and 0.8 conflict with "
-           "the tables (spec 001 §0.4, §7 #1–2).",
+           "the tables.",
            "The temperature, policy-search and Deng et al. experiments need data or code the seed does not give "
-           "(spec 001 §5.4–5.7): not run."),
+           "(Sec. 5, Fig. 3; App. A): not run."),
     policies=("et_gp_ucb", "r_gp_ucb_tv", "r_gp_ucb_after", "tv_gp_ucb", "oracle_tv_gp_ucb"),
     scenarios=("tv_grid2d_eps001", "tv_grid2d_eps003", "tv_grid2d_eps005", "tv_grid2d_static", "tv_grid20_eps003",
                "tv_grid20_static", "tv_grid20_static_lengthscale", "tv_grid20_static_noise", "tv_line_static",

@@ -1,9 +1,9 @@
-"""Scenarios of paper 001 (ET-GP-UCB; spec ``et_gp_ucb.md`` §5): the within-model comparison on [0,1]², its fast
+"""Scenarios of paper 001 (ET-GP-UCB; Sec. 5, docs/papers/et_gp_ucb.md): the within-model comparison on [0,1]², its fast
 20×20 variant, the misspecified-ε panel (Fig. 2 d), the static settings of Lemma 3 with their negative controls,
 and small 1-d settings for tests.
 
-The paper does not say how it discretised [0,1]² (spec §5.1, §7 #29): every scenario here is a regular grid with
-an exact argmax [PROPOSED], 30×30 for the paper's settings (the spec's calibration reproduces Table 2 with it).
+The paper does not say how it discretised [0,1]² (Sec. 5): every scenario here is a regular grid with
+an exact argmax [PROPOSED], 30×30 for the paper's settings (it reproduces Table 2: docs/papers/et_gp_ucb.md).
 Scenarios ending in ``_paper`` run the experiments' practical β_t = 0.4 log(4t) for every algorithm (Table 4); the
 others run each algorithm's theoretical β (what the regret theorems need).
 """
@@ -89,7 +89,7 @@ SCENARIOS: dict[str, Callable[[], TVScenario]] = {
                                         description="Fast 20×20 variant."),
     "tv_grid20_static": lambda: tv_grid("tv_grid20_static", points_per_axis=20, eps=0.0, horizon=200,
                                         description="Fast 20×20 variant; " + _LEMMA3),
-    # negative controls of Lemma 3 (spec §6 C1, robustness): out of theory
+    # negative controls of Lemma 3 (its premise broken, robustness): out of theory
     "tv_grid20_static_lengthscale": lambda: tv_grid(
         "tv_grid20_static_lengthscale", points_per_axis=20, eps=0.0, horizon=200, truth_lengthscale=0.1,
         description="Negative control: the truth is rougher (ℓ = 0.1) than the model (ℓ = 0.2)."),

@@ -1,4 +1,4 @@
-"""The experiments of paper 001 (ET-GP-UCB; spec ``et_gp_ucb.md`` §5) reproduced: Fig. 2 / Table 4, Table 2 and
+"""The experiments of paper 001 (ET-GP-UCB; Sec. 5, App. B) reproduced: Fig. 2 / Table 4, Table 2 and
 Table 3 / Fig. 4, each returning tidy tables with the paper's numbers beside ours (± 2 standard errors) and a paired
 test wherever the paper claims an ordering.
 
@@ -66,12 +66,12 @@ R_PERIODS_FIG4 = {0.03: 29, 0.1: 22}  # the vertical lines of Fig. 4 (⌈12 ε^{
 
 COMMON_NOTES = (
     "Grid: [0,1]² is discretised as a regular grid with an exact argmax [PROPOSED]; the paper does not state its "
-    "discretisation or acquisition optimiser (spec §7 #29).",
+    "discretisation or acquisition optimiser.",
     "Hyper-parameters from Table 4: σ_n² = 0.02 and β_t = c₁ log(c₂ t), c₁ = 0.4, c₂ = 4 (the text's 0.05 and 0.8 "
-    "conflict with the tables; spec §0.4, §7 #1–2).",
+    "conflict with the tables).",
     "Every algorithm sees the same function path and noise in run r (common random numbers) [PROPOSED]: orderings "
     "are tested with paired one-sided t-tests, Holm-adjusted within each experiment, at level 0.05.",
-    "Normalised regret is R_t/t [PROPOSED, spec §7 #28].",
+    "Normalised regret is R_t/t [PROPOSED].",
 )
 
 
@@ -310,7 +310,7 @@ def fig2(*, runs: int = 50, seed: int = 0, jobs: int = 1, out: Path, points_per_
             pairs += [("ET-GP-UCB < TV-GP-UCB (told ε = 0.001)", "et_gp_ucb", "tv_gp_ucb")]
         for text, a, b in pairs:
             claims.append({"panel": panel, "claim": text, "statistic": "R_T", **paired_test(wide[a], wide[b])})
-        # the other reading of R-GP-UCB's reset (spec §5.8): same runs (common random numbers), ET re-simulated
+        # the other reading of R-GP-UCB's reset (ledger R_reset): same runs (common random numbers), ET re-simulated
         alt_df, _ = _run_panel(f"fig2_{'abcd'[k]}_r_after", sc, (PolicySpec("et_gp_ucb", ETGPUCB, {}),
                                                                   PolicySpec("r_gp_ucb_after", RGPUCBAfter, {})),
                                runs, seed, "resets", out, jobs, chunk_size, on_chunk)
@@ -320,7 +320,7 @@ def fig2(*, runs: int = 50, seed: int = 0, jobs: int = 1, out: Path, points_per_
                         "lo": m - 2 * se, "hi": m + 2 * se, "sd": float(alt["r_gp_ucb_after"].std(ddof=1)),
                         "mean_resets": float(sc.horizon // sc.period), "eps_true": sc.eps, "eps_told_tv": sc.eps_told,
                         "reset_period_r": sc.period})
-        claims.append({"panel": panel, "claim": "ET-GP-UCB < R-GP-UCB (reset after the choice, spec §5.8)",
+        claims.append({"panel": panel, "claim": "ET-GP-UCB < R-GP-UCB (reset after the choice)",
                        "statistic": "R_T", **paired_test(alt["et_gp_ucb"], alt["r_gp_ucb_after"])})
         if k == len(panels) - 1:  # (d): TV's and R's normalised regret increase over the second half
             for alg in ("tv_gp_ucb", "r_gp_ucb_tv"):
@@ -330,11 +330,11 @@ def fig2(*, runs: int = 50, seed: int = 0, jobs: int = 1, out: Path, points_per_
                 claims.append({"panel": panel, "claim": f"{ALGORITHMS[alg]}: R_t/t increases from t = {T // 2} to {T}",
                                "statistic": "R_t/t", **paired_test(first.sort_index(), last.sort_index())})
     notes = list(COMMON_NOTES) + [
-        "Panel (d): the true ε is not stated in the paper; 0.05 (as in (c)) [PROPOSED, spec §7 #26].",
+        "Panel (d): the true ε is not stated in the paper; 0.05 (as in (c)) [PROPOSED].",
         "Fig. 2 has no numbers: the table gives ours (mean R_400 ± 2 SE); the claims are the paper's orderings.",
-        "R-GP-UCB resets before choosing x_t at t = kN + 1 [PROPOSED, spec §2.4]: the block's first point is the "
+        "R-GP-UCB resets before choosing x_t at t = kN + 1 [PROPOSED, ledger R_reset]: the block's first point is the "
         "argmax of a flat prior (the lowest grid index). The other reading, the block's first point chosen with "
-        "the old data and kept (spec §5.8's calibration), is run on the same function paths as "
+        "the old data and kept (the other reading), is run on the same function paths as "
         "'R-GP-UCB (reset after the choice)'; claim (i) is tested against both."]
     return ExperimentResult("fig2", {"runs": runs, "seed": seed, "points_per_axis": g, "horizon": T,
                                      "eps": list(eps), "c1": c1, "c2": c2},
@@ -452,11 +452,11 @@ def table3(*, runs: int = 30_000, seed: int = 0, jobs: int = 1, out: Path, point
                        "verdict": "reproduced" if (np.mean(firsts[slower]) > np.mean(firsts[faster])
                                                    and t.pvalue / 2 < 0.05) else "inconclusive"})
     notes = list(COMMON_NOTES) + [
-        "Table 3 states no β: β_t = 0.4 log(4t) as in Table 4 [PROPOSED, spec §5.3].",
+        "Table 3 states no β: β_t = 0.4 log(4t) as in Table 4 [PROPOSED].",
         "τ := T for runs without a trigger (censored); both the first stopping time (Def. 3, Lemma 4) and all "
         "inter-reset times are reported [PROPOSED: the paper does not say which Fig. 4 shows].",
         "Lemma 4 as printed (P{τ < τ̄} ≥ 1 − δ) fails whenever τ̄ = T and τ is censored; the corrected "
-        "P{τ ≤ τ̄} ≥ 1 − δ holds by Markov (spec §7 #10). The Markov column is a sanity identity of the sample.",
+        "P{τ ≤ τ̄} ≥ 1 − δ holds by Markov (ledger E10). The Markov column is a sanity identity of the sample.",
         "Fig. 4 has no numbers: there is nothing to compare numerically; the histograms are in `histogram`."]
     return ExperimentResult("table3", {"runs": runs, "seed": seed, "points_per_axis": g, "horizon": T,
                                        "eps": list(eps), "delta_B": dB, "c1": c1, "c2": c2},

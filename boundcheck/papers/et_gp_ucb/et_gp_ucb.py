@@ -1,5 +1,5 @@
-"""ET-GP-UCB, Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in the executable form of spec
-``et_gp_ucb.md`` §2.1 (the conventions the paper leaves open are fixed there):
+"""ET-GP-UCB, Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in executable form
+(the conventions the paper leaves open are fixed here; ledger E25, E_kappa, E36 in theory/et_gp_ucb.py):
 
     D ← ∅;  t_r ← 0                                          # t_r: time of the last reset (0 = none)
     for t = 1..T:
@@ -14,7 +14,7 @@
         else:
             D ← D ∪ {(x_t, y_t)}
 
-Per step it records what spec §2.1 asks for (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag, √β_t and
+Per step it records what Algorithm 1 computes (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag, √β_t and
 the innovation (y_t − μ(x_t))/√(σ² + σ_n²)); x_t, y_t, f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's
 record. The truth-side monitors ``x_star`` (argmax f_t) and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at
 x*_t and compare the bound with the trivial 2Σ_t max|f_t|; the algorithm never reads them.

@@ -2,7 +2,7 @@
 (Fig. 2 / Table 4), the sensitivity to δ_B (Table 2) and the distribution of the stopping times (Table 3 /
 Fig. 4), as ``boundcheck reproduce et_gp_ucb``. Every panel runs the paper's practical β_t = 0.4 log(4t) for
 every algorithm, so the regret theorems do not apply there (the studies are labelled out of theory; their
-lemma-level claims are still computed). The settings the paper leaves unstated are spec 001's choices.
+lemma-level claims are still computed). The settings the paper leaves unstated are boundcheck's [PROPOSED] choices.
 
 ``boundcheck.papers.et_gp_ucb.et_experiments`` produces the same studies' detailed tables (the paper's Table 2
 beside ours, the stopping-time quantiles): ``python -m boundcheck.papers.et_gp_ucb.et_report table2|table3|fig2``."""
@@ -17,16 +17,16 @@ ALGORITHMS = ("et_gp_ucb", "r_gp_ucb_tv", "tv_gp_ucb", "gp_ucb", "r_gp_ucb_after
 _COMMON = (
     Setting("domain", "[0,1]², SE kernel ℓ = 0.2 (unit variance), f_t the ε Markov chain of Assumption 2",
             "stated", "Table 4, §5"),
-    Setting("noise", "σ_n² = 0.02", "stated", "Table 4 (the text says 0.05; spec §7 #1)"),
-    Setting("β_t", "0.4 log(4t) for every algorithm", "stated", "Table 4 (the text says c₁ = 0.8; spec §7 #2)"),
+    Setting("noise", "σ_n² = 0.02", "stated", "Table 4 (the text says 0.05)"),
+    Setting("β_t", "0.4 log(4t) for every algorithm", "stated", "Table 4 (the text says c₁ = 0.8)"),
     Setting("δ_B", "0.1", "stated", "§5"),
     Setting("discretisation", "30 × 30 grid with an exact argmax", "guessed",
-            "the paper does not say how [0,1]² was discretised or how the acquisition was optimised (spec §7 #29)"),
+            "the paper does not say how [0,1]² was discretised or how the acquisition was optimised"),
     Setting("random numbers", "every algorithm sees the same function path and noise in run r", "guessed",
             "not stated; common random numbers make the comparisons paired"),
     Setting("R-GP-UCB's reset", "D ← ∅ before x_{kN+1} is chosen (r_gp_ucb_tv); the other reading, the block's "
             "first point chosen from the old data and kept, runs beside it (r_gp_ucb_after)", "guessed",
-            "spec §2.4 [PROPOSED] and §5.8"),
+            "ledger R_reset [PROPOSED]; docs/papers/et_gp_ucb.md"),
 )
 
 FIG2_SETTINGS = _COMMON + (
@@ -34,7 +34,7 @@ FIG2_SETTINGS = _COMMON + (
     Setting("baselines", "TV-GP-UCB told the true ε; R-GP-UCB with N = ⌈min{T, 12ε^{−1/4}}⌉ = 38, 29, 26; GP-UCB",
             "stated", "Table 4"),
     Setting("panel (d)", "TV-GP-UCB told ε = 0.001, R-GP-UCB N = 68; true ε = 0.05", "guessed",
-            "the true ε of (d) is not stated (spec §7 #26)"),
+            "the true ε of (d) is not stated [PROPOSED]"),
 )
 
 TABLE2_SETTINGS = _COMMON + (
@@ -44,7 +44,7 @@ TABLE2_SETTINGS = _COMMON + (
 
 TABLE3_SETTINGS = _COMMON[:-1] + (
     Setting("horizon, runs", "T = 200, 30 000 runs, ε ∈ {0.03, 0.1}", "stated", "Table 3"),
-    Setting("β_t of Table 3", "0.4 log(4t)", "guessed", "Table 3 states no β (spec §5.3)"),
+    Setting("β_t of Table 3", "0.4 log(4t)", "guessed", "Table 3 states no β [PROPOSED]"),
     Setting("stopping time", "the first trigger τ (Def. 3), τ := T without one; every reset time is stored too",
             "guessed", "the paper does not say whether Fig. 4 shows the first τ or all inter-reset times"),
 )

@@ -1,4 +1,4 @@
-"""Time-varying GP bandits (seed 001; spec ``et_gp_ucb.md`` §3, §6): the families of ``et_gp_ucb`` (Theorem 1),
+"""Time-varying GP bandits (seed 001; Sec. 6 and App. C–E): the families of ``et_gp_ucb`` (Theorem 1),
 ``et_r_gp_ucb`` (Theorem 2), ``tv_gp_ucb`` (Bogunovic et al.'s TV-GP-UCB) and ``et_trigger`` (Lemma 3).
 
 What the algorithm did is checked against quantities recomputed **independently from its data**: for every run
@@ -788,7 +788,7 @@ class ETFamily(TVFamilyBase):
         tau_bar = ev.inst.extra["tau_bar"]
         ti = min(T, max(1, math.ceil(tau_bar - 1e-9))) - 1
         sum_up = np.array([g_up[nb - 1].sum() for nb in ev.blocks])
-        out["gap_G2_a_priori"] = sum_up > (T / tau_bar + 1) * g_lo[ti]  # spec §6 C6: Σ_bγ^UB_{n_b} > (T/τ̄+1)γ^LB_τ̄
+        out["gap_G2_a_priori"] = sum_up > (T / tau_bar + 1) * g_lo[ti]  # G2 (ledger E20): Σ_bγ^UB_{n_b} > (T/τ̄+1)γ^LB_τ̄
         if "sigma" in ev.steps:  # a checked algorithm that records σ_{D_t}(x_t) (a user's may not)
             rhs_b = ev.rhs_realised
             realised = np.array([g.sum() for g in ev.block_gain])

@@ -4,7 +4,7 @@
   N = ⌈min{T, 12 ε^{−1/4}}⌉ (Prop. 4.1) from the true or an assumed ε, or a given N (Fig. 2 d: 68)::
 
       for t = 1..T:
-          if t > 1 and (t − 1) mod N = 0:  D ← ∅              # before x_t is chosen [PROPOSED, spec §2.4]
+          if t > 1 and (t − 1) mod N = 0:  D ← ∅              # before x_t is chosen [PROPOSED, ledger R_reset]
           x_t = argmax_x μ_D(x) + √β_t σ_D(x);   D ← D ∪ {(x_t, y_t)}
 
   Blocks are {1..N}, {N+1..2N}, …; unlike ET-GP-UCB nothing is carried over.
@@ -85,14 +85,14 @@ class RGPUCB(Policy):
 
 
 class RGPUCBAfter(RGPUCB):
-    """R-GP-UCB with the other reading of "reset every N" (spec §5.8's calibration): the first point of a block is
+    """R-GP-UCB with the other reading of "reset every N" (docs/papers/et_gp_ucb.md): the first point of a block is
     chosen with the old data, and the reset then keeps it (D ← {(x_t, y_t)} at t = kN + 1). Not the algorithm
     of Theorem 2; a baseline that shows how much the convention matters (the block's first choice from a flat
     prior costs about E[max f] per reset)."""
 
     name = "r_gp_ucb_after"
     label = "R-GP-UCB (reset after the choice)"
-    description = "R-GP-UCB whose block starts with the point chosen from the old data (spec §5.8's variant)"
+    description = "R-GP-UCB whose block starts with the point chosen from the old data (the other reading of the reset)"
 
     def __init__(self, N: int | None = None, eps: float | None = None, name: str = "r_gp_ucb_after",
                  label: str = "R-GP-UCB (reset after the choice)") -> None:

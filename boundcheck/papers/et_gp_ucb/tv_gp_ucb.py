@@ -1,4 +1,4 @@
-"""TV-GP-UCB (Bogunovic et al. 2016) with the *true* prior known: the oracle baseline of spec 000 §2.3.
+"""TV-GP-UCB (Bogunovic et al. 2016) with the *true* prior known: the oracle baseline of Ziomek et al. 2024, §6.
 
     x_t = argmax_{x ∈ X_t} μ_{t-1}(x,t) + β_t σ_{t-1}(x,t)      under p*, no prior selection
 

@@ -3,7 +3,7 @@ with the settings the paper's algorithms are given, the Assumption-3 constants, 
 these theorems name.
 
 :class:`TVScenario` is a :class:`~boundcheck.world.scenario.Scenario` with the extra fields of paper 001's
-experiments (spec §5): which β the algorithms run (each theorem's, or the practical c₁ log(c₂t) of the
+experiments (Sec. 5, Table 4): which β the algorithms run (each theorem's, or the practical c₁ log(c₂t) of the
 experiments), the trigger parameter δ_B, R-GP-UCB's reset period and the ε TV-GP-UCB is told (``None``: derived
 from the truth), and the constants of Assumption 3 (a₀, b₀, a₁, b₁ on X ⊂ [0, r]^d).
 
@@ -103,7 +103,7 @@ class TVScenario(Scenario):
         return float(self.eps if self.tv_eps is None else self.tv_eps)
 
     def width(self, t: np.ndarray) -> np.ndarray:
-        """The practical width √max(0, c₁ log(c₂ t)) (spec §7 #3: c₂ < 1 would make β negative at small t)."""
+        """The practical width √max(0, c₁ log(c₂ t)) (Table 5's c₂ < 1 makes β negative at small t [PROPOSED])."""
         return np.sqrt(np.maximum(0.0, self.c1 * np.log(self.c2 * np.asarray(t, dtype=float))))
 
 
@@ -139,7 +139,7 @@ M1_TABLE: dict[tuple[float, int], tuple[float, float]] = {(0.2, 1): (8.951, 0.06
 def assumption3_se(lengthscale: float, dim: int, n_points: int) -> dict:
     """Assumption-3 constants of the SE kernel exp(−‖x−x'‖²/(2ℓ²)) on a finite grid in [0, 1]^dim.
 
-    (3) on the grid, by a union bound: P(max|f| > L) ≤ M e^{−L²/2}, so a₀ = M, b₀ = √2 (exact, spec §1.3).
+    (3) on the grid, by a union bound: P(max|f| > L) ≤ M e^{−L²/2}, so a₀ = M, b₀ = √2 (exact; ledger E_asm3).
     (4) by Borell–TIS: b₁ = 2√2/ℓ and a₁ = max{1, exp(m₁²ℓ²/2)}, m₁ = E sup|∂f/∂x_j| from
     :func:`derivative_sup_mean` (upper value: mean + 3 SE, + 2 % for the grid's gap to the supremum)."""
     key = (round(float(lengthscale), 12), int(dim))

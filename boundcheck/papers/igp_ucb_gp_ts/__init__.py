@@ -43,7 +43,7 @@ PAPER = Paper(
     notes=("The paper prints no numbers: every claim is an ordering read off its cumulative-regret plots (mean ± "
            "one standard deviation).",
            "All panels run in the paper's replication mode (λ = R², rate γ_t, the paper's B): outside Theorems 2–4, "
-           "as the paper's own experiments are (spec 004 §8 item 3).",
+           "as the paper's own experiments are (ledger CG3).",
            "GP-EI and GP-PI have no formulas in the paper: boundcheck's (incumbent = best posterior mean at a "
            "queried point, ξ = 0.01) are a guess (correction CG18).",
            "Random search is not in the paper: it is run as boundcheck's reference curve."),

@@ -1,9 +1,9 @@
 """Generators of the kernelized-bandit scenarios (Srinivas et al. 2010 GP samples; paper 004, Chowdhury &
-Gopalan 2017, spec 004 §6): the benchmarks' standardised values and RKHS projections, and the seeded sensor
+Gopalan 2017, §6): the benchmarks' standardised values and RKHS projections, and the seeded sensor
 stand-in. The scenarios themselves are data (``scenarios/gp_sample_*.toml``, ``rkhs_*.toml``,
 ``rosenbrock*.toml``, ``hartmann3*.toml``, ``sensors_004*.toml``): the decision sets are the seeded uniform
-points of ``[domain] uniform = {...}`` (paper 004 does not say whether they are redrawn per trial; spec §8
-item 13), each experiment in two modes, theory (λ = 1 + 2/T, certified γ_t) and paper replication (λ = R², the
+points of ``[domain] uniform = {...}`` (paper 004 does not say whether they are redrawn per trial; ledger
+CG19), each experiment in two modes, theory (λ = 1 + 2/T, certified γ_t) and paper replication (λ = R², the
 paper's rate γ_t; out of theory)."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _sensor_snapshots(seed: int, sensors: int, train: int, test: int, lengthscal
 def sensor_snapshots(seed: int = 20040228, sensors: int = 54, train: int = 600, test: int = 240,
                      lengthscale: float = 8.0, room: tuple[float, float] = (40.0, 30.0),
                      noise_share: float = 0.05) -> dict:
-    """Synthetic stand-in for the Intel temperature task of paper 004 §6.4 (spec §6.6): ``sensors`` sensors in
+    """Synthetic stand-in for the Intel temperature task of paper 004 §6 (Fig. 4a): ``sensors`` sensors in
     a room; snapshots F_j = m + s_j g_j + nugget (g_j an SE field with ℓ = ``lengthscale`` m), ``train``
     training and ``test`` held-out; Σ̂ = empirical covariance of the training snapshots normalised to max diag 1;
     the test functions are the held-out snapshots centred by the training mean, on the same scale; each is

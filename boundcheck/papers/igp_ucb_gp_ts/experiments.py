@@ -2,7 +2,7 @@
 Rosenbrock and Hartmann-3 (Fig. 3), temperature sensors (Fig. 4a, synthetic stand-in) and light sensors
 (Fig. 4b, real data only: not run). Every panel runs the paper's own parameters ("paper replication" mode:
 λ = R², β_t / β̃_t / v_t "as given in Section 3" with δ = 0.1 and the unit-constant rate γ_t), which are outside
-the theorems (spec 004 §8 item 3); the horizon is the scenarios' T = 200, not the paper's T = 30 000."""
+the theorems (ledger CG3); the horizon is the scenarios' T = 200, not the paper's T = 30 000."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ _COMMON = (
     Setting("parameters", "β_t, β̃_t, v_t as in §3, δ = 0.1, λ = R², γ_t the theoretical rate of the kernel",
             "stated", "§6 'Synthetic Test Functions'"),
     Setting("γ_t", "unit-constant rates: (ln t)^{d+1} (SE), t^{d(d+1)/(2ν+d(d+1))} ln t (Matérn)", "guessed",
-            "the paper's 'theoretical upper bounds' without constants (spec 004 §6.1)"),
+            "the paper's 'theoretical upper bounds' without constants (§6)"),
     Setting("horizon", "T = 200", "deviates",
             "the paper runs T = 30 000 (Fig. 1–2; not stated for Fig. 3–4); boundcheck's claim checks factorise "
             "K_T + λI, so the orderings are tested at T = 200"),
@@ -32,7 +32,7 @@ _COMMON = (
 
 _SYNTH = (
     Setting("decision set", "100 points drawn uniformly from [0, 1] (fixed seed, the same in every run)", "guessed",
-            "stated: 100 uniform points; whether they are redrawn per trial is not (spec 004 §8 item 13)"),
+            "stated: 100 uniform points; whether they are redrawn per trial is not (ledger CG19)"),
     Setting("kernels", "SE ℓ = 0.2; Matérn ν = 2.5, ℓ = 0.2", "stated", "§6"),
     Setting("noise", "R = 0.15 (R² ≈ 1 % of the typical range of f)", "stated",
             "'R² = 1 % of function range'; one R for all runs (the range varies per function)"),
@@ -47,16 +47,16 @@ RKHS_SETTINGS = _COMMON + _SYNTH + (
 GP_SETTINGS = _COMMON + _SYNTH + (
     Setting("test functions", "f ~ GP(0, K), a fresh draw per run", "stated", "§6, Fig. 2"),
     Setting("B", f"B = {B004:g}, as in Fig. 1 ('exactly same set of parameters')", "guessed",
-            "the paper's B² = fᵀKf is undefined for a GP sample (spec 004 §8 item 12)"),
+            "the paper's B² = fᵀKf is undefined for a GP sample (§6, Fig. 2)"),
 )
 
 BENCH_SETTINGS = _COMMON + (
     Setting("functions", "Rosenbrock-2D on [−2.048, 2.048]² and Hartmann-3 on [0, 1]³, maximised as f = −g, "
-            "standardised to range 1", "guessed", "the domains and scaling are not stated (spec 004 §6.3)"),
+            "standardised to range 1", "guessed", "the domains and scaling are not stated (§6, Fig. 3)"),
     Setting("decision set", "100·d points drawn uniformly (200 and 300)", "stated", "§6"),
     Setting("kernel", "SE ℓ = 0.2", "stated", "§6"),
     Setting("noise, B", "R = 0.1 (R² = 1 % of the range); B = √(fᵀKf) as the paper writes it", "guessed",
-            "spec 004 §8 item 11"),
+            "§6; ledger CG11"),
     Setting("runs", "30 paired runs (the paper: 25 trials)", "deviates", "more runs for the paired tests"),
 )
 
@@ -65,8 +65,8 @@ TEMP_SETTINGS = _COMMON + (
             "the 2 following days; R² = 5 % of the average empirical variance; γ_t = 1", "stated", "§6"),
     Setting("data", "synthetic stand-in: 54 sensors in a 40 × 30 m room, 600 training and 240 held-out snapshots "
             "of a simulated SE field (ℓ = 8 m), kernel normalised to max diag 1", "deviates",
-            "the Intel data cannot be used offline (spec 004 §6.6)"),
-    Setting("B", "max √(fᵀΣ̂f) over the test snapshots (the paper's formula)", "guessed", "spec 004 §8 item 11"),
+            "the Intel data cannot be used offline (§6, Fig. 4a)"),
+    Setting("B", "max √(fᵀΣ̂f) over the test snapshots (the paper's formula)", "guessed", "§6, Temperature Sensor Data"),
     Setting("runs", "30 paired runs (each a random held-out snapshot)", "deviates",
             "the paper averages over all test snapshots"),
 )

@@ -47,9 +47,9 @@ PAPER = Paper(
     source="Ziomek, Adachi, Osborne (2024), arXiv 2402.01632 (v3), §7", file="000_406ec6f9f83fdadd.txt",
     theorems=("pe_gp_ucb",),
     notes=("The paper prints no numbers and no hyperparameters ('see our code', which is not linked): every "
-           "numeric setting of both experiments is a guess, documented per experiment (spec 000 §5).",
+           "numeric setting of both experiments is a guess, documented per experiment below.",
            "Baselines as the paper describes them (§7, Appendix D); β and ξ 'in the same way as for PE-GP-UCB' "
-           "(the theoretical schedules), ties to the lowest index (spec 000 §2.4–2.6, correction C35/C37).",
+           "(the theoretical schedules), ties to the lowest index (corrections ledger C35/C37).",
            "The oracle (TV-GP-UCB told the true prior) is not in the paper: it is boundcheck's reference curve."),
     policies=("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "regret_balancing_literal"),
     scenarios=("pe_sensors", "pe_sensors_misspecified", "pe_toy", "pe_toy_tv"),

@@ -1,5 +1,5 @@
 """Generators of paper 000's scenarios (Ziomek, Adachi, Osborne 2024): the toy problem's hill means and the
-Intel stand-in's seeded sensor layout (spec 000 §5). The scenarios themselves are data:
+Intel stand-in's seeded sensor layout (the paper's §7, Figs. 2–4). The scenarios themselves are data:
 ``scenarios/pe_toy.toml``, ``pe_toy_tv.toml``, ``pe_sensors.toml``, ``pe_sensors_misspecified.toml``."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from boundcheck.model.kernels import RBF
 
 # --------------------------------------------------------------------------- PE-GP-UCB toy (paper 000, §6.1)
-HILL_CENTRES = 0.1 * np.arange(10)  # c_j = 0.1 (j-1): hill 2 at 0.1 [PROPOSED, spec 000 §5.1]
+HILL_CENTRES = 0.1 * np.arange(10)  # c_j = 0.1 (j-1): hill 2 at 0.1 [PROPOSED, as in Fig. 3]
 
 
 def hill_mean(x: np.ndarray, tall: int | None, h_tall: float = 2.0, h_small: float = 0.5,

@@ -1,7 +1,7 @@
 """Paper 000 (Ziomek, Adachi, Osborne 2024, PE-GP-UCB), §7: the toy problem (Fig. 2) and the Intel temperature
 data (Fig. 4, run on the synthetic stand-in ``pe_sensors``). The paper states no numeric setting of either
-(spec 000 §5): the toy's hill shapes, kernel, noise, horizon, restricted-domain rule and β are boundcheck's
-documented guesses (spec §5.1), and ``reproduce --explore`` sweeps them."""
+(§7, Figs. 2–4): the toy's hill shapes, kernel, noise, horizon, restricted-domain rule and β are boundcheck's
+documented guesses [PROPOSED], and ``reproduce --explore`` sweeps them."""
 
 from __future__ import annotations
 
@@ -35,16 +35,16 @@ TOY_SETTINGS = _COMMON_STATED + (
     Setting("true prior", "prior 2 (tall hill around 0.1)", "stated", "§7, Fig. 3 (C42: index 2)"),
     Setting("f", "a sample of the true GP, stationary (ε = 0)", "stated", "§7"),
     Setting("X_t", "alternates between X and a restricted set excluding the true tall hill", "stated", "§7"),
-    Setting("domain", "100-point grid on [0, 1]", "guessed", "spec 000 §5.1 [PROPOSED]"),
-    Setting("hill centres", "c_j = 0.1 (j − 1), j = 1..10", "guessed", "spec 000 §5.1; Fig. 3's tall hill at 0.1"),
-    Setting("hill heights", "tall 2.0, small 0.5", "guessed", "spec 000 §5.1 [PROPOSED]"),
-    Setting("hill width", "w = 0.03", "guessed", "spec 000 §5.1 [PROPOSED]"),
-    Setting("kernel", "RBF exp(−d²/(2l)), l = 0.01 (ℓ = 0.1), unit variance", "guessed", "spec 000 §5.1"),
-    Setting("noise", "R = 0.1", "guessed", "spec 000 §5.1"),
-    Setting("restricted set", "{x : |x − 0.1| > 0.05} on even t", "guessed", "spec 000 §5.1"),
-    Setting("horizon, δ", "T = 200, δ = 0.1", "guessed", "spec 000 §5.1"),
+    Setting("domain", "100-point grid on [0, 1]", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("hill centres", "c_j = 0.1 (j − 1), j = 1..10", "guessed", "Fig. 3's tall hill at 0.1 [PROPOSED]"),
+    Setting("hill heights", "tall 2.0, small 0.5", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("hill width", "w = 0.03", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("kernel", "RBF exp(−d²/(2l)), l = 0.01 (ℓ = 0.1), unit variance", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("noise", "R = 0.1", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("restricted set", "{x : |x − 0.1| > 0.05} on even t", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("horizon, δ", "T = 200, δ = 0.1", "guessed", "not stated in §7 [PROPOSED]"),
     Setting("β, ξ", "the theoretical schedules of Theorem 4.1 (unscaled)", "guessed",
-            "the paper does not say whether β was scaled (spec §6 item 6); --explore varies it"),
+            "the paper does not say whether β was scaled; --explore varies it"),
     Setting("runs", "100 paired runs (the paper: 30 seeds)", "deviates",
             "more runs for the paired tests; the paper's 30 seeds are the minimum"),
 )
@@ -54,9 +54,9 @@ SENSOR_SETTINGS = _COMMON_STATED + (
             "one per previous day of March, zero mean, kernel Cov_day(i, i')(1 − ε)^{|t−t'|/2}", "stated", "§7"),
     Setting("data", "synthetic stand-in: 50 sensors in a 40 × 30 m room, 13 day-covariances (empirical "
             "covariances of simulated fields, normalised to max diag 1), per-day ε ∈ [0.01, 0.1]; the truth is "
-            "drawn from day 4's prior", "deviates", "the Intel data cannot be used offline (spec 000 §5.2)"),
-    Setting("horizon", "T = 144 (a full day of 10-minute steps)", "guessed", "spec 000 §5.2"),
-    Setting("noise, δ", "R = 0.1, δ = 0.1", "guessed", "spec 000 §5.2 [PROPOSED]"),
+            "drawn from day 4's prior", "deviates", "the Intel data cannot be used offline (§7, Fig. 4)"),
+    Setting("horizon", "T = 144 (a full day of 10-minute steps)", "guessed", "not stated in §7 [PROPOSED]"),
+    Setting("noise, δ", "R = 0.1, δ = 0.1", "guessed", "not stated in §7 [PROPOSED]"),
     Setting("runs", "50 paired runs (the paper: 30 seeds)", "deviates", "more runs for the paired tests"),
 )
 

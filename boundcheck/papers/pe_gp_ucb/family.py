@@ -219,7 +219,7 @@ class PEGPUCBFamily(Family):
         return {p.kernel_key: (p.K, p.eps) for p in scenario.candidates}
 
     def gamma_noise_var(self, scenario: Scenario) -> float:
-        """γ_T of Theorem 4.1 uses the noise variance R² (spec 000 §1.7)."""
+        """γ_T of Theorem 4.1 uses the noise variance R² (Theorem 4.1; Lemma 5.3)."""
         return scenario.noise**2
 
     def extra_constants(self, values: dict) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""PE-GP-UCB, Algorithm 1 of Ziomek, Adachi, Osborne (2024), in its corrected, executable form (spec §2.2).
+"""PE-GP-UCB, Algorithm 1 of Ziomek, Adachi, Osborne (2024), in its corrected, executable form (ledger C5–C10).
 
     for t = 1..T:
         UCB^p_{t-1}(x) = μ^p_{t-1}(x,t) + β^p_t σ^p_{t-1}(x,t)          for p ∈ U_{t-1}

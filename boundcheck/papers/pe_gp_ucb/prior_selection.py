@@ -1,4 +1,4 @@
-"""Prior-selection baselines of Ziomek et al. (2024), §6 (spec 000 §2.4–2.5).
+"""Prior-selection baselines of Ziomek et al. (2024), §6 (ledger C35).
 
 MLE (type-II maximum likelihood):
     p_t = argmax_{p ∈ U} log P(D_{t-1} | p);   x_t = argmax_{x ∈ X_t} UCB^{p_t}_{t-1}(x)

@@ -1,6 +1,6 @@
 """Scenarios of Zhou & Shroff (2021) (paper 003): drifting RKHS functions with an exact norm and an exact variation
-budget (spec ``shared/spec/r_sw_gp_ucb.md`` §5, §6.3). The paper has no experiments; these are the spec's
-proposed ones: 100-point 1-d grid and 20×20 grid, SE and Matérn-5/2 (ℓ = 0.2), B ∈ {1, 3}, R ∈ {0.01, 0.1},
+budget (docs/papers/r_sw_gp_ucb.md). The paper has no experiments; these are boundcheck's
+[PROPOSED] ones: 100-point 1-d grid and 20×20 grid, SE and Matérn-5/2 (ℓ = 0.2), B ∈ {1, 3}, R ∈ {0.01, 0.1},
 δ = 0.1, P_T ∈ {0, 1, 5, 25}, Gaussian and Rademacher noise, λ ∈ {1, 1 + 2/H}, H = w from Remark (2).
 
 Every scenario records max_t ‖f_t‖_k and the budget exactly (the sequence's design; the realised budget of each

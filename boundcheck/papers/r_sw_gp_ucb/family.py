@@ -13,7 +13,7 @@ runs × T × |D| array). The replay is checked against the algorithm's own recor
 from-scratch Cholesky recomputation (every step while at most ``SCRATCH_FULL`` samples are retained, else at ~100
 evenly spread steps and after every restart; beyond ``SCRATCH_BIG`` samples at ~10 steps, on one run per chunk).
 
-Claims (spec §6): probability — the regret bound and its anytime form, Lemma 1's event horizon-wide (δ/N_B) or
+Claims (Thms 1–2): probability — the regret bound and its anytime form, Lemma 1's event horizon-wide (δ/N_B) or
 Lemma 2's corrected event (ξ_w), the self-normalised noise bound (δ/N_B per block, or δ/T per t); expectation —
 the fraction of blocks where Lemma 1 at level δ fails; deterministic — posterior, information, bias/noise, drift
 and regret-step implications at every step.
@@ -260,7 +260,7 @@ class VBEvaluator(ChunkEvaluator):
 
     def regret_step(self) -> dict:
         """On E_t with β̄_t ≥ β^conf_t: r_t ≤ 2ξD_t + (β̄_t + β^conf_t)σ_{t−1}(x_t); on E at every step the summed
-        chain down to the bound (spec §3.7), at every t."""
+        chain down to the bound (ledger ZS5–ZS7), at every t."""
         rp, ex = self.replay, self.inst.extra
         E = self.event
         dominated = self.width >= self.conf[None] * (1 - 1e-12)
