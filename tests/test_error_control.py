@@ -68,7 +68,7 @@ def test_expectation_t_test_size_and_power():
 def test_calibration_omnibus_size_and_power():
     """Calibration "u i.i.d. N(0, 1)": the Bonferroni-combined Anderson–Darling and Ljung–Box p-value."""
     rng = np.random.default_rng(3)
-    R, a = 600, 0.05
+    R, a = 2000, 0.05  # two component tests: without their Bonferroni the rate is ≈ 2a
     null = [st.calibration_evidence("c", rng.standard_normal((8, 12))).p_value for _ in range(R)]
     assert np.sum(np.array(null) <= a) <= kmax(R, a)
     wide = [st.calibration_evidence("c", 1.5 * rng.standard_normal((8, 12))).p_value for _ in range(200)]
@@ -99,10 +99,12 @@ def test_anytime_expectation_bonferroni_over_the_steps():
         x[:, 7] += 1.5  # one step whose mean exceeds the bound
         alt.append(st.anytime_expectation_evidence("c", x, 0.0).p_value)
     assert np.sum(np.array(alt) <= a) >= kmin(300, 0.8)
-    # the interval: every step at 1 − a/T (a "holds" at the boundary is as rare as a false alarm)
-    held = sum(st.anytime_expectation_evidence("c", rng.standard_normal((n, T)) - 0.0, 0.0).interval(a)[1] <= 0.0
-               for _ in range(200))
-    assert held <= kmax(200, a)
+    # the interval is reported at the step the data select (the largest upper end): it covers that step's mean
+    # only if every step's bounds are simultaneous (1 − a/T each); per-step 1 − a ends miss it ≈ T·a of the time
+    R2 = 1000
+    missed = sum(st.anytime_expectation_evidence("c", rng.standard_normal((n, T)), 0.0).interval(a)[0] > 0.0
+                 for _ in range(R2))
+    assert missed <= kmax(R2, a)
 
 
 # ---------------------------------------------------------------------------- sequential (anytime) looks
