@@ -8,6 +8,7 @@ out on purpose, so that what catches each defect is a test of correctness (an in
 of a theorem), not a pinned value.
 
     python benchmarks/mutation.py                 # every mutation (≈ 20–40 min on 2 busy cores)
+    python benchmarks/mutation.py --only EC1 EC2 EC3 EC4 EC5 EC6 K1   # issue 24's error control (≈ 3 min)
     python benchmarks/mutation.py --only T1 P2    # some of them
     python benchmarks/mutation.py --list          # the documented list
 """
@@ -30,6 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 MODEL = ["tests/test_engine.py", "tests/test_policies.py", "tests/test_kernelized.py",
          "tests/test_verify.py::test_in_theory_no_claim_violated",
          "tests/test_verify.py::test_well_specified_sensors_hold"]
+ERRCTL = ["tests/test_error_control.py"]
+KEY = ["tests/test_resume_key.py"]
+SAMPLERS = ["tests/test_samplers.py"]
+SCHEDULES = ["tests/test_schedules.py"]
 POLICY = ["tests/test_policies.py", "tests/test_kernelized.py::test_default_scenario_in_theory_no_claim_violated",
           "tests/test_verify.py::test_in_theory_no_claim_violated"]
 
@@ -46,15 +51,18 @@ class Mutation:
 
 MUTATIONS = (
     # ------------------------------------------------------------------ the posterior (model/posterior.py)
-    Mutation("P1", "boundcheck/model/posterior.py", "v = s[k, idx_s] + self.noise_var",
-             "v = s[k, idx_s] + 2 * self.noise_var", "posterior update with twice the noise variance", tuple(MODEL)),
+    Mutation("P1", "boundcheck/model/posterior.py",
+             "                v = s[k, idx_s] + self.noise_var  # predictive variance of y",
+             "                v = s[k, idx_s] + 2 * self.noise_var  # predictive variance of y",
+             "posterior update with twice the noise variance", tuple(MODEL)),
     Mutation("P2", "boundcheck/model/posterior.py", "self.c[g] *= 1.0 - e", "self.c[g] *= 1.0",
              "ε prediction step: the covariance never decays", tuple(MODEL)),
     Mutation("P3", "boundcheck/model/posterior.py", "self.dev[:, self.members[g]] *= np.sqrt(1.0 - e)",
              "self.dev[:, self.members[g]] *= 1.0 - e", "ε prediction step: the mean decays at the wrong rate",
              tuple(MODEL)),
-    Mutation("P4", "boundcheck/model/posterior.py", "resid = y_s - mu_at[:, p]",
-             "resid = y_s - self.prior_mean[p, idx_s]", "residual against the prior mean, not the posterior mean",
+    Mutation("P4", "boundcheck/model/posterior.py", "resid = y_s[:, None] - mu_at[:, mb]  # (k, P_g)",
+             "resid = y_s[:, None] - 0.0 * mu_at[:, mb]  # (k, P_g)",
+             "residual against zero (the prior mean of the test priors), not the posterior mean",
              tuple(MODEL)),
     Mutation("P5", "boundcheck/model/posterior.py",
              "u = gvals[rows, self.X[:, :t]] + np.sqrt(self.post.noise_var) * z[:, r:]",
@@ -74,17 +82,17 @@ MUTATIONS = (
              "alpha = alpha * (fam.scale_to / np.maximum(norms, 1e-300))[:, None]", "alpha = alpha * fam.scale_to",
              "RKHS truth not rescaled to its stated norm", tuple(MODEL)),
     Mutation("S4", "boundcheck/study/engine.py",
-             "eps_t = R_data * np.stack([g.standard_normal(K) for g in noise_rngs])",
-             "eps_t = 0.5 * R_data * np.stack([g.standard_normal(K) for g in noise_rngs])",
+             "eps_t = noise_draws.next()  # (m, K): one draw per base arm",
+             "eps_t = 0.5 * noise_draws.next()  # (m, K): one draw per base arm",
              "observation noise drawn at half its level", tuple(MODEL)),
     # ------------------------------------------------------------------ every policy
-    Mutation("PE1", "boundcheck/policies/pe_gp_ucb.py", "self.w_t = beta_t * self.sd_t", "self.w_t = self.sd_t",
+    Mutation("PE1", "boundcheck/papers/pe_gp_ucb/pe_gp_ucb.py", "self.w_t = beta_t * self.sd_t", "self.w_t = self.sd_t",
              "PE-GP-UCB: w_t without β (over-eager elimination)", tuple(POLICY)),
-    Mutation("PE2", "boundcheck/policies/pe_gp_ucb.py",
+    Mutation("PE2", "boundcheck/papers/pe_gp_ucb/pe_gp_ucb.py",
              "fails = np.abs(self.sum_eta[r, p]) > np.sqrt(self.ctx.xi[t] * self.count[r, p]) + self.sum_w[r, p]",
              "fails = np.abs(self.sum_eta[r, p]) > np.sqrt(self.ctx.xi[t]) + self.sum_w[r, p]",
              "PE-GP-UCB: noise threshold without |S^p|", tuple(POLICY)),
-    Mutation("PE3", "boundcheck/policies/pe_gp_ucb.py",
+    Mutation("PE3", "boundcheck/papers/pe_gp_ucb/pe_gp_ucb.py",
              "flat = masked_argmax(ucb, self.active[:, :, None] & avail[:, None, :])",
              "flat = masked_argmax(ucb, self.active[:, :, None] & np.ones_like(avail)[:, None, :])",
              "PE-GP-UCB: argmax over X instead of X_t (C5)", tuple(POLICY)),
@@ -95,24 +103,90 @@ MUTATIONS = (
     Mutation("T2", "boundcheck/policies/gp_ts.py", "self.paths.observe(action[:, 0])  # reads",
              "self.paths.observe(np.zeros_like(action[:, 0]))  # reads",
              "GP-TS: the sampler conditions on the wrong point", tuple(POLICY)),
-    Mutation("O1", "boundcheck/policies/tv_gp_ucb.py", "        self.posterior.propagate()", "        pass",
+    Mutation("O1", "boundcheck/papers/et_gp_ucb/tv_gp_ucb.py", "        self.posterior.propagate()", "        pass",
              "oracle TV-GP-UCB: no ε prediction step", tuple(POLICY)),
-    Mutation("M1", "boundcheck/policies/prior_selection.py", "p_t = np.argmax(post.loglik, axis=1)",
+    Mutation("M1", "boundcheck/papers/pe_gp_ucb/prior_selection.py", "p_t = np.argmax(post.loglik, axis=1)",
              "p_t = np.argmin(post.loglik, axis=1)", "MLE: the least likely prior", tuple(POLICY)),
-    Mutation("F1", "boundcheck/policies/prior_selection.py", "weights = softmax(post.loglik, axis=1)",
+    Mutation("F1", "boundcheck/papers/pe_gp_ucb/prior_selection.py", "weights = softmax(post.loglik, axis=1)",
              "weights = softmax(-post.loglik, axis=1)", "fully Bayesian: inverted posterior weights", tuple(POLICY)),
-    Mutation("R1", "boundcheck/policies/regret_balancing.py",
+    Mutation("R1", "boundcheck/papers/pe_gp_ucb/regret_balancing.py",
              "u_t = np.argmin(np.where(self.active, self.count, np.iinfo(np.int64).max), axis=1)",
              "u_t = np.argmax(np.where(self.active, self.count, -1), axis=1)",
              "regret balancing: the most-used prior", tuple(POLICY)),
-    Mutation("I1", "boundcheck/policies/improvement.py", "return diff * norm.cdf(z) + sd * norm.pdf(z)",
-             "return diff * norm.cdf(z)", "GP-EI: exploration term dropped", tuple(POLICY)),
-    Mutation("I2", "boundcheck/policies/improvement.py", "return norm.cdf(z)", "return norm.cdf(-z)",
+    Mutation("I1", "boundcheck/policies/improvement.py", "return diff * ndtr(z) + sd * _pdf(z)",
+             "return diff * ndtr(z)", "GP-EI: exploration term dropped", tuple(POLICY)),
+    Mutation("I2", "boundcheck/policies/improvement.py", "return ndtr(z)", "return ndtr(-z)",
              "GP-PI: probability of no improvement", tuple(POLICY)),
     Mutation("RS1", "boundcheck/policies/random_search.py",
              "return np.array([[choices[g.integers(choices.size)]] for g in self.ctx.rngs], dtype=np.int64)",
              "return np.array([[choices[0]] for g in self.ctx.rngs], dtype=np.int64)",
              "random search: always the first available arm", tuple(POLICY)),
+    # ------------------------------------------------------------------ error control (issue 24)
+    Mutation("EC1", "boundcheck/claims/stats.py", "p = float(min(1.0, np.min(p_t) * T))",
+             "p = float(min(1.0, np.min(p_t)))", "anytime expectation claim: no Bonferroni over the T steps",
+             tuple(ERRCTL)),
+    Mutation("EC2", "boundcheck/claims/stats.py", "best = min(best, p * (j + 1) * (j + 2))",
+             "best = min(best, p)", "--until-conclusive calibration looks: each at the full share (no union bound)",
+             tuple(ERRCTL)),
+    Mutation("EC3", "boundcheck/claims/stats.py",
+             "p = min(p, _t_pvalue(x[:(2**j) * chunk], bound) * (j + 1) * (j + 2))",
+             "p = min(p, _t_pvalue(x[:(2**j) * chunk], bound))",
+             "--until-conclusive t-test looks (expectation, no range): no union bound", tuple(ERRCTL)),
+    Mutation("EC4", "boundcheck/claims/budget.py", "return self if k <= 1 else HolmBudget(self.total / k)",
+             "return self", "several checked implementations: the Holm budget not split between them",
+             tuple(ERRCTL)),
+    Mutation("EC5", "boundcheck/study/summary.py", "each = budget.divided(len(checked))", "each = budget",
+             "several checked implementations: verify judges each at the whole budget", tuple(ERRCTL)),
+    Mutation("EC6", "boundcheck/claims/stats.py", "lo, hi = clopper_pearson(kk, m, 2 * share)",
+             "lo, hi = clopper_pearson(kk, m, 4 * share)",
+             "runs-needed advice at the test size 2a instead of the one-sided share a (too few runs)", tuple(ERRCTL)),
+    Mutation("EC7", "boundcheck/claims/stats.py", "lo, hi = clopper_pearson(kk, m, 2 * share)",
+             "lo, hi = clopper_pearson(kk, m, share)", "runs-needed advice at a/2 (too many runs)", tuple(ERRCTL)),
+    Mutation("EC8", "boundcheck/claims/budget.py", "scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])",
+             "scaled = np.minimum(1.0, p[order])", "Holm without the multiplicity factor", tuple(ERRCTL)),
+    Mutation("EC9", "boundcheck/claims/stats.py", "interval = lambda a: clopper_pearson(k, n, 2 * a)  # noqa: E731",
+             "interval = lambda a: clopper_pearson(k, n, 4 * a)  # noqa: E731",
+             "probability interval at 2a per end: 'holds' declared too easily", tuple(ERRCTL)),
+    Mutation("EC10", "boundcheck/claims/stats.py", "half = stats.t.ppf(1 - a / T, n - 1) * se",
+             "half = stats.t.ppf(1 - a, n - 1) * se", "anytime expectation interval without the Bonferroni over t",
+             tuple(ERRCTL)),
+    Mutation("EC11", "boundcheck/claims/stats.py",
+             "p = float(min(1.0, len(comp) * min(comp.values()))) if comp else 1.0",
+             "p = float(min(1.0, min(comp.values()))) if comp else 1.0",
+             "calibration omnibus: Anderson–Darling and Ljung–Box not Bonferroni-combined", tuple(ERRCTL)),
+    Mutation("EC12", "boundcheck/claims/stats.py", "p = _t_pvalue(x, bound)", "p = _t_pvalue(x, bound) / 2",
+             "expectation claim: a one-sided p-value halved (a two-sided habit)", tuple(ERRCTL)),
+    # ------------------------------------------------------------------ identity: the resume key (issue 24)
+    Mutation("K1", "boundcheck/study/spec.py",
+             'return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})',
+             'return fingerprint({k: v for k, v in self.to_dict().items() if k not in ("runs", "beta_scale")})',
+             "resume key ignores beta_scale (a rerun with another --beta-scale reuses stored chunks)", tuple(KEY)),
+    Mutation("K2", "boundcheck/study/spec.py",
+             'return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})',
+             'return fingerprint({k: v for k, v in self.to_dict().items() if k not in ("runs", "chunk_size")})',
+             "resume key ignores the chunk size (chunks of another size read as this study's)", tuple(KEY)),
+    Mutation("K3", "boundcheck/study/spec.py",
+             'return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})',
+             "return fingerprint(self.to_dict())", "resume key includes the number of runs (a longer verify cannot "
+             "resume)", tuple(KEY)),
+    Mutation("K4", "boundcheck/utils/hashing.py", "return repr(float(obj))  # exact: 0.1 and 0.1000000000000001 differ",
+             "return f\"{float(obj):.6g}\"", "fingerprints round floats (nearby settings share a key)", tuple(KEY)),
+    # ------------------------------------------------------------------ samplers' joint law (issue 24)
+    Mutation("S5", "boundcheck/papers/combinatorial/model.py",
+             "v = (self.counts * g + np.sqrt(self.counts * s2) * z[:, r:]) / s2",
+             "v = (self.counts * g + np.sqrt(s2) * z[:, r:]) / s2",
+             "combinatorial GP-TS: pseudo-noise of an arm observed n times not scaled by √n", tuple(SAMPLERS)),
+    Mutation("S6", "boundcheck/model/sampling.py", "alpha = rows_matmul(z * (np.sqrt(self._lam) / (self._lam + "
+             "fam.gen_noise_var))[None], self._U.T,",
+             "alpha = rows_matmul(z * (1.0 / (self._lam + fam.gen_noise_var))[None], self._U.T,",
+             "RKHS members: y drawn with the wrong covariance (identity instead of K)", tuple(SAMPLERS)),
+    # ------------------------------------------------------------------ schedules (issue 24)
+    Mutation("SC1", "boundcheck/claims/families/kernelized.py", "out[2:] = curve[:-1]", "out[1:] = curve",
+             "IGP-UCB / GP-TS schedules read γ_t instead of γ_{t−1}", tuple(SCHEDULES)),
+    Mutation("SC2", "boundcheck/claims/families/kernelized.py",
+             '"gp_ts": full(ts.schedule_values("v_t", t, values, gprev)),',
+             '"gp_ts": full(cg.schedule_values("beta_t", t, values, gprev)),',
+             "GP-TS given IGP-UCB's β_t (δ instead of δ/2) as its v_t", tuple(SCHEDULES)),
 )
 
 
@@ -121,14 +195,16 @@ def _copy_tree(dest: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
-def run(m: Mutation, python: str) -> tuple[list[str], float]:
+def run(m: Mutation, python: str) -> tuple[list[str] | None, float]:
+    """The tests that failed on the mutant (None: the mutation no longer applies to the source) and the time."""
     with tempfile.TemporaryDirectory(prefix=f"mutant-{m.id}-") as tmp:
         tree = Path(tmp)
         _copy_tree(tree)
         path = tree / m.file
-        src = path.read_text()
-        if src.count(m.old) != 1:
-            raise SystemExit(f"mutation {m.id}: {m.old!r} occurs {src.count(m.old)} times in {m.file}")
+        src = path.read_text() if path.exists() else ""
+        if src.count(m.old) != 1:  # the code moved on: say so and go on with the others
+            print(f"       {m.id}: {m.old!r} occurs {src.count(m.old)} times in {m.file}")
+            return None, 0.0
         path.write_text(src.replace(m.old, m.new))
         t0 = time.perf_counter()
         proc = subprocess.run([python, "-m", "pytest", "-q", "--tb=no", "-rf", "-p", "no:cacheprovider",
@@ -151,17 +227,23 @@ def main() -> int:
             print(f"{m.id:4} {m.file}: {m.what}\n     - {m.old}\n     + {m.new}")
         return 0
     python = sys.executable
-    missed = []
+    missed, stale = [], []
     for m in chosen:
         caught, secs = run(m, python)
+        if caught is None:
+            print(f"{m.id:4} STALE           {m.what}")
+            stale.append(m.id)
+            continue
         tag = "CAUGHT" if caught else "MISSED"
         print(f"{m.id:4} {tag} ({secs:4.0f} s) {m.what}")
         for t in caught:
             print(f"       by {t}")
         if not caught:
             missed.append(m.id)
-    print(f"\n{len(chosen) - len(missed)}/{len(chosen)} mutations caught" + (f"; missed: {missed}" if missed else ""))
-    return 1 if missed else 0
+    ran = len(chosen) - len(stale)
+    print(f"\n{ran - len(missed)}/{ran} mutations caught ({(ran - len(missed)) / max(ran, 1):.0%})"
+          + (f"; missed: {missed}" if missed else "") + (f"; stale (not applied): {stale}" if stale else ""))
+    return 1 if missed or stale else 0
 
 
 if __name__ == "__main__":

@@ -646,3 +646,53 @@ def test_reproduce_table3_end_to_end(tmp_path):
         assert "R-GP-UCB resets every N = 29" in text and "R-GP-UCB resets every N = 22" in text
     st = tau_statistics(np.array([10.0, 20.0, 30.0, 200.0]), np.array([False, False, False, True]))
     assert st["mean"] == 65.0 and st["censored"] == 0.25 and st["quantiles"][2] == 25.0
+
+
+def _values_on_line(n: int, T: int, delta: float = 0.1) -> dict:
+    """Theorem 1's symbols on an n-point 1-d grid, ℓ = 0.2, σ_n² = 0.02 (the scenario's Assumption-3 constants
+    without building its n×n prior)."""
+    from boundcheck.papers.et_gp_ucb.world import assumption3_se
+
+    c = assumption3_se(0.2, 1, n)
+    return {"T": float(T), "delta": delta, "R": math.sqrt(0.02), "d": 1.0, "r": 1.0, "a0": c["a0"], "b0": c["b0"],
+            "a1": c["a1"], "b1": c["b1"], "eps": 0.0, "n_X": float(n)}
+
+
+def test_finite_form_needs_beta_to_cover_the_finite_domain_event_at_every_t():
+    """Issue 24 item 5: form (C) uses β_T = Max(β_Thm1(T), β_C(T)), sound only if β_Thm1(t) ≥ β_C(t) =
+    2 ln(Mπ²t²/(2δ)) at every t ≤ T. On a 3 000-point 1-d grid (ℓ = 0.2, δ = 0.1) that fails at t = 1–5 — computed
+    here from the printed formulas, independently of the family's helper; the built-in grids are covered."""
+    from boundcheck.papers.et_gp_ucb.family import finite_form_uncovered
+
+    th = theory.get("et_gp_ucb")
+    v = _values_on_line(3000, 30)
+    bad = finite_form_uncovered(th, v, 30)
+    assert bad[:, 0].tolist() == [1, 2, 3, 4, 5]
+    for t, b, bc in bad:  # the printed forms, by hand
+        a1, b1 = v["a1"], v["b1"]
+        beta1 = (2 * math.log(4 * math.pi**2 * t**2 / (3 * 0.1))
+                 + 2 * math.log(t**2 * b1 * math.sqrt(math.log(4 * a1 * math.pi**2 * t**2 / (3 * 0.1)))))
+        assert b == pytest.approx(beta1, rel=1e-12)
+        assert bc == pytest.approx(2 * math.log(3000 * math.pi**2 * t**2 / (2 * 0.1)), rel=1e-12) and bc > b
+    assert finite_form_uncovered(th, _values_on_line(30, 60), 60).size == 0
+    assert finite_form_uncovered(th, _values_on_line(40, 100), 100).size == 0
+    assert any(c.id == "E_C_beta" for c in th.corrections)
+    fn6 = next(c for c in theory.get("et_r_gp_ucb").corrections if c.id == "R_fn6")
+    assert fn6.implemented.startswith("T φ_T") and "2T" not in fn6.implemented
+
+
+def test_uncovered_finite_form_is_not_applicable_with_its_reason():
+    """Where β_t misses β_C(t) (a 200-point line: t = 1), form (C) is "not applicable" with the steps, outside the
+    budget and the verdict; the other forms are judged as usual."""
+    sc = line("fine", n=200, eps=0.0, horizon=12)
+    fam = ETFamily(theory.get("et_gp_ucb"))
+    why = fam.inapplicable_claims(sc, fam.instantiate(sc, 12, 0.1))
+    assert set(why) == {"regret_bound_finite"} and "t = 1" in why["regret_bound_finite"]
+    assert "E_C_beta" in why["regret_bound_finite"]
+    assert fam.inapplicable_claims(line("ok", eps=0.0, horizon=12), fam.instantiate(line("ok", eps=0.0, horizon=12),
+                                                                                   12, 0.1)) == {}
+    s = run_check("et_gp_ucb", scenario=sc, runs=4, horizon=12, seed=1)
+    c = claim(s, "regret_bound_finite")
+    assert c["verdict"] == "not applicable" and c["budget_share"] is None and "β_C" in c["details"]["reason"]
+    shares = [x["budget_share"] for x in s["claims"] if x["budget_share"] is not None]
+    assert len(shares) == sum(x["kind"] == "probability" and x["verdict"] != "not applicable" for x in s["claims"])

@@ -160,8 +160,10 @@ ET_BOUND_TERMS = {
     "discretisation": sp.Integer(2),
     "mismatch": T * PHI_A,
 }
-# (C) finite-domain variant: a₀ = M, b₀ = √2, ȳ at the global index T (G3), no "+2", τ̄_C = min{T, 3E[τ]/δ},
-# β_T = the algorithm's β (Theorem 1's), which dominates the finite-domain 2 log(3Mπ_t/δ) (checked).
+# (C) finite-domain variant: a₀ = M, b₀ = √2, ȳ at the global index T (G3), no "+2", τ̄_C = min{T, 3E[τ]/δ}.
+# Its UCB step needs the algorithm's β_t (Theorem 1's) to cover the finite-domain event β_C(t) = 2 log(3Mπ_t/δ)
+# at EVERY t ≤ T; the Max below only makes the bound's β_T an upper value at T. Where β_Thm1(t) < β_C(t) for
+# some t ≤ T the form is not applicable (ledger E_C_beta; the family checks it per instance).
 YBAR_C_T = sp.sqrt(2) * (1 + R) * sp.sqrt(sp.log((n_X + 1) * pi**2 * T**2 / delta))
 BETA_C_T = sp.Max(beta_thm1(T), beta_finite(T, 3))
 BOUND_C = (sp.sqrt(C1 * T * BETA_C_T * (T / tau_bar_C + 1) * gamma_tau_C)
@@ -262,6 +264,13 @@ ET_CORRECTIONS = (
                "the RHS is approximate (Ê[τ] is an estimate)"),
     Correction("E_gamma", "Theorem 1", "γ_τ̄ not computable", "a certified upper bound (boundcheck.model.mig)",
                "a lower estimate would make the check unsound"),
+    Correction("E_C_beta", "Theorem 1, finite-domain variant (C)",
+               "the algorithm's β_t (Theorem 1's) serves the finite-domain confidence event",
+               "β_T = Max(β_Thm1(T), β_C(T)) with β_C(t) = 2 log(Mπ²t²/(2δ)) (union over the M points, δ/3); "
+               "form (C) is 'not applicable' (outside the verdict, with the first uncovered t) unless "
+               "β_Thm1(t) ≥ β_C(t) at every t ≤ T",
+               "the UCB step at t needs the algorithm's β_t ≥ β_C(t) at that t, which a Max at T does not ensure: "
+               "on a 3 000-point 1-d grid (ℓ = 0.2, δ = 0.1) β_Thm1(t) < β_C(t) for t = 1–5"),
     Correction("E_asm3", "Assumption 3", "a₀, b₀, a₁, b₁ not given",
                "(3) on the grid by a union bound: a₀ = M, b₀ = √2; (4) by Borell–TIS: b₁ = 2√2/l, "
                "a₁ = max{1, exp(m₁²l²/2)} with m₁ = E sup|∂f/∂x_j| estimated by Monte Carlo (upper value)",
@@ -359,8 +368,11 @@ R_CORRECTIONS = (
     Correction("R14", "Theorem 2", "δ/2 (Lemma 7) + δ/2 (Lemma 6) + Lemma 5 > δ",
                "δ/3 each: β_t = 2log(π²t²/δ) + 2d log(t²db₁r√log(da₁π²t²/δ)), ȳ at the global T (G3)",
                "the printed budget exceeds δ; the printed form is checked as its own claim"),
-    Correction("R_fn6", "Bogunovic et al. Thm 4.2 (footnote 6)", "T ψ_T", "2T φ_T (both mismatches twice)",
-               "as the seed notes", changes_computation=False),
+    Correction("R_fn6", "Bogunovic et al. Thm 4.2 (footnote 6)", "T ψ_T",
+               "T φ_T, where φ_T = 2√β_T Δ^σ + 2 Δ^μ ȳ already counts each mismatch twice (x_t and x*_t; "
+               "eq. 26), so the term is not doubled again",
+               "the seed notes both mismatches enter twice; φ_T (eq. 13 / PHI_2 here) carries that factor 2",
+               changes_computation=False),
     Correction("R_reset", "R-GP-UCB", "when the reset happens", "[PROPOSED] D_t = ∅ at t = kN + 1 before x_t is "
                "chosen", "blocks {1..N}, {N+1..2N}, …", changes_computation=False),
 )

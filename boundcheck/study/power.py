@@ -55,7 +55,8 @@ def defect_instance(inst: TheoremInstance, defects: Sequence[Defect]) -> Theorem
 
 
 def _detection(store: ResultStore, spec: StudySpec, n: int, budget: ErrorBudget, subsets: int,
-               rng: np.random.Generator, vacuous: dict[str, str]) -> dict[str, float]:
+               rng: np.random.Generator, vacuous: dict[str, str],
+               skip: dict[str, str] | None = None) -> dict[str, float]:
     """Per claim, the fraction of ``subsets`` random n-run subsets of the stored runs in which it is violated."""
     runs, sample = read_study_tables(store, spec)
     main = runs[runs["algorithm"] == spec.main].sort_values("run").reset_index(drop=True)
@@ -67,7 +68,7 @@ def _detection(store: ResultStore, spec: StudySpec, n: int, budget: ErrorBudget,
         idx = np.sort(rng.choice(pool, size=n, replace=False)) if pool > n else np.arange(pool)
         sub = main.iloc[idx].reset_index(drop=True)
         res = judge(spec.family.claims, sub, lambda c, idx=idx: cols[c][idx], budget, spec.delta,
-                    chunk=spec.chunk_size, vacuous=vacuous)
+                    chunk=spec.chunk_size, vacuous=vacuous, skip=skip)
         for r in res:
             hits[r.id] += r.verdict == "violated"
     return {k: v / draws for k, v in hits.items()}
@@ -101,8 +102,9 @@ def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect],
         store = ResultStore(results)
         at_n = replace(spec, runs=n)  # the verify this power is about: its first N runs
         vacuous = fam.vacuous_claims(spec.scenario, d_inst)
-        prob = _detection(store, spec, n, budget, subsets, np.random.default_rng([seed, i]), vacuous)
-        first = _first_n(store, at_n, budget, vacuous)
+        skip = fam.inapplicable_claims(spec.scenario, d_inst)  # as verify: outside the verdict
+        prob = _detection(store, spec, n, budget, subsets, np.random.default_rng([seed, i]), vacuous, skip)
+        first = _first_n(store, at_n, budget, vacuous, skip)
         table[name] = {"description": description, "probability": {c: prob[c] for c in verdict_ids},
                        "verdict_at_n": {c["id"]: c["verdict"] for c in first["claims"]},
                        "caught_by": sorted(c for c in verdict_ids if prob[c] >= POWER_TARGET)}
@@ -130,12 +132,14 @@ def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect],
     }
 
 
-def _first_n(store: ResultStore, spec: StudySpec, budget: ErrorBudget, vacuous: dict[str, str]) -> dict:
+def _first_n(store: ResultStore, spec: StudySpec, budget: ErrorBudget, vacuous: dict[str, str],
+             skip: dict[str, str] | None = None) -> dict:
     """The summary of the first N runs (what ``verify --runs N`` on this defect reports), without writing."""
     from .summary import _detectable  # noqa: PLC0415 - shared helper, kept private to the summary
 
     runs, sample = read_study_tables(store, spec)
     main = runs[runs["algorithm"] == spec.main].sort_values("run")
-    res = judge(spec.family.claims, main, sample, budget, spec.delta, chunk=spec.chunk_size, vacuous=vacuous)
+    res = judge(spec.family.claims, main, sample, budget, spec.delta, chunk=spec.chunk_size, vacuous=vacuous,
+                skip=skip)
     _detectable(res, main, budget)
     return {"claims": [r.to_json() for r in res]}

@@ -95,6 +95,7 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     runs = store.read_table("runs")
     runs = runs[runs["run"] < spec.runs].reset_index(drop=True)
     vacuous = fam.vacuous_claims(spec.scenario, inst)
+    inapplicable = fam.inapplicable_claims(spec.scenario, inst)  # premises this instance misses: outside the verdict
     checked = spec.checked_algorithms
     each = budget.divided(len(checked))
 
@@ -102,7 +103,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         """The runs of a checked algorithm and its claim verdicts."""
         rows = runs[runs["algorithm"] == name].sort_values("run")
         res = judge(fam.claims, rows, _sampler(store, spec, name), each, spec.delta, sequential=sequential,
-                    chunk=spec.chunk_size, vacuous=vacuous, skip=spec.not_applicable.get(name))
+                    chunk=spec.chunk_size, vacuous=vacuous,
+                    skip={**inapplicable, **(spec.not_applicable.get(name) or {})})
         _detectable(res, rows, each)
         return rows, res
 

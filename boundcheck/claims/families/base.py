@@ -262,6 +262,11 @@ class Family:
                                          f"r_max·T {why}")
         return out
 
+    def inapplicable_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
+        """Claims whose premise this instance does not meet (claim id -> why): judged "not applicable", outside
+        the budget and the verdict (unlike a vacuous claim, which is true here and shown as an identity)."""
+        return {}
+
     def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
         """Every number the chunks share: certified γ curves, schedules, the bound and its anytime curve."""
         th, T = self.theorem, int(horizon)

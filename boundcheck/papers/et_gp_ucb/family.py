@@ -21,6 +21,10 @@ Vacuity (the verdict layer's ``vacuous_claims``): on the event max_{t,x}|f_t(x)|
 (probability ≥ 1 − δ/3) no algorithm's regret exceeds 2L·T, so a form of the bound at least that large cannot be
 violated there and is shown as a sanity identity outside the verdict (for ε > 0, every explicit form of Theorems 1
 and 2); so are Lemma 4's τ ≤ τ̄₄ and the block lengths when τ̄₄ = T.
+
+Applicability (``inapplicable_claims``): form (C) rests on the finite-domain confidence event β_C(t) =
+2 log(Mπ²t²/(2δ)), which the algorithm's Theorem-1 β_t must cover at every t ≤ T (:func:`finite_form_uncovered`,
+ledger E_C_beta); where it does not, the form is "not applicable", with the steps, outside the verdict.
 """
 
 from __future__ import annotations
@@ -51,9 +55,9 @@ from boundcheck.world.scenario import Scenario
 from theory import Theorem
 from theory import et_gp_ucb as paper001
 
-__all__ = ["block_quantities", "data_segments", "f_abs_bound", "pilot_first_stop", "policy_widths",
-           "trigger_rho_schedule", "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily", "TriggerFamily",
-           "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
+__all__ = ["block_quantities", "data_segments", "f_abs_bound", "finite_form_uncovered", "pilot_first_stop",
+           "policy_widths", "trigger_rho_schedule", "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily",
+           "TriggerFamily", "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
 
 STEP_COLUMNS = ("t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset", "innov",
                 "eps_told", "period")
@@ -561,6 +565,20 @@ def trigger_rho_schedule(T: int, delta_B: float) -> np.ndarray:
                       dtype=float)
 
 
+def finite_form_uncovered(th: Theorem, values: dict, T: int) -> np.ndarray:
+    """The steps t ≤ T at which Theorem 1's β_t (the algorithm's) is below the finite-domain β_C(t) =
+    2 log(Mπ²t²/(2δ)) (schedules ``beta_t`` and ``beta_finite_t`` of the theory module): form (C) of the bound
+    is sound only if there are none, since its UCB step at t needs β_t ≥ β_C(t) at that t (ledger E_C_beta).
+
+    Returns (k, 3) rows (t, β_t, β_C(t)); an empty array when β_t covers β_C(t) at every t ≤ T."""
+    t = np.arange(1, T + 1, dtype=float)
+    v = {k: float(values.get(k, 0.0)) for k in th.symbols}
+    beta = np.broadcast_to(np.asarray(th.schedule_values("beta_t", t, v), dtype=float), t.shape)
+    beta_c = np.broadcast_to(np.asarray(th.schedule_values("beta_finite_t", t, v), dtype=float), t.shape)
+    bad = exceeds(beta_c, beta)  # beyond round-off only: equality at some t is still covered
+    return np.column_stack([t[bad], beta[bad], beta_c[bad]])
+
+
 def run_instance(sc: TVScenario, horizon: int | None = None) -> TheoremInstance:
     """What a simulation of the scenario's algorithms needs and nothing more (no γ, no pilot, no bound): the
     widths, ρ, N and the told ε. For the paper's experiments, where no theorem is checked."""
@@ -770,6 +788,15 @@ class ETFamily(TVFamilyBase):
         values.update(tau_bar=tau_bar, gamma_tau_bar=gam(tau_bar), tau_bar_C=tau_bar_C, gamma_tau_bar_C=gam(tau_bar_C))
         th = self.theorem
         extra["bound_C"] = float(th.schedule_values("bound_C", float(T), {k: values.get(k, 0.0) for k in th.symbols}))
+        # form (C) needs β_t ≥ β_C(t) at every t ≤ T, not only at T (the Max in BOUND_C): where it fails the form
+        # is not applicable (inapplicable_claims); kept as numbers so the instance stays plain floats
+        ref = th if "beta_finite_t" in th.schedules else theory.get("et_gp_ucb")
+        uncovered = finite_form_uncovered(ref, {**values, "T": float(T)}, T)
+        extra["beta_C_uncovered_steps"] = float(uncovered.shape[0])
+        if uncovered.size:
+            extra.update(beta_C_uncovered_first=float(uncovered[0, 0]), beta_C_uncovered_last=float(uncovered[-1, 0]),
+                         beta_at_first_uncovered=float(uncovered[0, 1]),
+                         beta_C_at_first_uncovered=float(uncovered[0, 2]))
         extra["gamma_tau_lower"] = float(g_lo[min(T, max(1, math.ceil(tau_bar - 1e-9))) - 1])
         # the bound at every τ̄ ∈ 1..T: how vacuous it is even at the most favourable τ̄
         taus_all = np.arange(1, T + 1, dtype=float)
@@ -778,6 +805,22 @@ class ETFamily(TVFamilyBase):
         curve = np.asarray(th.evaluate(vals)["value"], dtype=float)
         extra["bound_min_over_tau"] = float(np.min(curve))
         extra["tau_at_min"] = float(taus_all[int(np.argmin(curve))])
+
+    def inapplicable_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
+        """Form (C) where Theorem 1's β_t does not cover the finite-domain β_C(t) at some t ≤ T (ledger E_C_beta):
+        its bound then rests on a confidence event the algorithm's width does not serve."""
+        out = super().inapplicable_claims(scenario, inst)
+        e = inst.extra
+        k = int(e.get("beta_C_uncovered_steps", 0.0))
+        if k and "regret_bound_finite" in {c.id for c in self.claims}:
+            first, last = int(e["beta_C_uncovered_first"]), int(e["beta_C_uncovered_last"])
+            steps = f"t = {first}" if first == last else f"{k} steps in t = {first}–{last}"
+            out["regret_bound_finite"] = (
+                f"not applicable at these settings: Theorem 1's β_t is below the finite-domain β_C(t) = "
+                f"2 log(Mπ²t²/(2δ)) at {steps} (t = {first}: β_t = {e['beta_at_first_uncovered']:.4g} < β_C = "
+                f"{e['beta_C_at_first_uncovered']:.4g}); form (C)'s UCB step needs β_t ≥ β_C(t) at every t ≤ T "
+                "(corrections ledger E_C_beta)")
+        return out
 
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         out = self.common_diagnostics(ev)
