@@ -148,6 +148,12 @@ def _theorem_rows() -> list[dict]:
     return rows
 
 
+def _identity_word(verdict: str) -> str:
+    """A sanity identity's state: ok, not applicable (the checked code does not record what it reads), or
+    BROKEN (a counterexample: a bug in the implementation or in the theory module)."""
+    return {"holds": "ok", "not applicable": "not applicable"}.get(verdict, "[red]BROKEN[/red]")
+
+
 def cmd_list(args) -> int:
     rows = _theorem_rows()
     if args.json:
@@ -438,7 +444,7 @@ def _render_summary(summary: dict) -> None:
     con.print(table)
     if identities:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
-            f"{c['id']} {'ok' if c['verdict'] == 'holds' else '[red]BROKEN[/red]'}" for c in identities))
+            f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
     _render_applicability(con, summary, colour)
     main_alg = summary.get("main_algorithm", "the theorem's algorithm")
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "

@@ -390,3 +390,27 @@ def test_a_policy_file_has_the_same_resume_key_in_every_process(tmp_path):
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
     assert len(keys) == 1 and "" not in keys
+
+
+def test_a_not_applicable_identity_reads_not_applicable_everywhere(tmp_path, capsys):
+    """Issue 24 (display): a sanity identity that reads records the checked code does not declare is "not
+    applicable" in the terminal, the HTML and the LaTeX report — never "BROKEN" or "0/0 violated"."""
+    path = tmp_path / "first_ts.py"
+    path.write_text("import numpy as np\nclass FirstTS:\n    def __init__(self, ctx):\n        pass\n"
+                    "    def ask(self, t, available):\n        return int(np.flatnonzero(available)[0])\n"
+                    "    def tell(self, x, y):\n        pass\n")
+    code = main(["verify", "--theorem", "gp_ts", "--runs", "6", "--horizon", "6", "--jobs", "1",
+                 "--algorithm", f"{path}:FirstTS", "--out", str(tmp_path / "out")])
+    text = capsys.readouterr().out
+    assert code in (0, 1, 5), text
+    summary = json.loads((tmp_path / "out" / "results" / "summary.json").read_text())
+    na = [c["id"] for c in summary["claims"] if c["kind"] == "identity" and c["verdict"] == "not applicable"]
+    assert na, "the test needs an identity that is not applicable to the user's class"
+    line = " ".join(text[text.index("sanity identities"):].split("\n\n")[0].split())  # rich wraps long lines
+    assert all(f"{cid} not applicable" in line for cid in na) and "BROKEN" not in line, line
+    html = (tmp_path / "out" / "index.html").read_text()
+    tex = (tmp_path / "out" / "report.tex").read_text()
+    assert "BROKEN" not in tex and "0/0" not in html
+    for cid in na:
+        row = html[html.index(f'<span class="id">{cid}</span>'):][:3000]
+        assert "badge na" in row.split("</tr>")[0], row[:500]

@@ -231,9 +231,10 @@ def _verdict_section(ctx: ReportContext) -> str:
         statement = rich(stmt) + (f" <span class='mute small'>— {e(src)}</span>" if src else "")
         if c.get("kind") == "identity":
             why = det.get("vacuous") or "true by construction"
+            na = c.get("verdict") == "not applicable"  # the checked code does not record what it reads
             idents.append([f'<span class="id">{e(c["id"])}</span>', statement, rich(why),
-                           f"{c.get('violations')}/{c.get('runs')}",
-                           badge("holds" if c.get("verdict") == "holds" else "violated")])
+                           "—" if na else f"{c.get('violations')}/{c.get('runs')}",
+                           badge(c["verdict"] if na or c.get("verdict") == "holds" else "violated")])
             continue
         ci = "" if c.get("ci_low") is None or c.get("kind") == "deterministic" else (
             f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}] <span class='small mute'>"
@@ -256,7 +257,8 @@ def _verdict_section(ctx: ReportContext) -> str:
         rows.append([
             f'<span class="id">{e(c["id"])}</span>' + (" <b>(theorem)</b>" if c.get("main") else ""),
             f'<span title="{e(KIND_HELP.get(c.get("kind"), ""))}">{e(c.get("kind"))}</span>', statement,
-            fmt(c.get("level"), 3), f"{c.get('violations')}/{c.get('runs')}", rate,
+            fmt(c.get("level"), 3),
+            "—" if c.get("verdict") == "not applicable" else f"{c.get('violations')}/{c.get('runs')}", rate,
             fmt(c.get("p_value"), 2), fmt(c.get("budget_share"), 2), ci,
             badge(c.get("verdict", "")) + note,
             "in" if ctx.in_theory else "<b>outside</b>",

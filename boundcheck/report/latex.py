@@ -160,8 +160,9 @@ def claims_table(ctx: ReportContext) -> str:
         rate = tex(fmt(c.get("rate"), 3)) if c.get("kind") != "calibration" else "--"
         verdict = c.get("verdict", "")
         if c.get("kind") == "identity":
-            verdict = "identity ok" if verdict == "holds" else "identity BROKEN"
-        v = r"\textbf{" + tex(verdict) + "}" if verdict not in ("holds", "identity ok") else tex(verdict)
+            verdict = {"holds": "identity ok", "not applicable": "not applicable"}.get(verdict, "identity BROKEN")
+        v = r"\textbf{" + tex(verdict) + "}" if verdict not in ("holds", "identity ok", "not applicable") \
+            else tex(verdict)
         pv = "--" if c.get("p_value") is None else tex(fmt(c["p_value"], 2))
         sh = "--" if c.get("budget_share") is None else tex(fmt(c["budget_share"], 2))
         rows.append([ident(c["id"]) + (r"$^{\ast}$" if c.get("main") else ""), tex(c.get("kind", "")),
