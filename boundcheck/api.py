@@ -573,7 +573,7 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     from theory.empirical import empirical_claims
 
     from . import __version__
-    from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical
+    from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical, printed_beside_ours
     from .study.experiments import experiments_of, get_experiment, get_paper
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
@@ -617,6 +617,8 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
                 "reset_period": getattr(spec.scenario, "period", None)})
     claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
     results = judge_empirical(claims, data, budget)
+    printed = {exp.name: printed_beside_ours(exp.printed, {p: d for (e, p), d in data.items() if e == exp.name})
+               for exp in chosen if exp.printed and exp.runnable}
 
     # ----------------------------------------------------------------------------- explore the unstated settings
     explored: dict = {}
@@ -659,7 +661,8 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     counts = {v: sum(r.verdict == v for r in results) for v in ("reproduced", "not reproduced", "inconclusive",
                                                                 "not run")}
     summary = {
-        "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, [])}
+        "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, []),
+                                                               "printed_results": printed.get(e.name, [])}
                                                 for e in chosen],
         "seed": seed, "runs": runs, "false_alarm": false_alarm,
         "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "

@@ -6,9 +6,11 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 import pytest
 import sympy as sp
 
@@ -340,26 +342,83 @@ def test_cli_bad_input_exits_2_with_one_line():
 
 
 # ---------------------------------------------------------------------------------------- experiments
-def test_road_network_experiments_return_tidy_results(tmp_path):
+@pytest.fixture
+def short_experiments():
+    """Paper 002's experiments at T = 8 (same routes, panels and algorithms), restored after."""
+    from boundcheck.study.experiments import experiments_of, register_experiment
+
+    saved = experiments_of("combinatorial")
+    for e in saved:
+        panels = tuple(replace(p, scenario=lambda f=p.scenario: replace(f(), horizon=8)) for p in e.panels)
+        register_experiment(replace(e, panels=panels), replace=True)
+    yield
+    for e in saved:
+        register_experiment(e, replace=True)
+
+
+def test_road_network_experiments_through_reproduce(tmp_path, short_experiments):
+    """``reproduce combinatorial``: the per-route claims, the orderings pooled over (route, run) pairs on every run
+    and on the paper-sized sample, the chosen paths and the β_t schedules, in both reports."""
+    import json
+
     from boundcheck.papers.combinatorial.catalogue import edge_energy
-    from boundcheck.papers.combinatorial.figures import experiment_figures
-    from boundcheck.papers.combinatorial.paper002 import run_experiments
+    from boundcheck.papers.combinatorial.figures import table_pooled_tests
+    from boundcheck.report.replication import load_replication
+    from boundcheck.study.store import ResultStore
 
     # eq. (8): flat 100 m at 50 km/h: rolling + drag, over η⁺
     flat = edge_energy(np.array([100.0]), np.array([0.0]), np.array([50 / 3.6]))[0]
     assert flat == pytest.approx((1830 * 9.82 * 0.01 * 100 + 0.5 * 0.35 * 2.6 * 1.2 * 100 * (50 / 3.6) ** 2)
                                  / (3600 * 0.98))
-    res = run_experiments(("algorithms", "bucb"), runs=2, power_runs=1, horizon=8, route_ids=(2,), jobs=1)
-    alg = res["algorithms"]
-    assert set(alg.final["algorithm"]) == {"gp_ucb", "gp_bucb", "gp_ts", "bi_ucb", "bi_bucb", "bi_ts"}
-    assert len(alg.final) == 6 * 3 and (alg.final["regret"] >= -1e-9).all()
-    assert set(alg.tests["verdict"]) <= {"reproduced", "contradicted", "inconclusive"}
-    assert (alg.curves.groupby("algorithm")["runs"].first() == 2).all()
-    shared = res["bucb"].final.set_index(["algorithm", "run"])["regret"]  # run once, seen by both experiments
-    np.testing.assert_array_equal(shared.loc["gp_ucb"],
-                                  alg.final.set_index(["algorithm", "run"])["regret"].loc["gp_ucb"])
-    paths = experiment_figures(res, tmp_path)
-    assert {p.name for p in paths} >= {"algorithms_regret.png", "chosen_paths.png", "bucb_beta.png"}
+    regret = {}
+    for name in ("algorithms", "bucb"):
+        out = tmp_path / name
+        s = api.reproduce("combinatorial", name, runs=6, jobs=1, out=out)
+        assert {c["verdict"] for c in s["claims"]} <= {"reproduced", "not reproduced", "inconclusive"}
+        exp = json.loads((out / "reproduce.json").read_text())["experiments"][0]
+        p = exp["panel_results"][1]  # route 2
+        runs = ResultStore(out / p["results"]).read_table("runs")
+        runs = runs[runs["algorithm"].astype(str) == "comb_gp_ucb_alg2"]
+        assert len(runs) == 6 and (runs["regret"] >= -1e-9).all()
+        regret[name] = runs["regret"].to_numpy()
+        ctx = load_replication(out)
+        t = table_pooled_tests(ctx, ctx.experiments[0])
+        col = {c: i for i, c in enumerate(t.columns)}
+        assert {r[col["sample"]] for r in t.rows} == {"all", "paper"}
+        assert {r[col["pairs"]] for r in t.rows} == {4 * 6, 4 * 5}  # (route, run) pairs; the paper's 5 runs
+        assert {r[col["reading"]] for r in t.rows} <= {"reproduced", "contradicted", "inconclusive"}
+        for f in ("index.html", "report.tex"):
+            assert "pooled over the routes" in (out / f).read_text()
+    # the same routes, seeds and policy in both experiments: the same runs (common random numbers)
+    np.testing.assert_array_equal(regret["algorithms"], regret["bucb"])
+    figures = {f.name for f in tmp_path.glob("*/figures/*.png")}
+    assert {"regret_algorithms.png", "paths_algorithms.png", "regret_bucb.png", "beta_bucb.png"} <= figures
+
+
+def test_pooled_lengthscale_trend():
+    """Figs. 4–5 pooled over routes: the per-(route, run) slope of R_T on log ℓ; BI's 'no pattern' holds when the
+    slope is not significant (identical runs across the lengthscales: no slope at all)."""
+    from boundcheck.papers.combinatorial.figures import pooled_tests
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for route in (1, 2):
+        for run in range(8):
+            base = rng.normal(100, 5)
+            for ell in (0.1, 0.5, 1.0, 2.0):
+                rows += [{"route": route, "setting": ell, "algorithm": "gp_bucb", "run": run,
+                          "regret": base + 10 * np.log(ell) + rng.normal()},
+                         {"route": route, "setting": ell, "algorithm": "gp_ts", "run": run, "regret": base},
+                         {"route": route, "setting": ell, "algorithm": "bi_bucb", "run": run, "regret": base},
+                         {"route": route, "setting": ell, "algorithm": "bi_ts", "run": run, "regret": base}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t = pooled_tests("lengthscale", pd.DataFrame(rows)).set_index(["claim", "sample"])
+    assert t.loc[("lengthscale_trend_gp_bucb", "all"), "verdict"] == "reproduced"
+    assert t.loc[("lengthscale_trend_gp_bucb", "all"), "pairs"] == 16
+    assert t.loc[("lengthscale_trend_gp_bucb", "paper"), "pairs"] == 10
+    assert t.loc[("lengthscale_trend_gp_ts", "all"), "verdict"] == "inconclusive"
+    assert t.loc[("lengthscale_trend_bi_ts", "all"), "verdict"] == "reproduced"
 
 
 class OverconfidentUCB(CombGPUCB):

@@ -558,35 +558,66 @@ def test_a_user_algorithm_without_records(theorem, eps):
 
 
 # ------------------------------------------------------------------------------- experiments, bad input
-def test_experiments_run_end_to_end_and_resume(tmp_path):
-    from boundcheck.papers.et_gp_ucb.et_experiments import run_experiment
-    from boundcheck.papers.et_gp_ucb.et_report import main
+def _short(exp, horizon: int):
+    """The experiment with every panel's scenario cut to ``horizon`` steps (same grid, names and algorithms)."""
+    panels = tuple(replace(p, scenario=lambda f=p.scenario: replace(f(), horizon=horizon)) for p in exp.panels)
+    return replace(exp, panels=panels)
 
-    kw = dict(runs=4, points_per_axis=8, horizon=30, jobs=1, chunk_size=2)
-    t2 = run_experiment("table2", out=tmp_path / "t2", eps=(0.05,), **kw)
-    tab = t2.tables["table2"]
-    assert list(tab["delta_B"]) == [0.005, 0.01, 0.05, 0.1, 0.5] and tab["paper_regret"].notna().all()
-    again = run_experiment("table2", out=tmp_path / "t2", eps=(0.05,), **kw)  # resumes: nothing recomputed
-    assert again.tables["table2"].equals(tab)
-    t3 = run_experiment("table3", eps=(0.03, 0.1), **(kw | {"runs": 12}))
-    st = t3.tables["stopping_times"]
-    assert set(st["eps"]) == {0.03, 0.1} and (st["R_GP_UCB_N"].isin([29, 22])).all()
-    assert (st["markov_P(tau >= Etau/0.1)"].dropna() <= 0.1).all()  # Markov on the sample: a sanity identity
-    f2 = run_experiment("fig2", **(kw | {"runs": 3}))
-    assert set(f2.claims["verdict"]) <= {"reproduced", "not reproduced", "inconclusive"}
-    assert main(["table3", "--runs", "6", "--grid", "6", "--horizon", "12", "--out", str(tmp_path / "t3")]) == 0
-    assert (tmp_path / "t3" / "index.html").read_text().count("<img") == 1
+
+@pytest.fixture
+def short_experiments():
+    """Paper 001's experiments at short horizons (Table 3's above R-GP-UCB's periods 29 and 22), restored after."""
+    from boundcheck.study.experiments import experiments_of, register_experiment
+
+    saved = experiments_of("et_gp_ucb")
+    for e in saved:
+        register_experiment(_short(e, 40 if e.name == "table3" else 20), replace=True)
+    yield
+    for e in saved:
+        register_experiment(e, replace=True)
+
+
+def test_experiments_run_end_to_end_and_resume(tmp_path, short_experiments):
+    """``reproduce et_gp_ucb``: Table 2's printed numbers beside ours and the δ_B sensitivity, Table 3's
+    stopping-time statistics and Fig. 2's summary in both reports; a second run resumes (nothing recomputed)."""
+    import json
+
+    from boundcheck.papers.et_gp_ucb.figures import table_stopping_times
+    from boundcheck.report.replication import load_replication
+    from theory.et_gp_ucb import TABLE2
+
+    s = api.reproduce("et_gp_ucb", "table2", runs=5, jobs=1, out=tmp_path / "t2")
+    printed = json.loads((tmp_path / "t2" / "reproduce.json").read_text())["experiments"][0]["printed_results"]
+    assert len(printed) == 2 * len(TABLE2) and all(r["ours"] is not None and r["runs"] == 5 for r in printed)
+    assert {(r["panel"], r["metric"]): r["paper"] for r in printed}[("eps0.05_dB0.5", "col:n_resets")] == 14.44
+    assert [r["panel"] for r in printed[:10:2]] == [f"eps0.01_dB{d:g}" for d in (0.005, 0.01, 0.05, 0.1, 0.5)]
+    for f in ("index.html", "report.tex"):
+        text = (tmp_path / "t2" / f).read_text()
+        assert "numbers beside ours" in text and "low sensitivity of the regret" in text
+    again = api.reproduce("et_gp_ucb", "table2", runs=5, jobs=1, out=tmp_path / "t2", report=False)
+    assert again["claims"] == s["claims"]
+    api.reproduce("et_gp_ucb", "table3", runs=12, jobs=1, out=tmp_path / "t3")
+    ctx = load_replication(tmp_path / "t3")
+    st = table_stopping_times(ctx, ctx.experiments[0])
+    col = {c: i for i, c in enumerate(st.columns)}
+    assert {r[0] for r in st.rows} == {"ε = 0.03", "ε = 0.1"} and {r[col["N"]] for r in st.rows} == {29, 22}
+    markov = [r[col["Markov P(τ ≥ E[τ]/δ)"]] for r in st.rows if r[col["Markov P(τ ≥ E[τ]/δ)"]] is not None]
+    assert markov and all(m <= 0.1 for m in markov)  # Markov on the sample: a sanity identity
+    for f in ("index.html", "report.tex"):
+        assert (tmp_path / "t3" / f).read_text().count("stopping-time statistics") == 1
+    f2 = api.reproduce("et_gp_ucb", "fig2", runs=5, jobs=1, out=tmp_path / "f2")
+    assert {c["verdict"] for c in f2["claims"]} <= {"reproduced", "not reproduced", "inconclusive"}
+    assert "final regret and resets" in (tmp_path / "f2" / "index.html").read_text()
 
 
 @pytest.mark.parametrize("argv, msg", [
-    (["table9"], "unknown experiment"), (["table2", "--delta-b", "1.5"], "delta_B must lie in (0, 1)"),
-    (["fig2", "--eps", "1.2"], "eps must lie in [0, 1]"), (["table2", "--c1", "0"], "c1 must be a positive"),
-    (["fig2", "--grid", "100"], "too large"),
+    (["reproduce", "et_gp_ucb", "--experiment", "table9"], "no experiment"),
+    (["reproduce", "et_gp_ucb", "--runs", "2"], "at least 5"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
-    from boundcheck.papers.et_gp_ucb.et_report import main
+    from boundcheck.cli import main
 
-    assert main(argv + ["--runs", "2"]) == 2
+    assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert msg in err and len(err.splitlines()) == 1
     with pytest.raises(BoundcheckError, match="delta_B"):
@@ -599,10 +630,10 @@ def test_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
 
 def test_reproduce_registration():
     """``boundcheck reproduce et_gp_ucb``: every empirical claim names a panel and algorithms its experiment runs,
-    and Table 2's numbers are the ones the detailed tables compare with."""
-    from boundcheck.papers.et_gp_ucb.et_experiments import PAPER_TABLE2
+    and Table 2's numbers are the ones its printed numbers show beside ours."""
     from boundcheck.study.experiments import experiments_of, get_paper
     from theory.empirical import empirical_claims
+    from theory.et_gp_ucb import TABLE2 as PAPER_TABLE2
 
     assert set(get_paper("et_gp_ucb").theorems) == {"et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger"}
     exps = {e.name: e for e in experiments_of("et_gp_ucb")}
@@ -615,6 +646,9 @@ def test_reproduce_registration():
     for (eps, dB), (res, _) in PAPER_TABLE2.items():
         lo, hi = bands[f"eps{eps:g}_dB{dB:g}"]
         assert lo < res < hi
+    printed = {(x.panel, x.metric): x.value for x in exps["table2"].printed}
+    assert printed == {**{(f"eps{e:g}_dB{d:g}", "col:n_resets"): r for (e, d), (r, _) in PAPER_TABLE2.items()},
+                       **{(f"eps{e:g}_dB{d:g}", "regret"): g for (e, d), (_, g) in PAPER_TABLE2.items()}}
 
 
 def test_catalogue_scenarios():
@@ -632,7 +666,7 @@ def test_reproduce_table3_end_to_end(tmp_path):
     reset-only steps table."""
     import json
 
-    from boundcheck.papers.et_gp_ucb.et_experiments import tau_statistics
+    from boundcheck.papers.et_gp_ucb.figures import tau_statistics
 
     s = api.reproduce("et_gp_ucb", "table3", runs=25, jobs=1, out=tmp_path)
     assert s["counts"]["not reproduced"] == 0

@@ -16,12 +16,14 @@ from boundcheck import api
 from boundcheck.claims.empirical import PanelData, describe_region, explore_claim, judge_empirical, metric_values
 from boundcheck.cli import main
 from boundcheck.papers.pe_gp_ucb.experiments import toy_variant
+from boundcheck.report.replication_figures import ReplicationTable, register_replication_table
 from boundcheck.study.experiments import (
     Experiment,
     Explore,
     ExploreAxis,
     Panel,
     Paper,
+    Printed,
     experiments_of,
     get_paper,
     paper_ids,
@@ -100,6 +102,22 @@ def test_thresholds_bands_trends_and_a_spread_free_sample():
                    _claim("constant_above", "above", "b", threshold=0.5, panels=("p",))], panels)
     assert v == {"above": "reproduced", "below": "not reproduced", "band": "reproduced", "band_off": "not reproduced",
                  "up": "reproduced", "down": "not reproduced", "constant_above": "reproduced"}
+
+
+def test_printed_numbers_beside_ours():
+    """An experiment's printed numbers: ours (mean, SE over the runs) beside the paper's, within ± 2 SE or not,
+    z with √2 SE; a metric the panel did not record leaves ours empty (no traceback)."""
+    from boundcheck.claims.empirical import printed_beside_ours
+    from boundcheck.study.experiments import Printed
+
+    v = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    rows = printed_beside_ours([Printed("p", "a", "regret", 3.5, "near"), Printed("p", "a", "regret", 10.0, "far"),
+                                Printed("p", "a", "col:n_resets", 1.0, "missing"),
+                                Printed("q", "a", "regret", 1.0, "no panel")], {"p": _panel({"a": v})})
+    se = v.std(ddof=1) / np.sqrt(5)
+    assert rows[0]["ours"] == 3.0 and rows[0]["se"] == pytest.approx(se) and rows[0]["within_2se"] is True
+    assert rows[0]["z"] == pytest.approx(-0.5 / (np.sqrt(2) * se)) and rows[1]["within_2se"] is False
+    assert rows[2]["ours"] is None and rows[3]["ours"] is None and rows[3]["runs"] == 0
 
 
 def test_prior_metrics_from_the_steps_table():
@@ -198,7 +216,15 @@ def planted(tmp_path_factory):
             panels=(Panel("toy", "toy (T = 30)", "pe_gp_ucb", lambda: get_scenario("pe_toy").at(horizon=30),
                           ("pe_gp_ucb", "oracle_tv_gp_ucb", "mle", "random")),),
             settings=(), default_runs=12, figures=("regret", "prior_selection"),
-            explore=Explore(axes=cells, build=build, panel="toy", runs=6, confirm=1, confirm_runs=10)))
+            explore=Explore(axes=cells, build=build, panel="toy", runs=6, confirm=1, confirm_runs=10),
+            printed=(Printed("toy", "random", "regret", 12.5, "toy printed number"),),
+            tables=("run_count", "undefined")))
+
+        def run_count(ctx, exp):
+            return ReplicationTable("run_count", "runs per panel", "a paper's own table", ["panel", "runs"],
+                                    [[p["title"], p["runs"]] for p in exp["panel_results"]], numeric={1})
+
+        register_replication_table(PLANTED, "run_count", run_count)
         common = dict(paper=PLANTED, experiment="toy", location="planted", wording="by construction")
         for c in (
             EmpiricalClaim(id="random_beats_oracle", reading="E[R_T(random) − R_T(oracle)] < 0", kind="less",
@@ -247,6 +273,11 @@ def test_explore_grid_and_reports(planted):
         assert not (out / "figures" / f"{fig}.pdf").exists(), fig
     tex = (out / "report.tex").read_text()
     assert tex.isascii() and "figures/regret_toy.png" in tex
+    for text in (html, tex):  # the paper's printed number beside ours, the paper's own table, the missing one
+        assert "numbers beside ours" in text and "runs per panel" in text and "toy printed number" in text
+        assert "the paper defines no such table" in text
+    (row,) = saved["experiments"][0]["printed_results"]
+    assert row["paper"] == 12.5 and row["runs"] == 8 and row["ours"] > 0
 
 
 def test_rerun_resumes_from_the_store(planted):

@@ -424,7 +424,8 @@ THEOREMS = (COMB_GP_UCB, COMB_GP_BUCB, COMB_GP_TS, COMB_GP_UCB_INF, COMB_GP_BUCB
 # ordering read off its plots, tested per route with a paired test over identical functions and noise. "Generally
 # lower" is read as lower in mean on the route. The BI methods' "no discernible pattern" across lengthscales is
 # not tested: with the environment fixed, BI does not use a lengthscale, so its runs are identical across the
-# panels by construction (boundcheck's ``study.paper002`` reports it).
+# panels by construction (the report's table of the claims pooled over routes, ``pooled_tests`` in
+# ``boundcheck/papers/combinatorial/figures.py``, reports it).
 #
 # Algorithm names are boundcheck's policy ids, Algorithm 2 variants: ``comb_gp_ucb_alg2``, ``comb_gp_bucb_alg2``,
 # ``comb_gp_ts_alg2`` (edges sampled independently, as the paper does), ``comb_bi_*_alg2``,

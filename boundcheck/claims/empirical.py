@@ -37,7 +37,7 @@ from .families.base import Family
 from .stats import stats
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
-           "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests"]
+           "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests", "printed_beside_ours"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive")
 #: the fewest runs a paired t-test is given (fewer leave too few degrees of freedom to decide anything)
@@ -126,6 +126,33 @@ def metric_values(metric: str, data: PanelData, algorithm: str) -> pd.Series:
     else:
         raise BoundcheckError(f"unknown metric {metric!r}")
     return out.astype(float).sort_index()
+
+
+def printed_beside_ours(printed: Sequence, panels: Mapping[str, PanelData]) -> list[dict]:
+    """The numbers a paper prints beside ours: for each printed number (an object with ``panel``, ``algorithm``,
+    ``metric``, ``value``, ``label``: :class:`boundcheck.study.experiments.Printed`), our mean of the metric over the
+    runs of its panel (``panels``: panel name -> data), its standard error, whether the paper's number lies within
+    ours ± 2 SE, and z = (ours − paper) / (√2 SE): the paper's own mean has about the same standard error as ours
+    (same run count), and it prints none. Descriptive: the verdict on a printed number is its ``interval`` claim's."""
+    out = []
+    for x in printed:
+        row = {"panel": x.panel, "algorithm": x.algorithm, "metric": x.metric, "label": x.label, "paper": x.value,
+               "ours": None, "se": None, "runs": 0, "within_2se": None, "z": None}
+        data = panels.get(x.panel)
+        if data is not None:
+            try:
+                v = metric_values(x.metric, data, x.algorithm).to_numpy(float)
+            except BoundcheckError:  # the metric was not recorded: the row says so (ours: —)
+                v = np.empty(0)
+            if v.size:
+                mean = float(v.mean())
+                se = float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else float("nan")
+                row.update(ours=mean, se=se, runs=int(v.size))
+                if math.isfinite(se):
+                    row["within_2se"] = bool(abs(mean - x.value) <= 2 * se)
+                    row["z"] = (mean - x.value) / (math.sqrt(2.0) * se) if se > 0 else None
+        out.append(row)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- tests

@@ -1,7 +1,8 @@
 """The report of ``boundcheck reproduce``: one HTML file and a standalone LaTeX document per paper.
 
-It reads ``reproduce.json`` (the verdicts, the experiments' settings, the explored grid) and the panels' stored
-step tables (for the curves and histograms), and nothing else: no simulation, no recomputed statistic. Both
+It reads ``reproduce.json`` (the verdicts, the experiments' settings, the paper's printed numbers beside ours, the
+explored grid) and the panels' stored tables (for the curves, histograms and the paper's own tables), and nothing
+else: no simulation, and no verdict is recomputed. Both
 formats open with the same line and carry the **replication note**: what reproduced, what did not, which
 settings were guessed, which experiments cannot be run offline and what stands in for them, and where in the
 grid of unstated settings a claim that did not reproduce does appear.
@@ -19,7 +20,8 @@ from ..utils.io import read_json
 from .context import _read_columns, fmt, write_text
 
 __all__ = ["ReplicationContext", "load_replication", "write_replication_reports", "replication_note",
-           "effect_text", "headline", "explore_sentence", "best_setting_sentence"]
+           "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "printed_rows",
+           "table_cell"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -50,6 +52,26 @@ def effect_text(c: dict, short: bool = False) -> str:
         return f"mean slope {c['estimate']:+.4g} per panel {ci}"
     ref = d.get("threshold") if kind in ("above", "below") else d.get("band")
     return f"mean {fmt(c['estimate'], 3)} {ci} ({'vs' if short else 'threshold'} {ref})"
+
+
+PRINTED_HEAD = ["printed number", "panel", "the paper", "ours: mean ± 2 SE (runs)", "paper within ± 2 SE",
+                "z (ours − paper) / (√2 SE)"]
+
+
+def printed_rows(exp: dict) -> list[list[str]]:
+    """The paper's printed numbers beside ours (plain text cells; the reports escape them)."""
+    rows = []
+    for r in exp.get("printed_results") or []:
+        ours = "—" if r.get("ours") is None else (f"{fmt(r['ours'], 4)} ± {fmt(2 * r['se'], 3)} ({r['runs']})"
+                                                  if r.get("se") is not None else fmt(r["ours"], 4))
+        rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, fmt(r.get("within_2se")),
+                     fmt(r.get("z"), 3)])
+    return rows
+
+
+def table_cell(v) -> str:
+    """One cell of a paper's own table as plain text (numbers compact, None as —)."""
+    return v if isinstance(v, str) else fmt(v, 4)
 
 
 def explore_sentence(cid: str, block: dict, ex: dict) -> str:
@@ -215,14 +237,15 @@ def load_replication(out_dir: Path) -> ReplicationContext:
 
 def write_replication_reports(out_dir: Path) -> dict[str, Path]:
     """``out_dir/index.html`` and ``out_dir/report.tex`` (+ ``figures/``, ``tables/claims.tex``)."""
-    from .replication_figures import make_replication_figures
+    from .replication_figures import make_replication_figures, make_replication_tables
     from .replication_html import render_html
     from .replication_latex import claims_table, render_latex
 
     ctx = load_replication(out_dir)
     figs = make_replication_figures(ctx, ctx.out_dir / "figures")
-    html_path = write_text(ctx.out_dir / "index.html", render_html(ctx, figs))
+    tables = make_replication_tables(ctx)
+    html_path = write_text(ctx.out_dir / "index.html", render_html(ctx, figs, tables))
     (ctx.out_dir / "tables").mkdir(parents=True, exist_ok=True)
     write_text(ctx.out_dir / "tables" / "claims.tex", claims_table(ctx), encoding="ascii")
-    tex_path = write_text(ctx.out_dir / "report.tex", render_latex(ctx, figs), encoding="ascii")
+    tex_path = write_text(ctx.out_dir / "report.tex", render_latex(ctx, figs, tables), encoding="ascii")
     return {"html": html_path, "tex": tex_path}

@@ -10,11 +10,18 @@
 * the figures a paper adds for its own experiments (its ``figures`` part's ``REPLICATION_FIGURES``: name ->
   ``draw(ctx, exp, out)``, drawn when the experiment lists the name in its ``figures``), e.g. paper 001's
   ``stopping_times_<experiment>`` and paper 002's ``paths_<experiment>``.
+
+A paper's ``figures`` part may also define ``REPLICATION_TABLES`` (name -> ``build(ctx, exp)`` returning a
+:class:`ReplicationTable` or None), built for the experiments that list the name in their ``tables``: the
+statistics of the paper's own experiments that are no claim (paper 001's stopping-time quantiles, paper 002's
+paired tests pooled over routes). Both reports show them after the experiment's claims.
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -41,18 +48,35 @@ from .figures import (
 )
 
 __all__ = ["make_replication_figures", "EMPIRICAL_COLOURS", "EXPERIMENT_FIGURES", "register_replication_figure",
-           "replication_figures_of", "experiment_figure_kinds"]
+           "replication_figures_of", "ReplicationTable", "register_replication_table", "replication_tables_of",
+           "make_replication_tables", "paper_figure_names"]
 
 #: the figures every paper's experiments may draw (``<kind>_<experiment>``), in the order the reports show them;
 #: a paper's own follow them
 EXPERIMENT_FIGURES = ("regret", "priors")
 
 _PAPER_FIGURES: dict[str, dict] = {}  # paper id -> {figure name: draw(ctx, exp, out)}
+_PAPER_TABLES: dict[str, dict] = {}  # paper id -> {table name: build(ctx, exp)}
+
+
+@dataclass
+class ReplicationTable:
+    """A table a paper adds to its experiments' reports: ``rows`` of ``columns`` (numbers or text; None: —),
+    ``numeric`` the indices of the numeric columns (right-aligned)."""
+
+    name: str
+    title: str
+    caption: str
+    columns: Sequence[str]
+    rows: list[list]
+    numeric: set[int] = field(default_factory=set)
 
 
 def _install(module) -> None:
     for name, draw in getattr(module, "REPLICATION_FIGURES", {}).items():
         register_replication_figure(module.PAPER_ID, name, draw)
+    for name, build in getattr(module, "REPLICATION_TABLES", {}).items():
+        register_replication_table(module.PAPER_ID, name, build)
 
 
 _FIGURES = plugins.registry(
@@ -66,15 +90,51 @@ def register_replication_figure(paper: str, name: str, draw) -> None:
     _PAPER_FIGURES.setdefault(paper, {})[name] = draw
 
 
-def experiment_figure_kinds(paper: str) -> tuple[str, ...]:
-    """The figures of an experiment of ``paper``, in the order the reports show them."""
-    return EXPERIMENT_FIGURES + tuple(replication_figures_of(paper))
-
-
 def replication_figures_of(paper: str) -> dict:
     """The figures ``paper`` adds to its experiments' reports (imports its ``figures`` part only)."""
     _FIGURES.load_declaring(paper)
     return dict(_PAPER_FIGURES.get(paper, {}))
+
+
+def register_replication_table(paper: str, name: str, build) -> None:
+    """Build ``build(ctx, exp) -> ReplicationTable | None`` for the experiments of ``paper`` that list ``name`` in
+    their tables."""
+    _FIGURES.add((paper, f"table:{name}"), build)
+    _PAPER_TABLES.setdefault(paper, {})[name] = build
+
+
+def replication_tables_of(paper: str) -> dict:
+    """The tables ``paper`` adds to its experiments' reports (imports its ``figures`` part only)."""
+    _FIGURES.load_declaring(paper)
+    return dict(_PAPER_TABLES.get(paper, {}))
+
+
+def paper_figure_names(exp: dict) -> list[str]:
+    """The names of an experiment's figures in the order the reports show them: the common ones, then the
+    paper's own (``<kind>_<experiment>``)."""
+    kinds = list(EXPERIMENT_FIGURES) + [k for k in exp.get("figures", ()) if k not in EXPERIMENT_FIGURES]
+    return [f"{k}_{exp['name']}" for k in kinds]
+
+
+def make_replication_tables(ctx) -> dict[str, list[ReplicationTable]]:
+    """The paper's own tables of every experiment (experiment name -> tables), from the stored results; a table
+    that cannot be built is a note, not a lost report."""
+    out: dict[str, list[ReplicationTable]] = {}
+    builders = replication_tables_of(ctx.paper["id"]) if any(e.get("tables") for e in ctx.experiments) else {}
+    for exp in ctx.experiments:
+        for name in exp.get("tables", ()):
+            build = builders.get(name)
+            if build is None:
+                ctx.notes.append(f"table {name!r} of {exp['name']}: the paper defines no such table")
+                continue
+            try:
+                t = build(ctx, exp)
+            except Exception as exc:  # noqa: BLE001 - one bad table must not lose the whole report
+                ctx.notes.append(f"table {name}_{exp['name']} could not be built: {type(exc).__name__}: {exc}")
+                continue
+            if t is not None:
+                out.setdefault(exp["name"], []).append(t)
+    return out
 
 EMPIRICAL_COLOURS = {"reproduced": VERDICT_COLOURS["holds"], "not reproduced": VERDICT_COLOURS["violated"],
                      "inconclusive": VERDICT_COLOURS["inconclusive"], "not run": "#8c8c8c"}

@@ -6,15 +6,18 @@ from .context import fmt
 from .figures import FigureInfo
 from .html import CSS, _img, e, rich, table
 from .replication import (
+    PRINTED_HEAD,
     VERDICT_ORDER,
     ReplicationContext,
     best_setting_sentence,
     effect_text,
     explore_sentence,
     headline,
+    printed_rows,
     replication_note,
+    table_cell,
 )
-from .replication_figures import experiment_figure_kinds
+from .replication_figures import ReplicationTable, paper_figure_names
 
 __all__ = ["render_html"]
 
@@ -147,7 +150,14 @@ def _best_setting(name: str, best: dict) -> str:
             "</p>" + table(["claim", "tested as", "effect", "verdict"], rows))
 
 
-def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
+def _paper_table(t: ReplicationTable) -> str:
+    return (f"<h3>{rich(t.title)}</h3>" + table([e(c) for c in t.columns],
+                                                [[e(table_cell(v)) for v in r] for r in t.rows], num=set(t.numeric))
+            + f"<p class='small'>{rich(t.caption)}</p>")
+
+
+def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
+                tables: dict[str, list[ReplicationTable]] | None = None) -> str:
     s, p = ctx.summary, ctx.paper
     head = headline(s)
     by_name = {f.name: f for f in figs}
@@ -182,7 +192,13 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         mine = [c for c in ctx.claims if c["experiment"] == exp["name"]]
         if mine:
             sec.append("<h3>Claims</h3>" + _claims_table(mine))
-        for key in (f"{kind}_{exp['name']}" for kind in experiment_figure_kinds(ctx.paper["id"])):
+        if exp.get("printed_results"):
+            sec.append("<h3>The paper's numbers beside ours</h3>"
+                       + table([e(h) for h in PRINTED_HEAD], [[e(c) for c in r] for r in printed_rows(exp)],
+                               num={2, 3, 5}))
+        for t in (tables or {}).get(exp["name"], []):
+            sec.append(_paper_table(t))
+        for key in paper_figure_names(exp):
             if key in by_name:
                 sec.append(_figure(by_name[key], counter()))
         parts.append("".join(sec) + "</section>")

@@ -7,14 +7,17 @@ from .context import fmt
 from .figures import MAX_WIDTH_IN, FigureInfo
 from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
 from .replication import (
+    PRINTED_HEAD,
     ReplicationContext,
     best_setting_sentence,
     effect_text,
     explore_sentence,
     headline,
+    printed_rows,
     replication_note,
+    table_cell,
 )
-from .replication_figures import experiment_figure_kinds
+from .replication_figures import ReplicationTable, paper_figure_names
 
 __all__ = ["render_latex", "claims_table"]
 
@@ -49,7 +52,19 @@ def _figure(f: FigureInfo) -> list[str]:
             r"\end{figure}"]
 
 
-def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
+def _paper_table(t: ReplicationTable) -> list[str]:
+    n = len(t.columns)
+    width = f"{0.94 / n:.3f}"
+    # a wide table: every column a wrapping paragraph column, so long headings do not push it off the page
+    spec = "".join("r" if i in t.numeric and n <= 8 else f"p{{{width}\\linewidth}}" for i in range(n))
+    return [r"\subsection*{" + tex(t.title) + "}",
+            r"{\scriptsize", _longtable(spec, [tex(c) for c in t.columns],
+                                           [[tex(table_cell(v)) for v in r] for r in t.rows]), "}",
+            r"{\small " + tex(t.caption) + r"}\par"]
+
+
+def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
+                 tables: dict[str, list[ReplicationTable]] | None = None) -> str:
     s, p = ctx.summary, ctx.paper
     head = headline(s)
     by_name = {f.name: f for f in figs}
@@ -86,7 +101,13 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo]) -> str:
         if mine:
             L.append(r"\subsection*{Claims}")
             L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
-        for key in (f"{kind}_{exp['name']}" for kind in experiment_figure_kinds(ctx.paper["id"])):
+        if exp.get("printed_results"):
+            L.append(r"\subsection*{The paper's numbers beside ours}")
+            L.append(_longtable(r"p{0.2\linewidth}p{0.16\linewidth}rp{0.2\linewidth}p{0.1\linewidth}r",
+                                [tex(h) for h in PRINTED_HEAD], [[tex(c) for c in r] for r in printed_rows(exp)]))
+        for t in (tables or {}).get(exp["name"], []):
+            L += _paper_table(t)
+        for key in paper_figure_names(exp):
             if key in by_name:
                 L += _figure(by_name[key])
     if "claims" in by_name:

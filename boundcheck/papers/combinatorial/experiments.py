@@ -5,8 +5,10 @@ algorithm comparison (Fig. 2), the GP-BUCB parametrisation (Fig. 3) and the leng
 Every panel is one route (and, in the sweep, one model lengthscale), run as a study of Theorem 3.1's family:
 the theorem's own GP-UCB with an exact oracle is checked on the way (in theory, with the prior-scale bound),
 and the paper's methods run beside it with Algorithm 2 (rectified indices, Dijkstra), outside the theorems.
-``study.paper002.run_experiments`` runs the same experiments faster, pooled over routes, with the paper-sized
-5 runs reported apart; this module is what ``boundcheck reproduce combinatorial`` runs."""
+This module is what ``boundcheck reproduce combinatorial`` runs. Besides the per-route claims
+(``theory.combinatorial``'s ``EMPIRICAL``), the report adds the paper's own figures and tables of ``figures.py``:
+the chosen paths, Fig. 3's β_t schedules, Figs. 4–5's regret against the lengthscale, and every claim pooled over
+the (route, run) pairs of all routes, on every run and on the paper-sized 5 runs apart (``pooled_tests``)."""
 
 from __future__ import annotations
 
@@ -62,11 +64,13 @@ EXPERIMENTS = (
         description="GP-UCB, GP-BUCB and GP-TS against the independent-Bayesian BI-UCB, BI-BUCB and BI-TS on four "
                     "routes (Algorithm 2).",
         panels=_route_panels(_PAPER_ALGOS), settings=_COMMON, default_runs=55, band="se", figures=("regret", "paths"),
+        tables=("pooled_tests",),
         stand_in="a synthetic road network with the paper's energy model and kernel (world.catalogue.paper002)"),
     Experiment(
         paper="combinatorial", name="bucb", title="GP-BUCB parametrisation", location="§4, Fig. 3",
         description="GP-BUCB with (ω, ξ) = (1, 1) and (1, 0.5) against GP-UCB and GP-UCB with β_t scaled by 0.5.",
         panels=_route_panels((GB, GB_HALF, GU, GU_HALF)), settings=_COMMON, default_runs=55, band="se",
+        figures=("regret", "beta"), tables=("pooled_tests",),
         stand_in="a synthetic road network with the paper's energy model and kernel (world.catalogue.paper002)"),
     Experiment(
         paper="combinatorial", name="lengthscale", title="Kernel lengthscale", location="§4, Figs. 4–5",
@@ -76,6 +80,6 @@ EXPERIMENTS = (
                            ("comb_gp_ucb", GB, GT, BB, BT)) for r in ROUTES for ell in LENGTHSCALES),
         settings=_COMMON + (Setting("lengthscales", "model feature lengthscale 0.1, 0.5, 1, 2; environment at 1",
                                     "guessed", "'between 0.1 and 2.0', grid and what varies not stated"),),
-        default_runs=55, band="se",
+        default_runs=55, band="se", figures=("regret", "lengthscale"), tables=("pooled_tests",),
         stand_in="a synthetic road network with the paper's energy model and kernel (world.catalogue.paper002)"),
 )

@@ -3,22 +3,28 @@
 * :func:`fig_r1_chain` — a verify report's R1 chain Q₁ ≤ Q₂ ≤ … ≤ Q₆ (Lemma A.2 / 3.1): the run means with
   95 % intervals, from the stored ``runs`` table (registered among the report's figures; drawn only for
   results that have the Q columns).
-* :func:`experiment_figures` — the reproduction of the paper's experiments on the synthetic road network: the
-  cumulative regret (mean ± 1 SE) per route (Figs. 2–3), the β_t schedules (Fig. 3), the final regret against
-  the lengthscale (Figs. 4–5), and the chosen paths drawn on the network (Figs. 6–9).
+* the figures and tables of a ``boundcheck reproduce combinatorial`` report (``REPLICATION_FIGURES``,
+  ``REPLICATION_TABLES``), drawn from the stored runs of the experiments' panels: the chosen paths on the network
+  (``paths``: Figs. 6–9), the β_t schedules of Exp. 2 (``beta``: Fig. 3), the final regret against the model
+  lengthscale (``lengthscale``: Figs. 4–5) and the paper's orderings tested over the (route, run) pairs of all
+  routes together (``pooled_tests``), on every run and on the paper-sized sample (its first 5 runs per route)
+  apart. The regret curves per route (Figs. 2–3) are the report's common ``regret`` figure.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from matplotlib.collections import LineCollection
 
 from boundcheck.report.context import ReportContext
 from boundcheck.utils.laws import stats  # scipy.stats.t without importing scipy.stats
 
-__all__ = ["fig_r1_chain", "experiment_figures"]
+__all__ = ["fig_r1_chain", "fig_paths", "fig_beta", "fig_lengthscale", "paired_test", "pooled_tests",
+           "table_pooled_tests", "PAPER_RUNS", "REPLICATION_FIGURES", "REPLICATION_TABLES"]
 
 _Q = ("Q1", "Q2", "Q3", "Q4", "Q5", "Q6")
 
@@ -52,96 +58,6 @@ def fig_r1_chain(ctx: ReportContext, out: Path):
         "positive part over the optimal super arm Q₂, the exact conditional expectation over every base arm Q₃, "
         "its Gaussian-tail bound Q₄, σ ≤ s (Q₅) and the theorem's constant Q₆ (π²/6, or C_ω ξ/(ξ−ω)). The proof "
         "needs Q₁ ≤ … ≤ Q₆; symmetric-log scale.", png)
-
-
-def experiment_figures(results: dict, out: Path) -> list[Path]:
-    """Draw the reproduction figures of every experiment in ``results`` (name → ExperimentResult) into ``out``
-    (PNG); returns the paths."""
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from boundcheck.papers.combinatorial.catalogue import road_network, routes
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    colours = dict(zip(["gp_ucb", "gp_bucb", "gp_ts", "bi_ucb", "bi_bucb", "bi_ts", "gp_bucb_half", "gp_ucb_scaled"],
-                       ["#0173b2", "#029e73", "#d55e00", "#56b4e9", "#8fd175", "#e69f00", "#cc78bc", "#6a3d9a"],
-                       strict=True))
-
-    def save(fig, name):
-        FigureCanvasAgg(fig)
-        p = out / f"{name}.png"
-        fig.savefig(p, dpi=130, bbox_inches="tight")
-        paths.append(p)
-
-    with matplotlib.rc_context({"font.size": 9}):
-        for name, res in results.items():
-            labels = res.settings.get("labels", {})
-            rts = sorted(res.curves["route"].unique())
-            if name in ("algorithms", "bucb"):
-                fig = Figure(figsize=(3.2 * len(rts), 3.0), layout="constrained")
-                axes = fig.subplots(1, len(rts), squeeze=False)[0]
-                for ax, r in zip(axes, rts, strict=True):
-                    for alg, g in res.curves[(res.curves["route"] == r) & (res.curves["setting"] == 1.0)].groupby(
-                            "algorithm", sort=False):
-                        c = colours.get(alg)
-                        ax.plot(g["t"], g["mean"], color=c, label=labels.get(alg, alg), lw=1.3)
-                        ax.fill_between(g["t"], g["mean"] - g["se"], g["mean"] + g["se"], color=c, alpha=0.2, lw=0)
-                    ax.set_title(f"route {r}")
-                    ax.set_xlabel("t")
-                axes[0].set_ylabel("cumulative regret (Wh), mean ± 1 SE")
-                axes[0].legend(fontsize=7)
-                save(fig, f"{name}_regret")
-            if name == "bucb" and not res.schedules.empty:
-                fig = Figure(figsize=(4.0, 3.0), layout="constrained")
-                ax = fig.subplots()
-                s = res.schedules[res.schedules["route"] == rts[0]]
-                for alg, g in s.groupby("algorithm", sort=False):
-                    ax.plot(g["t"], g["beta"], color=colours.get(alg), label=labels.get(alg, alg))
-                ax.set_xlabel("t")
-                ax.set_ylabel("β_t")
-                ax.legend(fontsize=7)
-                save(fig, "bucb_beta")
-            if name == "lengthscale":
-                fig = Figure(figsize=(4.5, 3.2), layout="constrained")
-                ax = fig.subplots()
-                f = res.final
-                for alg, g in f.groupby("algorithm", sort=False):
-                    per = g.groupby("setting")["regret"]
-                    m, se = per.mean(), per.std(ddof=1) / np.sqrt(per.count())
-                    ax.errorbar(m.index, m.values, yerr=se.values, fmt="o-", color=colours.get(alg),
-                                label=labels.get(alg, alg), capsize=3)
-                ax.set_xscale("log")
-                ax.set_xlabel("model lengthscale")
-                ax.set_ylabel("R_T, mean ± 1 SE over routes and runs")
-                ax.legend(fontsize=7)
-                save(fig, "lengthscale_final")
-            if name == "algorithms":  # the chosen paths on the network (Figs. 6–9)
-                net = road_network()
-                r = rts[0]
-                v = res.visits[(res.visits["route"] == r) & (res.visits["setting"] == 1.0)]
-                algs = list(v["algorithm"].unique())
-                fig = Figure(figsize=(2.8 * len(algs), 3.0), layout="constrained")
-                axes = fig.subplots(1, len(algs), squeeze=False)[0]
-                seg = np.stack([net.xy[net.tail], net.xy[net.head]], axis=1)
-                route = routes(net)[r - 1]
-                for ax, alg in zip(axes, algs, strict=True):
-                    ax.add_collection(LineCollection(seg, colors="#dddddd", linewidths=0.5))
-                    g = v[v["algorithm"] == alg]
-                    w = g["count"].to_numpy(float)
-                    ax.add_collection(LineCollection(seg[g["edge"].to_numpy()], colors=colours.get(alg, "#333"),
-                                                     linewidths=0.3 + 3.5 * w / max(w.max(), 1), alpha=0.85))
-                    ax.plot(*net.xy[route.start], "k^", ms=6)
-                    ax.plot(*net.xy[route.goal], "k*", ms=8)
-                    ax.set_title(labels.get(alg, alg), fontsize=8)
-                    ax.set_aspect("equal")
-                    ax.autoscale()
-                    ax.set_xticks([])
-                    ax.set_yticks([])
-                save(fig, "chosen_paths")
-    return paths
 
 
 def fig_paths(ctx, exp: dict, out: Path):
@@ -202,6 +118,203 @@ def fig_paths(ctx, exp: dict, out: Path):
                       "exploration plots (Figs. 6–9).", png)
 
 
-#: the paper these figures belong to, and the figures its experiments' reports add (``reproduce``)
+# ------------------------------------------------------------------------ pooled over routes, paper-sized runs
+#: the paper ran 5 runs per route: the first 5 runs of every panel are the paper-sized sample
+PAPER_RUNS = 5
+
+#: the short names of the pooled tests -> boundcheck's policy ids (Algorithm 2 variants, theory.combinatorial)
+_KEYS = {"gp_ucb": "comb_gp_ucb_alg2", "gp_bucb": "comb_gp_bucb_alg2", "gp_ts": "comb_gp_ts_alg2",
+         "bi_ucb": "comb_bi_ucb_alg2", "bi_bucb": "comb_bi_bucb_alg2", "bi_ts": "comb_bi_ts_alg2",
+         "gp_bucb_half": "comb_gp_bucb_half_alg2", "gp_ucb_scaled": "comb_gp_ucb_half_alg2"}
+
+
+def paired_test(diff: np.ndarray, claim: str, statement: str, alpha: float = 0.05) -> dict:
+    """Two-sided paired t-test of E[diff] = 0 with diff = R_T(expected worse) − R_T(expected better) per
+    (route, run) pair: **reproduced** if significant and positive, **contradicted** if significant and negative,
+    else **inconclusive**. Effect size d = mean/sd."""
+    from scipy import stats as sstats
+
+    d = np.asarray(diff, dtype=float)
+    n = d.size
+    mean, sd = float(d.mean()), float(d.std(ddof=1)) if n > 1 else float("nan")
+    if n > 1 and sd > 0:
+        res = sstats.ttest_1samp(d, 0.0)
+        p = float(res.pvalue)
+        half = float(sstats.t.ppf(1 - alpha / 2, n - 1) * sd / np.sqrt(n))
+    else:
+        p, half = float("nan"), float("nan")
+    verdict = ("reproduced" if p < alpha and mean > 0 else "contradicted" if p < alpha and mean < 0
+               else "inconclusive")
+    return {"claim": claim, "statement": statement, "pairs": n, "mean_diff": mean, "ci_low": mean - half,
+            "ci_high": mean + half, "effect_size": mean / sd if sd else float("nan"), "p_value": p, "verdict": verdict,
+            "frac_better": float((d > 0).mean())}
+
+
+def _panel_route(name: str) -> tuple[int, float]:
+    """(route, model lengthscale) of a panel named ``route{r}`` or ``route{r}_l{ℓ}``."""
+    head, _, ell = name.partition("_l")
+    return int(head.removeprefix("route")), float(ell) if ell else 1.0
+
+
+def _finals(ctx, exp: dict) -> pd.DataFrame:
+    """(route, setting, algorithm, run, regret) of every panel of the experiment, algorithms by short name."""
+    from boundcheck.study.store import ResultStore
+
+    back = {v: k for k, v in _KEYS.items()}
+    parts = []
+    for p in exp.get("panel_results", []):
+        if not str(p["name"]).startswith("route"):
+            continue
+        route, ell = _panel_route(str(p["name"]))
+        r = ResultStore(ctx.out_dir / p["results"]).read_table("runs", ["run", "algorithm", "regret"])
+        r["algorithm"] = r["algorithm"].astype(str).map(back)
+        r = r.dropna(subset=["algorithm"])
+        parts.append(r.assign(route=route, setting=ell)[["route", "setting", "algorithm", "run", "regret"]])
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+        columns=["route", "setting", "algorithm", "run", "regret"])
+
+
+def pooled_tests(name: str, final: pd.DataFrame, paper_runs: int = PAPER_RUNS) -> pd.DataFrame:
+    """The paper's orderings of experiment ``name`` tested over the (route, run) pairs of every route together:
+    one row per claim and sample (``all`` runs, and the ``paper``-sized first ``paper_runs`` runs)."""
+    rows = []
+
+    def pairs(setting, worse, better, group):
+        f = final[(final["setting"] == setting)]
+        if group == "paper":
+            f = f[f["run"] < paper_runs]
+        w = f.pivot_table(index=["route", "run"], columns="algorithm", values="regret")
+        return (w[worse] - w[better]).to_numpy()
+
+    def add(claim, statement, setting, worse, better):
+        for group in ("all", "paper"):
+            rows.append({**paired_test(pairs(setting, worse, better, group), claim, statement), "sample": group,
+                         "comparison": f"R_T({worse}) − R_T({better})"})
+
+    if name == "algorithms":
+        s = 1.0
+        for fam in ("gp", "bi"):
+            add(f"{fam}_ts_lt_bucb", f"{fam.upper()}-TS has lower regret than {fam.upper()}-BUCB", s, f"{fam}_bucb",
+                f"{fam}_ts")
+            add(f"{fam}_ts_lt_ucb", f"{fam.upper()}-TS has lower regret than {fam.upper()}-UCB", s, f"{fam}_ucb",
+                f"{fam}_ts")
+        for idx in ("ucb", "bucb", "ts"):
+            add(f"gp_lt_bi_{idx}", f"GP-{idx.upper()} has lower regret than BI-{idx.upper()}", s, f"bi_{idx}",
+                f"gp_{idx}")
+        add("gp_bucb_lt_ucb", "GP-BUCB has lower regret than GP-UCB", s, "gp_ucb", "gp_bucb")
+    elif name == "bucb":
+        add("bucb_half_lt_bucb", "GP-BUCB with ξ = 0.5 (lower β) has lower regret than ξ = 1", 1.0, "gp_bucb",
+            "gp_bucb_half")
+        add("bucb_lt_ucb", "GP-BUCB (ξ = 1, smaller β) has lower regret than GP-UCB", 1.0, "gp_ucb", "gp_bucb")
+        add("ucb_scaled_lt_ucb", "GP-UCB with β × 0.5 has lower regret than GP-UCB", 1.0, "gp_ucb", "gp_ucb_scaled")
+    else:
+        for alg, direction in (("gp_bucb", "GP"), ("gp_ts", "GP"), ("bi_bucb", "BI"), ("bi_ts", "BI")):
+            for group in ("all", "paper"):
+                f = final[final["algorithm"] == alg]
+                if group == "paper":
+                    f = f[f["run"] < paper_runs]
+                w = f.pivot_table(index=["route", "run"], columns="setting", values="regret")
+                x = np.log(np.asarray(w.columns, dtype=float))
+                xc = x - x.mean()
+                slopes = (w.to_numpy() - w.to_numpy().mean(axis=1, keepdims=True)) @ xc / (xc @ xc)
+                stmt = ("regret increases with the lengthscale" if direction == "GP"
+                        else "no discernible lengthscale pattern (reported; not a directional claim)")
+                row = paired_test(slopes, f"lengthscale_trend_{alg}", f"{alg}: {stmt}")
+                if direction == "BI":  # 'no pattern': consistent when the slope is not significant either way
+                    row["verdict"] = "reproduced" if not row["p_value"] < 0.05 else "contradicted"
+                rows.append({**row, "sample": group, "comparison": "slope of R_T on log ℓ per (route, run)"})
+    return pd.DataFrame(rows)
+
+
+def table_pooled_tests(ctx, exp: dict):
+    """The paper's orderings pooled over the routes (every run, and the paper-sized first 5 runs apart)."""
+    from boundcheck.report.replication_figures import ReplicationTable
+
+    final = _finals(ctx, exp)
+    if final.empty:
+        return None
+    with warnings.catch_warnings():  # a tiny sample of identical differences: the row says "inconclusive"
+        warnings.simplefilter("ignore", RuntimeWarning)
+        tests = pooled_tests(exp["name"], final)
+    rows = [[r["statement"], r["comparison"], r["sample"], r["pairs"], r["mean_diff"], r["ci_low"], r["ci_high"],
+             r["effect_size"], r["p_value"], r["frac_better"], r["verdict"]] for r in tests.to_dict("records")]
+    return ReplicationTable(
+        "pooled_tests", f"{exp['title']}: the orderings pooled over the routes",
+        "The paper's claims tested over the (route, run) pairs of all routes together (two-sided paired t-tests, "
+        "95 % intervals, not Holm-adjusted: descriptive beside the per-route claims above), on every run ('all') "
+        f"and on the paper-sized sample, the first {PAPER_RUNS} runs of each route ('paper'). Difference: the "
+        "expected worse minus the expected better (positive: the paper's ordering); fraction: of the pairs where "
+        "it is positive. The lengthscale rows test the per-(route, run) slope of R_T on log ℓ; BI's "
+        "'no discernible pattern' is consistent when that slope is not significant.",
+        ["claim", "difference", "sample", "pairs", "mean", "95 % low", "95 % high", "d", "p", "fraction > 0",
+         "reading"], rows, numeric={3, 4, 5, 6, 7, 8, 9})
+
+
+def fig_beta(ctx, exp: dict, out: Path):
+    """Fig. 3's β_t schedules of the GP-BUCB parametrisation (ω = 1, ξ ∈ {1, 0.5}; GP-UCB and β × 0.5) on the
+    experiment's first route: the widths the family gives the policies, squared."""
+    from boundcheck.papers.combinatorial.catalogue import road_network, routes
+    from boundcheck.papers.combinatorial.family import width_bucb, width_ucb
+    from boundcheck.report.figures import MAX_WIDTH_IN, FigureInfo, _new, _save
+
+    if "beta" not in exp.get("figures", ()):
+        return None
+    panels = [p for p in exp.get("panel_results", []) if str(p["name"]).startswith("route")]
+    if not panels:
+        return None
+    p = panels[0]
+    route, _ = _panel_route(str(p["name"]))
+    T = int(p["horizon"])
+    t = np.maximum(np.arange(T + 1, dtype=float), 1.0)
+    logn = np.log(len(routes(road_network())[route - 1].edges))
+    ucb = width_ucb(t, logn)
+    widths = {"comb_gp_bucb_alg2": width_bucb(t, logn, 1.0, 1.0),
+              "comb_gp_bucb_half_alg2": width_bucb(t, logn, 1.0, 0.5),
+              "comb_gp_ucb_alg2": ucb, "comb_gp_ucb_half_alg2": np.sqrt(0.5) * ucb}
+    fig, ax = _new(MAX_WIDTH_IN * 0.6, 3.2)
+    for alg in p["algorithms"]:
+        if alg in widths:
+            ax.plot(t[1:], widths[alg][1:] ** 2, lw=1.5, label=ctx.label(exp["name"], p["name"], alg))
+    ax.set_xlabel("step t")
+    ax.set_ylabel("β_t")
+    ax.grid(True, alpha=0.3)
+    ax.legend(frameon=False, fontsize=8)
+    name = f"beta_{exp['name']}"
+    png = _save(fig, out, name)
+    return FigureInfo(name, f"{exp['title']}: the β_t schedules",
+                      f"β_t of the four parametrisations on {p['title']} (|𝒜| = its edges), as the paper's Fig. 3: "
+                      "GP-BUCB with ω = 1 and ξ = 1 or 0.5, GP-UCB's β_t and the same scaled by 0.5.", png)
+
+
+def fig_lengthscale(ctx, exp: dict, out: Path):
+    """Figs. 4–5: the final regret of every algorithm against the model's lengthscale, over routes and runs."""
+    from boundcheck.report.figures import MAX_WIDTH_IN, FigureInfo, _new, _save
+
+    if "lengthscale" not in exp.get("figures", ()):
+        return None
+    final = _finals(ctx, exp)
+    if final.empty:
+        return None
+    fig, ax = _new(MAX_WIDTH_IN * 0.6, 3.4)
+    p0 = exp["panel_results"][0]
+    for key, g in final.groupby("algorithm", sort=False):
+        per = g.groupby("setting")["regret"]
+        m, se = per.mean(), per.std(ddof=1) / np.sqrt(per.count())
+        ax.errorbar(m.index, m.values, yerr=se.values, fmt="o-", capsize=3,
+                    label=ctx.label(exp["name"], p0["name"], _KEYS[key]))
+    ax.set_xscale("log")
+    ax.set_xlabel("model lengthscale ℓ")
+    ax.set_ylabel("R_T, mean ± 1 SE")
+    ax.grid(True, alpha=0.3)
+    ax.legend(frameon=False, fontsize=8)
+    name = f"lengthscale_{exp['name']}"
+    png = _save(fig, out, name)
+    return FigureInfo(name, f"{exp['title']}: final regret against the lengthscale",
+                      "Mean cumulative regret R_T over every route and run (± 1 SE) at each model lengthscale (the "
+                      "environment's fixed at 1), as the paper's Figs. 4–5.", png)
+
+
+#: the paper these figures belong to, and the figures and tables its experiments' reports add (``reproduce``)
 PAPER_ID = "combinatorial"
-REPLICATION_FIGURES = {"paths": fig_paths}
+REPLICATION_FIGURES = {"paths": fig_paths, "beta": fig_beta, "lengthscale": fig_lengthscale}
+REPLICATION_TABLES = {"pooled_tests": table_pooled_tests}

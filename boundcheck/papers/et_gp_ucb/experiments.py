@@ -4,13 +4,16 @@ Fig. 4), as ``boundcheck reproduce et_gp_ucb``. Every panel runs the paper's pra
 every algorithm, so the regret theorems do not apply there (the studies are labelled out of theory; their
 lemma-level claims are still computed). The settings the paper leaves unstated are boundcheck's [PROPOSED] choices.
 
-``boundcheck.papers.et_gp_ucb.et_experiments`` produces the same studies' detailed tables (the paper's Table 2
-beside ours, the stopping-time quantiles): ``python -m boundcheck.papers.et_gp_ucb.et_report table2|table3|fig2``."""
+Besides the claims (``theory.et_gp_ucb``'s ``EMPIRICAL``), the report shows Table 2's printed numbers beside ours
+(``printed``) and the paper's own tables of ``figures.py``: Fig. 2's final regret and resets (``summary``),
+Table 2's sensitivity of the regret to δ_B (``delta_sensitivity``) and Table 3's stopping-time statistics
+(``stopping_times``)."""
 
 from __future__ import annotations
 
 from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
-from boundcheck.study.experiments import Experiment, Panel, Setting
+from boundcheck.study.experiments import Experiment, Panel, Printed, Setting
+from theory.et_gp_ucb import TABLE2
 
 ALGORITHMS = ("et_gp_ucb", "r_gp_ucb_tv", "tv_gp_ucb", "gp_ucb", "r_gp_ucb_after")
 
@@ -81,13 +84,16 @@ EXPERIMENTS = (
                 Panel("c", "(c) ε = 0.05", "et_gp_ucb", _fig2("c", 0.05), ALGORITHMS),
                 Panel("d", "(d) ε = 0.05, TV told 0.001, R N = 68", "et_gp_ucb",
                       _fig2("d", 0.05, tv_eps=0.001, reset_N=68), ALGORITHMS)),
-        settings=FIG2_SETTINGS, default_runs=50, band="sd"),
+        settings=FIG2_SETTINGS, default_runs=50, band="sd", tables=("summary",)),
     Experiment(
         paper="et_gp_ucb", name="table2", title="Sensitivity to δ_B", location="App. B, Table 2",
         description="ET-GP-UCB's average number of resets and R_400 for every (ε, δ_B); all share their f paths.",
         panels=tuple(Panel(table2_panel(e, d), f"ε = {e:g}, δ_B = {d:g}", "et_gp_ucb", _t2(e, d), ("et_gp_ucb",))
                      for e in _EPS for d in _DELTA_B),
-        settings=TABLE2_SETTINGS, default_runs=50, band="sd"),
+        settings=TABLE2_SETTINGS, default_runs=50, band="sd", tables=("delta_sensitivity",),
+        printed=tuple(x for (e, d), (res, reg) in TABLE2.items() for x in (
+            Printed(table2_panel(e, d), "et_gp_ucb", "col:n_resets", res, f"resets, ε = {e:g}, δ_B = {d:g}"),
+            Printed(table2_panel(e, d), "et_gp_ucb", "regret", reg, f"R_400, ε = {e:g}, δ_B = {d:g}")))),
     Experiment(
         paper="et_gp_ucb", name="table3", title="Distribution of the stopping times", location="§6, Table 3, Fig. 4",
         description=("The first trigger time of ET-GP-UCB over many runs, against R-GP-UCB's periods "
@@ -96,5 +102,5 @@ EXPERIMENTS = (
                 Panel("eps0.1", "ε = 0.1", "et_gp_ucb", _t3(0.1), ("et_gp_ucb",))),
         settings=TABLE3_SETTINGS, default_runs=30_000, band="sd",
         # only the reset steps are stored: no regret curves; the stopping-time histograms and their statistics
-        figures=("stopping_times",)),
+        figures=("stopping_times",), tables=("stopping_times",)),
 )

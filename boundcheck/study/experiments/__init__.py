@@ -4,8 +4,9 @@ An :class:`Experiment` is one figure (or table) of a paper's experiment section:
 paper states and the ones boundcheck had to guess (:class:`Setting`), the studies it runs (:class:`Panel`: a
 scenario, the theorem whose family runs it, the algorithms), the figures the report draws, what stands in for
 data that cannot be used offline, and optionally a grid of the unstated settings to explore
-(:class:`Explore`). Its empirical claims live in the theory layer (``theory.empirical``), keyed by the paper id
-and the experiment's name. A paper's experiments are listed under its id (its :class:`theory.plugins.Paper`
+(:class:`Explore`), the numbers the paper prints (:class:`Printed`: shown beside ours in the report) and the
+paper's own tables the report adds. Its empirical claims live in the theory layer (``theory.empirical``), keyed by
+the paper id and the experiment's name. A paper's experiments are listed under its id (its :class:`theory.plugins.Paper`
 manifest's ``id``: ``pe_gp_ucb``, ``igp_ucb_gp_ts``, ...), the id ``reproduce`` takes.
 
 Registry: a paper's ``experiments`` part defines ``EXPERIMENTS`` (``boundcheck/papers/<slug>/experiments.py``
@@ -26,7 +27,7 @@ from theory.plugins import Paper
 from ...errors import BoundcheckError
 from ...world.scenario import Scenario
 
-__all__ = ["Setting", "Panel", "ExploreAxis", "Explore", "Experiment", "Paper", "register_paper",
+__all__ = ["Setting", "Printed", "Panel", "ExploreAxis", "Explore", "Experiment", "Paper", "register_paper",
            "register_experiment", "get_paper", "experiments_of", "get_experiment", "paper_ids"]
 
 SettingStatus = Literal["stated", "guessed", "deviates"]
@@ -44,6 +45,23 @@ class Setting:
 
     def to_json(self) -> dict:
         return {"name": self.name, "value": self.value, "status": self.status, "source": self.source}
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One number the paper prints: the mean of ``metric`` (a :data:`theory.empirical.METRICS` id) for
+    ``algorithm`` on ``panel``. The report shows it beside ours (mean ± 2 standard errors over the runs); whether
+    it reproduces is an empirical claim's business (an ``interval`` claim), not this row's."""
+
+    panel: str
+    algorithm: str
+    metric: str
+    value: float
+    label: str
+
+    def to_json(self) -> dict:
+        return {"panel": self.panel, "algorithm": self.algorithm, "metric": self.metric, "value": self.value,
+                "label": self.label}
 
 
 @dataclass(frozen=True)
@@ -110,7 +128,9 @@ class Experiment:
     settings: tuple[Setting, ...]
     default_runs: int = 30
     band: Literal["se", "sd"] = "se"  # what the paper shades around its mean curves
-    figures: tuple[str, ...] = ("regret",)  # "regret", "prior_selection", "paths" (paper 002's road network)
+    figures: tuple[str, ...] = ("regret",)  # "regret", "prior_selection", and the paper's own (its figures part)
+    tables: tuple[str, ...] = ()  # the paper's own tables (its figures part's REPLICATION_TABLES)
+    printed: tuple[Printed, ...] = ()  # the numbers the paper prints, shown beside ours
     stand_in: str = ""  # what stands in for data that cannot be used offline ("" = the paper's own setting)
     offline_reason: str = ""  # non-empty: the experiment cannot be run offline at all (real data, no stand-in)
     explore: Explore | None = None
@@ -132,6 +152,7 @@ class Experiment:
     def to_json(self) -> dict:
         return {"paper": self.paper, "name": self.name, "title": self.title, "location": self.location,
                 "description": self.description, "band": self.band, "figures": list(self.figures),
+                "tables": list(self.tables), "printed": [x.to_json() for x in self.printed],
                 "stand_in": self.stand_in, "offline_reason": self.offline_reason, "runnable": self.runnable,
                 "default_runs": self.default_runs,
                 "settings": [s.to_json() for s in self.settings],
