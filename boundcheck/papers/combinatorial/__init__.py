@@ -59,7 +59,7 @@ PAPER = Paper(
            "The paper's methods run Algorithm 2 (rectified indices, Dijkstra) with ω = 1 BUCB and per-edge TS: "
            "outside the theorems. Each panel also checks Theorem 3.1's GP-UCB (exact oracle) on the same route.",
            "The real road networks (LuST, MoST, the Luxembourg DEM) cannot be used offline: a synthetic network "
-           "with the paper's energy model and kernel stands in (world.catalogue.paper002)."),
+           "with the paper's energy model and kernel stands in (boundcheck/papers/combinatorial/catalogue.py)."),
     policies=("comb_gp_ucb", "comb_gp_bucb", "comb_gp_ts", "comb_gp_ts_independent", "comb_bi_ucb", "comb_bi_bucb",
               "comb_bi_ts", "comb_random", "comb_gp_ucb_alg2", "comb_gp_bucb_alg2", "comb_gp_bucb_half_alg2",
               "comb_gp_ucb_half_alg2", "comb_gp_ts_alg2", "comb_bi_ucb_alg2", "comb_bi_bucb_alg2", "comb_bi_ts_alg2"),
