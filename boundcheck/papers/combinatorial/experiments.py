@@ -50,6 +50,8 @@ _COMMON = (
     Setting("runs", "55 paired runs per route (the paper: 5)", "deviates", "50 more runs for the paired tests"),
 )
 
+_STAND_IN = ("a synthetic road network with the paper's energy model and kernel "
+             "(boundcheck/papers/combinatorial/catalogue.py)")
 _PAPER_ALGOS = (GU, GB, GT, BU, BB, BT)
 
 
@@ -65,13 +67,13 @@ EXPERIMENTS = (
                     "routes (Algorithm 2).",
         panels=_route_panels(_PAPER_ALGOS), settings=_COMMON, default_runs=55, band="se", figures=("regret", "paths"),
         tables=("pooled_tests",),
-        stand_in="a synthetic road network with the paper's energy model and kernel (boundcheck/papers/combinatorial/catalogue.py)"),
+        stand_in=_STAND_IN),
     Experiment(
         paper="combinatorial", name="bucb", title="GP-BUCB parametrisation", location="§4, Fig. 3",
         description="GP-BUCB with (ω, ξ) = (1, 1) and (1, 0.5) against GP-UCB and GP-UCB with β_t scaled by 0.5.",
         panels=_route_panels((GB, GB_HALF, GU, GU_HALF)), settings=_COMMON, default_runs=55, band="se",
         figures=("regret", "beta"), tables=("pooled_tests",),
-        stand_in="a synthetic road network with the paper's energy model and kernel (boundcheck/papers/combinatorial/catalogue.py)"),
+        stand_in=_STAND_IN),
     Experiment(
         paper="combinatorial", name="lengthscale", title="Kernel lengthscale", location="§4, Figs. 4–5",
         description="GP-BUCB and GP-TS against BI-BUCB and BI-TS as the model's feature lengthscale varies.",
@@ -81,5 +83,5 @@ EXPERIMENTS = (
         settings=_COMMON + (Setting("lengthscales", "model feature lengthscale 0.1, 0.5, 1, 2; environment at 1",
                                     "guessed", "'between 0.1 and 2.0', grid and what varies not stated"),),
         default_runs=55, band="se", figures=("regret", "lengthscale"), tables=("pooled_tests",),
-        stand_in="a synthetic road network with the paper's energy model and kernel (boundcheck/papers/combinatorial/catalogue.py)"),
+        stand_in=_STAND_IN),
 )
