@@ -10,19 +10,18 @@ the theorem), the results folder is usable by this configuration, and the memory
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
-from ..errors import BoundcheckError, NotApplicable
-from ..utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
-from ..utils.validation import check_choice, check_jobs, check_output_dir, check_text
+from ..errors import NotApplicable
+from ..utils.resources import MemoryEstimate, check_memory, gamma_memory
+from ..utils.settings import VerifySettings
 from ..world.assumptions import Conditions
-from .runner import BACKENDS, RunOptions, task_runs
+from .runner import RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["check_run_settings", "check_applicable", "estimate_study_memory", "preflight"]
+__all__ = ["check_run_settings", "run_options", "check_applicable", "estimate_study_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
@@ -32,18 +31,15 @@ _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records
 
 
 def check_run_settings(*, jobs, backend, scheduler, out, max_memory) -> tuple[RunOptions, Path | None, int | None]:
-    """Scalar settings of a run: (RunOptions, output folder or None, max_memory in bytes or None)."""
-    jobs = check_jobs("jobs", jobs)
-    backend = check_choice("backend", backend, BACKENDS)
-    if scheduler is not None:
-        scheduler = check_text("scheduler", scheduler)
-        if backend != "dask":
-            raise BoundcheckError(f"--scheduler {scheduler} needs --backend dask (the backend is {backend})")
-    if backend == "dask" and importlib.util.find_spec("distributed") is None:
-        raise BoundcheckError("--backend dask needs dask.distributed: pip install 'boundcheck[dask]'")
-    out_path = None if out is None else check_output_dir("--out", out)
-    limit = None if max_memory is None else parse_size(max_memory)
-    return RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), out_path, limit
+    """Scalar settings of a run: (RunOptions, output folder or None, max_memory in bytes or None), checked by
+    :class:`~boundcheck.utils.settings.VerifySettings` (the one place run settings are validated)."""
+    s = VerifySettings(jobs=jobs, backend=backend, scheduler=scheduler, out=out, max_memory=max_memory)
+    return run_options(s), s.out, s.max_memory
+
+
+def run_options(settings: VerifySettings) -> RunOptions:
+    """The engine's options for validated settings (the report flag is the caller's to set)."""
+    return RunOptions(jobs=settings.jobs, backend=settings.backend, scheduler=settings.scheduler)
 
 
 def _workers(options: RunOptions) -> int:
