@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import __version__
 from .errors import BoundcheckError
 from .utils.settings import DEFAULT_FALSE_ALARM, SettingsKeywords, VerifySettings, settings_from
 
@@ -654,7 +655,6 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 
     from theory.empirical import empirical_claims
 
-    from . import __version__
     from .claims.budget import HolmBudget
     from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical
     from .study.experiments import experiments_of, get_experiment, get_paper
@@ -775,8 +775,6 @@ def list_theorems() -> list[dict]:
     key made of the theory sources' names, sizes and modification times and the package version, so
     ``boundcheck list`` answers without importing sympy unless a theory module changed."""
     import json
-
-    from . import __version__
 
     rows = None
     cache = None
