@@ -1,11 +1,20 @@
 """The one entry point: resolve names, files and classes to objects once, build a study, run it, report it.
 
-``cli.py`` and ``testing.py`` are thin layers over this module. Everything resolved here crosses process
-boundaries as objects (the theorem, its family, the scenario, the policies), never as names looked up again in
-a worker.
+``cli.py`` and ``testing.py`` are thin layers over this module (the CLI imports nothing else of boundcheck but
+the errors). Everything resolved here crosses process boundaries as objects (the theorem, its family, the
+scenario, the policies), never as names looked up again in a worker.
+
+*What* a command checks (theorem, scenario, algorithms, defects) are its arguments; *how* it runs is one
+:class:`VerifySettings` (``settings=``), or its fields as keywords, turned into one by
+:func:`~boundcheck.utils.settings.settings_from`.
+
+Importing this module is cheap (``boundcheck list`` and ``--help`` do): each function imports the engine's
+modules it needs when it is called.
 
 >>> from boundcheck import api
 >>> summary = api.verify("gp_ucb", runs=20, horizon=30, seed=1, report=False)  # doctest: +SKIP
+>>> quick = api.VerifySettings(runs=20, horizon=30, seed=1, report=False)
+>>> summary = api.verify("gp_ucb", settings=quick)  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The one validation pass a study goes through before anything is written.
 
-:func:`check_run_settings` checks the scalar settings (types and ranges, backend availability, ``scheduler``
-only with the dask backend, the output folder); :func:`preflight` checks the resolved study: the theorem can
+:class:`~boundcheck.utils.settings.VerifySettings` has checked the scalar settings (types and ranges, backend
+availability, ``scheduler`` only with the dask backend, the output folder; :func:`run_options` turns them into
+the engine's options); :func:`preflight` checks the resolved study: the theorem can
 be computed on the scenario (else exit 2), its assumptions hold on the scenario and the algorithm's
 configuration (else :class:`~boundcheck.errors.NotApplicable`, exit 3, unless the study runs explicitly outside
 the theorem), the results folder is usable by this configuration, and the memory estimate
@@ -21,20 +22,13 @@ from .runner import RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["check_run_settings", "run_options", "check_applicable", "estimate_study_memory", "preflight"]
+__all__ = ["run_options", "check_applicable", "estimate_study_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
 _WORKER = 200 * _MB  # a loky / dask worker process with boundcheck imported, before any data
 _IDLE_WORKER = 50 * _MB  # a worker that never gets a chunk (python + loky only)
 _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records, β, regret, ...)
-
-
-def check_run_settings(*, jobs, backend, scheduler, out, max_memory) -> tuple[RunOptions, Path | None, int | None]:
-    """Scalar settings of a run: (RunOptions, output folder or None, max_memory in bytes or None), checked by
-    :class:`~boundcheck.utils.settings.VerifySettings` (the one place run settings are validated)."""
-    s = VerifySettings(jobs=jobs, backend=backend, scheduler=scheduler, out=out, max_memory=max_memory)
-    return run_options(s), s.out, s.max_memory
 
 
 def run_options(settings: VerifySettings) -> RunOptions:
