@@ -486,9 +486,9 @@ def cmd_power(args) -> int:
         def on_study(name, i, total):
             err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
 
-    settings = _settings(runs=args.runs if args.runs is not None else api.DEFAULT_RUNS, horizon=args.horizon,
-                         delta=args.delta, seed=args.seed, jobs=args.jobs, backend=args.backend, out=args.out,
-                         false_alarm=args.false_alarm, allow_out_of_theory=args.allow_out_of_theory)
+    settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed, jobs=args.jobs,
+                         backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                         allow_out_of_theory=args.allow_out_of_theory)  # runs None: api.DEFAULT_RUNS
     table = api.power(th, args.scenario, settings=settings, defects=args.defect or None, subsets=args.subsets,
                       on_study=on_study)
     if args.json:
