@@ -405,6 +405,10 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     return summary
 
 
+#: the settings power does not read (a keyword among them is refused; see settings_from)
+_POWER_UNUSED = ("beta_scale", "max_memory", "until_conclusive", "max_runs", "report")
+
+
 def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
           defects: Sequence[str | Defect] | None = None, pool: int = 2, subsets: int = 200,
           on_study: Callable[[str, int, int], None] | None = None, **keywords: Unpack[SettingsKeywords]) -> dict:
@@ -422,7 +426,7 @@ def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, set
     from .utils.validation import check_int, check_output_dir
     from .world.assumptions import Conditions
 
-    s = settings_from(settings, keywords, caller="power")
+    s = settings_from(settings, keywords, caller="power", unused=_POWER_UNUSED)
     options = run_options(s)
     th = resolve_theorem(theorem)
     planted = resolve_defects(th, defects) if defects else defects_for(th.id)
@@ -683,6 +687,11 @@ def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, 
     return n_conf, seed_conf, best
 
 
+#: the settings reproduce does not read: each panel has its own horizon, δ and β scale (see settings_from)
+_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "max_memory", "until_conclusive", "max_runs",
+                     "allow_out_of_theory")
+
+
 def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySettings | None = None,
               explore: bool = False, explore_runs: int | None = None,
               on_progress: Callable[[str, int, int], None] | None = None,
@@ -709,7 +718,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     from .utils.io import atomic_write_json
     from .utils.validation import check_int, check_output_dir
 
-    s = settings_from(settings, keywords, caller="reproduce")
+    s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
     runs, seed, report = s.runs, s.seed, s.report
     false_alarm = REPRODUCE_FALSE_ALARM if s.false_alarm is None else s.false_alarm
     t0 = time.perf_counter()

@@ -78,6 +78,16 @@ def test_settings_from_builds_overrides_and_refuses_conflicts():
         settings_from(None, {"rnus": 5})
     with pytest.raises(TypeError, match="must be a VerifySettings"):
         settings_from({"runs": 3}, {})
+    with pytest.raises(TypeError, match="does not use the setting\\(s\\) beta_scale"):
+        settings_from(None, {"beta_scale": 2.0}, caller="power", unused=("beta_scale",))
+    assert settings_from(VerifySettings(beta_scale=2.0), {}, unused=("beta_scale",)).beta_scale == 2.0
+
+
+def test_power_and_reproduce_refuse_keywords_they_would_ignore():
+    with pytest.raises(TypeError, match="power\\(\\) does not use the setting\\(s\\) beta_scale"):
+        api.power("gp_ucb", beta_scale=2.0)
+    with pytest.raises(TypeError, match="reproduce\\(\\) does not use the setting\\(s\\) horizon"):
+        api.reproduce("pe_gp_ucb", horizon=10)
 
 
 @pytest.mark.parametrize("fn", [api.verify, api.sweep, api.power, api.reproduce, testing.run_check])

@@ -167,18 +167,23 @@ _FIELDS = frozenset(_FIELDS_ORDERED)
 
 
 def settings_from(settings: VerifySettings | None, keywords: dict, *, caller: str = "verify",
-                  **defaults) -> VerifySettings:
+                  unused: tuple[str, ...] = (), **defaults) -> VerifySettings:
     """The settings of one call: ``settings``, or ``VerifySettings(**defaults, **keywords)`` without it.
 
     ``keywords`` are the setting keywords the caller was given (each a field of :class:`VerifySettings`);
     ``defaults`` are the caller's own defaults where they differ from the fields' (``run_check``: 50 runs, one
     job, no report), used only when no ``settings`` object is given. With a ``settings`` object, a keyword that
     says something else than it is an error (which one should win would be a guess); an equal one is harmless.
+    ``unused``: the settings the caller does not read (power has no β scale): a keyword among them is refused,
+    as an unknown one is, rather than silently ignored; a settings object made for another command may hold them.
     """
     unknown = sorted(set(keywords) - _FIELDS)
     if unknown:
         raise TypeError(f"{caller}() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}; the "
                         f"settings are {', '.join(_FIELDS_ORDERED)}")
+    ignored = [k for k in _FIELDS_ORDERED if k in keywords and k in unused]
+    if ignored:
+        raise TypeError(f"{caller}() does not use the setting(s) {', '.join(ignored)}")
     if settings is None:
         return VerifySettings(**{**defaults, **keywords})
     if not isinstance(settings, VerifySettings):
