@@ -5,6 +5,8 @@ The public interface, imported lazily (``import boundcheck`` stays cheap)::
     import boundcheck as bc
 
     bc.verify("gp_ucb", algorithm=MyGPUCB, runs=40)          # your policy in the role of the theorem's algorithm
+    fast = bc.VerifySettings(runs=40, horizon=60, jobs=1)   # how it runs: one validated object, shared by all
+    bc.verify("gp_ucb", settings=fast)                     # ... of verify, sweep, power, reproduce, run_check
     bc.assert_bound_holds("gp_ucb", algorithm=MyGPUCB)       # the same, as a test assertion
     bc.sweep("pe_gp_ucb", ["epsilon=0,0.01", "horizon=50,100"])
     bc.load_scenario("my_problem.toml")
@@ -19,6 +21,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "verify": ("boundcheck.api", "verify"),
     "sweep": ("boundcheck.api", "sweep"),
+    "VerifySettings": ("boundcheck.api", "VerifySettings"),
     "build_study": ("boundcheck.api", "build_study"),
     "write_report": ("boundcheck.api", "write_report"),
     "Policy": ("boundcheck.policies", "Policy"),

@@ -1,11 +1,20 @@
 """The one entry point: resolve names, files and classes to objects once, build a study, run it, report it.
 
-``cli.py`` and ``testing.py`` are thin layers over this module. Everything resolved here crosses process
-boundaries as objects (the theorem, its family, the scenario, the policies), never as names looked up again in
-a worker.
+``cli.py`` and ``testing.py`` are thin layers over this module (the CLI imports nothing else of boundcheck but
+the errors). Everything resolved here crosses process boundaries as objects (the theorem, its family, the
+scenario, the policies), never as names looked up again in a worker.
+
+*What* a command checks (theorem, scenario, algorithms, defects) are its arguments; *how* it runs is one
+:class:`VerifySettings` (``settings=``), or its fields as keywords, turned into one by
+:func:`~boundcheck.utils.settings.settings_from`.
+
+Importing this module is cheap (``boundcheck list`` and ``--help`` do): each function imports the engine's
+modules it needs when it is called.
 
 >>> from boundcheck import api
 >>> summary = api.verify("gp_ucb", runs=20, horizon=30, seed=1, report=False)  # doctest: +SKIP
+>>> quick = api.VerifySettings(runs=20, horizon=30, seed=1, report=False)
+>>> summary = api.verify("gp_ucb", settings=quick)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -19,42 +28,95 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import theory
-from theory import Theorem
-
-from .claims.budget import DEFAULT_FALSE_ALARM, HolmBudget
-from .claims.defects import Defect, defects_for, get_defect
-from .claims.families import Family, family_for
-from .claims.table import not_applicable as not_applicable_claims
+from . import __version__
 from .errors import BoundcheckError
-from .policies import PolicySpec, policy_spec
-from .study.engine import ENGINE_MONITORS
-from .study.pool import prewarm
-from .study.power import apply_defects, defect_instance, run_power
-from .study.preflight import check_applicable, check_run_settings, preflight
-from .study.runner import RunOptions, Sequential, preload_workers, run_study
-from .study.spec import StudySpec
-from .study.sweep import Axis, parse_vary
-from .utils.io import atomic_write_json
-from .utils.validation import check_int, check_output_dir, check_positive, check_probability, check_seed
-from .world.assumptions import Conditions
-from .world.catalogue import get_scenario
-from .world.scenario import Scenario
-from .world.scenario_files import load_scenario
+from .utils.settings import DEFAULT_FALSE_ALARM, SettingsKeywords, VerifySettings, settings_from
+
+if TYPE_CHECKING:  # the engine's modules are imported by the functions that use them (see the module docstring)
+    from typing import Unpack
+
+    from theory import Theorem
+
+    from .claims.defects import Defect
+    from .policies import PolicySpec
+    from .study.runner import RunOptions
+    from .study.spec import StudySpec
+    from .study.sweep import Axis
+    from .world.scenario import Scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_defects", "build_study", "verify",
-           "power", "applicability", "write_report", "sweep", "reproduce", "DEFAULT_RUNS", "DEFAULT_MAX_RUNS",
-           "DEFAULT_FALSE_ALARM"]
+           "power", "applicability", "write_report", "sweep", "reproduce", "VerifySettings", "DEFAULT_RUNS",
+           "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
+           "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
+           "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
+           "stop_workers"]
 
 DEFAULT_RUNS = 200
 DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
+REPRODUCE_FALSE_ALARM = 0.05
 
-PolicyLike = str | PolicySpec | type | Callable
+PolicyLike = "str | PolicySpec | type | Callable"  # a string: PolicySpec is imported only when a study is built
+
+
+# names this module imported at its top before it imported the engine lazily: still attributes of the api (read
+# on first use), so that code written against them (``api.family_for``) keeps working
+_FORMER_IMPORTS = {
+    "theory": ("theory", None), "Theorem": ("theory", "Theorem"),
+    "HolmBudget": (".claims.budget", "HolmBudget"),
+    "Defect": (".claims.defects", "Defect"), "defects_for": (".claims.defects", "defects_for"),
+    "get_defect": (".claims.defects", "get_defect"),
+    "Family": (".claims.families", "Family"), "family_for": (".claims.families", "family_for"),
+    "not_applicable_claims": (".claims.table", "not_applicable"),
+    "PolicySpec": (".policies", "PolicySpec"), "policy_spec": (".policies", "policy_spec"),
+    "ENGINE_MONITORS": (".study.engine", "ENGINE_MONITORS"),
+    "apply_defects": (".study.power", "apply_defects"), "defect_instance": (".study.power", "defect_instance"),
+    "run_power": (".study.power", "run_power"),
+    "check_applicable": (".study.preflight", "check_applicable"), "preflight": (".study.preflight", "preflight"),
+    "RunOptions": (".study.runner", "RunOptions"), "Sequential": (".study.runner", "Sequential"),
+    "preload_workers": (".study.runner", "preload_workers"), "run_study": (".study.runner", "run_study"),
+    "StudySpec": (".study.spec", "StudySpec"),
+    "Axis": (".study.sweep", "Axis"), "parse_vary": (".study.sweep", "parse_vary"),
+    "atomic_write_json": (".utils.io", "atomic_write_json"),
+    **{name: (".utils.validation", name) for name in ("check_int", "check_output_dir", "check_positive",
+                                                     "check_probability", "check_seed")},
+    "Conditions": (".world.assumptions", "Conditions"),
+    "get_scenario": (".world.catalogue", "get_scenario"),
+    "Scenario": (".world.scenario", "Scenario"),
+    "load_scenario": (".world.scenario_files", "load_scenario"),
+}
+
+
+def __getattr__(name: str):
+    try:
+        module, attr = _FORMER_IMPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    mod = importlib.import_module(module, __package__)
+    return mod if attr is None else getattr(mod, attr)
+
+
+# ------------------------------------------------------------------------------------------------ workers
+# the one place the api reaches the worker pool (it is moving to boundcheck.runtime: only these imports change)
+def prewarm(jobs: int = -1, backend: str = "loky") -> None:
+    """Start the worker processes and let them import the engine while this process sets the study up."""
+    from .study.pool import prewarm as _prewarm
+
+    _prewarm(jobs, backend)
+
+
+def stop_workers() -> None:
+    """Shut the worker processes down (the command is about to exit)."""
+    from .study.pool import stop_workers as _stop
+
+    _stop()
 
 
 def resolve_theorem(theorem: str | Theorem) -> Theorem:
     """A theorem id or a :class:`theory.Theorem`."""
+    import theory
+
     try:
         return theory.get(theorem)
     except theory.UnknownTheorem as exc:
@@ -65,6 +127,10 @@ def resolve_scenario(scenario: str | Path | Scenario | None, theorem: Theorem, h
                      delta: float | None = None) -> Scenario:
     """A scenario object, a built-in name or a scenario file (``FILE.toml``; default: the theorem's default
     scenario), at ``horizon``/``delta``."""
+    from .world.catalogue import get_scenario
+    from .world.scenario import Scenario
+    from .world.scenario_files import load_scenario
+
     if scenario is None:
         scenario = theorem.default_scenario
     if isinstance(scenario, Scenario):
@@ -123,6 +189,8 @@ def _load_object(ref: str):
 
 def resolve_policy(policy: PolicyLike) -> PolicySpec:
     """A registered name, a ``FILE.py:CLASS`` / ``pkg.mod:CLASS`` reference, a class, a factory or a spec."""
+    from .policies import policy_spec
+
     if isinstance(policy, str) and ":" in policy:
         return policy_spec(_load_object(policy))
     return policy_spec(policy)
@@ -132,6 +200,8 @@ def recorded_by(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
     """What a study will hold about a policy: its declared per-step and final records, its own truth-side
     monitors, and the engine's monitors (through its posterior, or the engine's reference posterior when it
     exposes none; not for uninformed references, nor when the scenario names no reference prior)."""
+    from .study.engine import ENGINE_MONITORS
+
     d = spec.declared
     have = frozenset(d.records) | frozenset(d.final_records) | frozenset(d.monitors)
     monitored = getattr(d, "provides_posterior", False) or getattr(d, "role", "baseline") != "uninformed"
@@ -157,8 +227,13 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     take the role of the theorem's algorithm: their claims are checked, and ``policies`` run alongside as paired
     baselines on the same functions and noise, each keeping the random stream it has without them.
     ``runs``: default the scenario's ``runs`` (scenario files), else :data:`DEFAULT_RUNS`."""
+    from .claims.families import family_for
+    from .claims.table import not_applicable as not_applicable_claims
+    from .study.spec import StudySpec
+    from .utils.validation import check_int, check_positive, check_seed
+
     th = resolve_theorem(theorem)
-    fam: Family = family_for(th)
+    fam = family_for(th)
     sc = resolve_scenario(scenario, th, horizon, delta)
     fam.check_scenario(sc)
     specs = tuple(resolve_policy(p) for p in (policies if policies is not None else th.algorithms))
@@ -194,6 +269,8 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
 
 def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) -> list[Defect]:
     """Defect names or objects, each checked to apply to the theorem (one-line error otherwise)."""
+    from .claims.defects import Defect, defects_for, get_defect
+
     out = []
     for d in defects or ():
         d = d if isinstance(d, Defect) else get_defect(str(d))
@@ -207,6 +284,9 @@ def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) ->
 def applicability(theorem: str | Theorem, scenario: str | Scenario | None = None, *, horizon: int | None = None,
                   delta: float | None = None) -> list[str]:
     """Why ``theorem`` does not apply to ``scenario`` (empty: every assumption holds)."""
+    from .claims.families import family_for
+    from .world.assumptions import Conditions
+
     th = resolve_theorem(theorem)
     sc = resolve_scenario(scenario, th, horizon, delta)
     return family_for(th).unmet_assumptions(sc, Conditions())
@@ -236,54 +316,59 @@ def _meta(spec: StudySpec) -> dict:
     }
 
 
-def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int | None = None,
-           horizon: int | None = None, delta: float | None = None, seed: int = 0, beta_scale: float = 1.0,
-           policies: Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
-           scheduler: str | None = None, out: str | Path | None = None, report: bool = True,
-           on_chunk: Callable[[int, int], None] | None = None,
-           on_progress: Callable[[int, int], None] | None = None,
-           max_memory: int | str | None = None,
-           algorithm: PolicyLike | Sequence[PolicyLike] | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
-           until_conclusive: bool = False, max_runs: int | None = None, allow_out_of_theory: bool = False,
-           defects: Sequence[str | Defect] | None = None) -> dict:
+def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
+           policies: Sequence[PolicyLike] | None = None, algorithm: PolicyLike | Sequence[PolicyLike] | None = None,
+           defects: Sequence[str | Defect] | None = None, on_chunk: Callable[[int, int], None] | None = None,
+           on_progress: Callable[[int, int], None] | None = None, **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) ``boundcheck verify`` and return its JSON summary.
 
-    ``false_alarm``: the probability that a verify of a correct theorem on correct code calls any claim
-    violated is at most this (Holm across the stochastic claims). ``until_conclusive``: add chunks of runs
+    How it runs is ``settings`` (a :class:`VerifySettings`: runs, horizon, δ, seed, jobs, backend, false-alarm
+    budget, β scale, memory limit, output, ...), or its fields given as keywords (``runs=40, seed=1``); a keyword
+    that contradicts a ``settings`` object given with it is an error. What it checks: ``theorem``; ``scenario`` (a
+    name, a :class:`~boundcheck.world.scenario.Scenario` or a scenario file, ``.toml``; default: the theorem's);
+    ``policies`` (the algorithms run, the checked one first; default: the theorem's and its baselines);
+    ``algorithm``: the user's implementation(s) checked in the role of the theorem's algorithm (see
+    :func:`build_study`); ``defects``: planted defects (a negative control).
+
+    ``false_alarm`` (default 0.01): the probability that a verify of a correct theorem on correct code calls any
+    claim violated is at most this (Holm across the stochastic claims). ``until_conclusive``: add chunks of runs
     until every claim is settled or ``max_runs`` (anytime-valid tests). A scenario that breaks an assumption of
     the theorem raises :class:`~boundcheck.errors.NotApplicable` (nothing is simulated) unless
     ``allow_out_of_theory`` or the study is an explicit negative control (``beta_scale`` ≠ 1, ``defects``).
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
     go to a temporary folder that is removed afterwards. Every input is validated, and the memory estimate
-    checked against ``max_memory`` (bytes or ``"4G"``; default: the memory available), before anything is
-    written; an error leaves no results folder behind. ``on_chunk(done, total)`` counts chunks,
-    ``on_progress(done, total)`` run-steps (from a background thread, several times a second). ``algorithm``: the
-    user's implementation(s) checked in the role of the theorem's algorithm (see :func:`build_study`); ``scenario``:
-    a name, a :class:`~boundcheck.world.scenario.Scenario` or a scenario file (``.toml``)."""
-    options, out_path, limit = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out,
-                                                  max_memory=max_memory)
-    options = replace(options, report=report)  # the parent may import the reports' libraries while workers run
-    spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
-                       beta_scale=beta_scale, policies=policies, algorithm=algorithm)
-    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    checked against ``max_memory`` (default: the memory available), before anything is written; an error leaves
+    no results folder behind. ``on_chunk(done, total)`` counts chunks, ``on_progress(done, total)`` run-steps
+    (from a background thread, several times a second)."""
+    from .claims.budget import HolmBudget
+    from .study.power import apply_defects, defect_instance
+    from .study.preflight import preflight, run_options
+    from .study.runner import Sequential, preload_workers, run_study
+    from .utils.validation import check_output_dir
+    from .world.assumptions import Conditions
+
+    s = settings_from(settings, keywords, caller="verify")
+    options = replace(run_options(s), report=s.report)  # the parent may import the reports' libraries meanwhile
+    out_path, limit, report = s.out, s.max_memory, s.report
+    spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
+                       beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
+    budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
     prewarm(options.jobs, options.backend)  # workers start importing the engine while the theorem is set up
     planted = resolve_defects(spec.theorem, defects)
     sequential = None
-    if until_conclusive:
-        most = DEFAULT_MAX_RUNS if max_runs is None else check_int("max runs", max_runs)
+    if s.until_conclusive:  # (max_runs without until_conclusive: refused by VerifySettings)
+        most = DEFAULT_MAX_RUNS if s.max_runs is None else s.max_runs
         if most < spec.chunk_size:
             raise BoundcheckError(f"--max-runs {most} is smaller than one chunk ({spec.chunk_size} runs)")
         sequential = Sequential(max_runs=most)
-    elif max_runs is not None:
-        raise BoundcheckError("--max-runs needs --until-conclusive")
     cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted))
     temporary = out_path is None and not report
     if out_path is None and not temporary:
         out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
     largest = spec if sequential is None else replace(spec, runs=sequential.max_runs)  # memory at the most runs
     preflight(largest, options, None if temporary else out_path / "results", limit, conditions=cond,
-              allow_out_of_theory=allow_out_of_theory)
+              allow_out_of_theory=s.allow_out_of_theory)
     spec = apply_defects(spec, planted)
     # labels from what is actually run: a defect that changes the world breaks assumptions of its own
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
@@ -320,30 +405,42 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     return summary
 
 
-def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, runs: int = DEFAULT_RUNS,
-          horizon: int | None = None, delta: float | None = None, seed: int = 0,
-          defects: Sequence[str | Defect] | None = None, jobs: int = -1, backend: str = "loky",
-          scheduler: str | None = None, out: str | Path | None = None, false_alarm: float = DEFAULT_FALSE_ALARM,
-          pool: int = 2, subsets: int = 200, allow_out_of_theory: bool = False,
-          on_study: Callable[[str, int, int], None] | None = None) -> dict:
+#: the settings power does not read (a keyword among them is refused; see settings_from)
+_POWER_UNUSED = ("beta_scale", "max_memory", "until_conclusive", "max_runs", "report")
+
+
+def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
+          defects: Sequence[str | Defect] | None = None, pool: int = 2, subsets: int = 200,
+          on_study: Callable[[str, int, int], None] | None = None, **keywords: Unpack[SettingsKeywords]) -> dict:
     """``boundcheck power``: the theorem's claims against planted defects (default: every defect of the library
-    that applies), with the probability that a verify of ``runs`` runs catches each, and each claim's smallest
-    detectable effect. Writes ``out/power.json`` (default ``reports/<theorem>/power``) and returns it. Validated
-    like ``verify`` (one pass, nothing written on an error; not applicable: exit 3)."""
-    options, out_path, _ = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out,
-                                              max_memory=None)
+    that applies), with the probability that a verify of ``runs`` runs (default :data:`DEFAULT_RUNS`) catches
+    each, and each claim's smallest detectable effect. Writes ``out/power.json`` (default
+    ``reports/<theorem>/power``) and returns it. ``settings`` or its fields as keywords: see :func:`verify` (of
+    them, power reads runs, horizon, delta, seed, jobs, backend, scheduler, false_alarm, allow_out_of_theory and
+    out). Validated like ``verify`` (one pass, nothing written on an error; not applicable: exit 3)."""
+    from .claims.budget import HolmBudget
+    from .claims.defects import defects_for
+    from .study.power import run_power
+    from .study.preflight import check_applicable, run_options
+    from .utils.io import atomic_write_json
+    from .utils.validation import check_int, check_output_dir
+    from .world.assumptions import Conditions
+
+    s = settings_from(settings, keywords, caller="power", unused=_POWER_UNUSED)
+    options = run_options(s)
     th = resolve_theorem(theorem)
     planted = resolve_defects(th, defects) if defects else defects_for(th.id)
-    spec = build_study(th, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed)
-    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
+    spec = build_study(th, scenario, runs=DEFAULT_RUNS if s.runs is None else s.runs, horizon=s.horizon,
+                       delta=s.delta, seed=s.seed)
+    budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
     check_int("pool", pool)
     check_int("subsets", subsets)
-    out_path = out_path if out_path is not None else check_output_dir("--out", Path("reports") / th.id / "power")
-    check_applicable(spec, Conditions(), allow_out_of_theory)  # in the order of the preflight
+    out_path = s.out if s.out is not None else check_output_dir("--out", Path("reports") / th.id / "power")
+    check_applicable(spec, Conditions(), s.allow_out_of_theory)  # in the order of the preflight
     spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
-    table = run_power(spec, inst, planted, out_path, options, budget=budget, pool=pool, subsets=subsets, seed=seed,
-                      on_study=on_study)
+    table = run_power(spec, inst, planted, out_path, options, budget=budget, pool=pool, subsets=subsets,
+                      seed=s.seed, on_study=on_study)
     atomic_write_json(out_path / "power.json", table, default=float)
     table["path"] = str(out_path / "power.json")
     return table
@@ -368,25 +465,58 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
     return {"html": str(paths["html"]), "tex": str(paths["tex"])}
 
 
+def rebuild_report(results_dir: str | Path) -> dict:
+    """``boundcheck report``: check a stored study (its manifest and summary) and rebuild its HTML and LaTeX
+    reports next to it, without running anything. ``results_dir``: the ``out`` folder of a verify, or its
+    ``results/`` folder. Returns the stored summary with ``report`` set to the new reports' paths."""
+    from .study.store import ResultStore
+
+    results = Path(results_dir)
+    if not results.exists():
+        raise BoundcheckError(f"{results} not found")
+    if not results.is_dir():
+        raise BoundcheckError(f"{results} is not a directory: give the folder verify wrote (OUT or OUT/results)")
+    if (results / "results" / "manifest.json").exists():
+        results = results / "results"
+    store = ResultStore(results)
+    store.require_manifest()
+    summary = store.read_json("summary")
+    missing = [k for k in _SUMMARY_KEYS if k not in summary]
+    if missing or not isinstance(summary.get("claims"), list):
+        raise BoundcheckError(f"corrupt results file {results / 'summary.json'}: missing "
+                              f"{', '.join(missing) or 'the claims list'}; re-run verify to rebuild it")
+    summary["report"] = write_report(results, results.parent)
+    return summary
+
+
+_SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "delta", "seed", "claims",
+                 "bound", "regret")
+
+
 def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Path | Scenario | None = None, *,
-          runs: int | None = None, horizon: int | None = None, delta: float | None = None, seed: int = 0,
-          beta_scale: float = 1.0, policies: Sequence[PolicyLike] | None = None,
-          algorithm: PolicyLike | Sequence[PolicyLike] | None = None, jobs: int = -1, backend: str = "loky",
-          scheduler: str | None = None, out: str | Path | None = None, page: bool = True,
+          settings: VerifySettings | None = None, policies: Sequence[PolicyLike] | None = None,
+          algorithm: PolicyLike | Sequence[PolicyLike] | None = None, page: bool | None = None,
           on_cell: Callable[[int, int, str, dict | None], None] | None = None,
-          false_alarm: float = DEFAULT_FALSE_ALARM, allow_out_of_theory: bool = False) -> dict:
+          **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) a sweep: one study per cell of the grid of ``vary`` (``"NAME=V1,V2"`` or :class:`Axis`).
 
-    Each cell is stored in ``out/cells/<cell>/results`` (resumable, chunk by chunk); the tidy table goes to
-    ``out/sweep.parquet`` (one row per cell × claim, columns in :data:`boundcheck.study.sweep.COLUMNS`), the
-    configuration and the cells' verdicts to ``out/sweep.json``, the page to ``out/index.html``. Returns the
-    content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is called before each cell
-    (summary None) and after it. Each cell is a verify with its own false-alarm budget ``false_alarm``; a cell
-    where the theorem does not apply refuses the whole sweep before any cell runs (exit 3) unless
-    ``allow_out_of_theory``."""
-    from .study.sweep import cell_id, cells, sweep_table, vary_scenario
+    ``settings`` or its fields as keywords: see :func:`verify`; a varied runs, horizon, delta, seed or beta_scale
+    replaces the setting in its cells. Each cell is stored in ``out/cells/<cell>/results`` (resumable, chunk by
+    chunk; ``out`` default ``reports/<theorem>-sweep``); the tidy table goes to ``out/sweep.parquet`` (one row
+    per cell × claim, columns in :data:`boundcheck.study.sweep.COLUMNS`), the configuration and the cells'
+    verdicts to ``out/sweep.json``, the page to ``out/index.html`` (unless ``report`` is false; ``page`` is its
+    older name). Returns the content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is
+    called before each cell (summary None) and after it. Each cell is a verify with its own false-alarm budget
+    ``false_alarm``; a cell where the theorem does not apply refuses the whole sweep before any cell runs (exit
+    3) unless ``allow_out_of_theory``."""
+    from .study.preflight import check_applicable
+    from .study.sweep import Axis, cell_id, cells, parse_vary, sweep_table, vary_scenario
     from .utils.io import atomic_write_json
+    from .world.assumptions import Conditions
 
+    if page is not None:
+        keywords = {**keywords, "report": page}
+    s = settings_from(settings, keywords, caller="sweep")
     th = resolve_theorem(theorem)
     axes = [a if isinstance(a, Axis) else parse_vary(a) for a in vary]
     if not axes:
@@ -396,28 +526,25 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
     # user files are imported once, not once per cell
     algorithm = [resolve_policy(a) for a in _as_sequence(algorithm)] or None
     policies = None if policies is None else [resolve_policy(p) for p in policies]
-    out = Path(out) if out is not None else Path("reports") / f"{th.id}-sweep"
-    fixed = {"runs": runs, "horizon": horizon, "delta": delta, "seed": seed, "beta_scale": beta_scale}
+    out = s.out if s.out is not None else Path("reports") / f"{th.id}-sweep"
+    fixed = {"runs": s.runs, "horizon": s.horizon, "delta": s.delta, "seed": s.seed, "beta_scale": s.beta_scale}
     # resolve every cell before running any: a bad value fails at once, with nothing written
     plan = []
     for params in grid:
         sc = vary_scenario(base, params)
-        kw = {**fixed, **{k: v for k, v in params.items() if k in fixed}}
-        spec = build_study(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
-                           beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm)
-        check_applicable(spec, Conditions(beta_scale=spec.beta_scale), allow_out_of_theory)
+        cell = s.replace(**{k: v for k, v in params.items() if k in fixed}, out=out / "cells" / cell_id(params),
+                         report=False)
+        spec = build_study(th, sc, runs=cell.runs, horizon=cell.horizon, delta=cell.delta, seed=cell.seed,
+                           beta_scale=cell.beta_scale, policies=policies, algorithm=algorithm)
+        check_applicable(spec, Conditions(beta_scale=spec.beta_scale), s.allow_out_of_theory)
         spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
-        plan.append((cell_id(params), params, sc, kw, spec))
-    check_probability("false-alarm budget", false_alarm)
+        plan.append((cell_id(params), params, sc, cell, spec))
     uninformed = next((p.name for p in plan[0][4].policies if getattr(p.declared, "role", "") == "uninformed"), None)
     rows, info = [], []
-    for i, (cid, params, sc, kw, _) in enumerate(plan):
+    for i, (cid, params, sc, cell, _) in enumerate(plan):
         if on_cell:
             on_cell(i, len(plan), cid, None)
-        summary = verify(th, sc, runs=kw["runs"], horizon=kw["horizon"], delta=kw["delta"], seed=kw["seed"],
-                         beta_scale=kw["beta_scale"], policies=policies, algorithm=algorithm, jobs=jobs,
-                         backend=backend, scheduler=scheduler, out=out / "cells" / cid, report=False,
-                         false_alarm=false_alarm, allow_out_of_theory=allow_out_of_theory)
+        summary = verify(th, sc, settings=cell, policies=policies, algorithm=algorithm)
         rows.append((cid, params, summary))
         info.append({"cell": cid, "params": params, "verdict": summary["verdict"], "in_theory": summary["in_theory"],
                      "results": str(out / "cells" / cid / "results")})
@@ -433,7 +560,7 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
               "fixed": fixed, "cells": info, "table": str(out / "sweep.parquet"), "page": None,
               "verdict": ("violated" if any(c["verdict"] == "violated" for c in info) else
                           "holds" if all(c["verdict"] == "holds" for c in info) else "inconclusive")}
-    if page:
+    if s.report:
         from .report.sweep import write_sweep_page
 
         result["page"] = str(write_sweep_page(table, result, out))
@@ -442,13 +569,14 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
 
 
 # ------------------------------------------------------------------------------------------------ reproduce
-REPRODUCE_FALSE_ALARM = 0.05
 _STEP_COLUMNS = ["run", "algorithm", "t", "cum_regret", "prior"]
 
 
 def _run_spec(spec: StudySpec, results_dir: Path, options: RunOptions,
               on_chunk: Callable[[int, int], None] | None = None) -> dict:
     """Run (or resume) one study into ``results_dir``, exactly as ``verify`` does."""
+    from .study.runner import run_study
+
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale)
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
     return run_study(spec, inst, results_dir, options, in_theory=not reasons, reasons=reasons, meta=_meta(spec),
@@ -477,6 +605,7 @@ def _run_cell(build: Callable, cell: dict, theorem: str, algorithms: list[str], 
     from dataclasses import replace
 
     from .claims.empirical import RegretOnlyFamily
+    from .study.runner import RunOptions
 
     scenario, beta_scale = build(cell)
     spec = build_study(theorem, scenario, runs=runs, seed=seed, policies=algorithms, beta_scale=beta_scale,
@@ -558,36 +687,50 @@ def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, 
     return n_conf, seed_conf, best
 
 
-def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = None, seed: int = 0,
-              jobs: int = -1, backend: str = "loky", scheduler: str | None = None, out: str | Path | None = None,
-              false_alarm: float = REPRODUCE_FALSE_ALARM, explore: bool = False, explore_runs: int | None = None,
-              report: bool = True, on_progress: Callable[[str, int, int], None] | None = None) -> dict:
+#: the settings reproduce does not read: each panel has its own horizon, δ and β scale (see settings_from)
+_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "max_memory", "until_conclusive", "max_runs",
+                     "allow_out_of_theory")
+
+
+def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySettings | None = None,
+              explore: bool = False, explore_runs: int | None = None,
+              on_progress: Callable[[str, int, int], None] | None = None,
+              **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) the experiments of a paper and judge its empirical claims: ``boundcheck reproduce``.
 
     Every experiment (or only ``experiment``) runs its panels as studies, stored resumably under
-    ``out/<experiment>/<panel>-n<runs>-s<seed>/results``; the claims of all of them are judged inside one
-    family-wise false-alarm budget (Holm). With ``explore``, the claims that did not reproduce are re-tested on
-    the experiment's grid of unstated settings. Returns the JSON summary (also written to ``out/reproduce.json``)."""
+    ``out/<experiment>/<panel>-n<runs>-s<seed>/results`` (``out`` default ``reports/reproduce/<paper>``); the
+    claims of all of them are judged inside one family-wise false-alarm budget (Holm; ``false_alarm`` default
+    :data:`REPRODUCE_FALSE_ALARM`). ``settings`` or its fields as keywords: see :func:`verify` (of them,
+    reproduce reads runs, seed, jobs, backend, scheduler, false_alarm, report and out; ``runs`` default: each
+    experiment's own). With ``explore``, the claims that did not reproduce are re-tested on the experiment's grid
+    of unstated settings (``explore_runs`` per setting). Returns the JSON summary (also written to
+    ``out/reproduce.json``)."""
     import time
 
     from theory.empirical import empirical_claims
 
     from . import __version__
+    from .claims.budget import HolmBudget
     from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical, printed_beside_ours
     from .study.experiments import experiments_of, get_experiment, get_paper
+    from .study.preflight import run_options
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
+    from .utils.validation import check_int, check_output_dir
 
+    s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
+    runs, seed, report = s.runs, s.seed, s.report
+    false_alarm = REPRODUCE_FALSE_ALARM if s.false_alarm is None else s.false_alarm
     t0 = time.perf_counter()
     pap = get_paper(paper)
     chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
     for name, value in (("runs", runs), ("explore runs", explore_runs)):
         if value is not None and check_int(name, value, minimum=None) < MIN_RUNS:
             raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
-    budget = HolmBudget(check_probability("false-alarm budget", false_alarm))  # the budget verify uses
-    seed = check_seed("seed", seed)
-    options, out, _ = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out, max_memory=None)
-    out = out if out is not None else check_output_dir("--out", Path("reports") / "reproduce" / pap.id)
+    budget = HolmBudget(false_alarm)  # the budget verify uses
+    options = run_options(s)
+    out = s.out if s.out is not None else check_output_dir("--out", Path("reports") / "reproduce" / pap.id)
 
     def progress(label: str):
         return None if on_progress is None else (lambda done, total: on_progress(label, done, total))
@@ -679,3 +822,229 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
         atomic_write_json(out / "reproduce.json", summary, default=str)
     return summary
+
+
+# ----------------------------------------------------------------------------------- theorems: list, show, bound
+# What the CLI shows about theorems, scenarios and reports, as data: cli.py renders it and imports nothing else
+# of boundcheck. Each function imports what it needs, so that `boundcheck list` and `--help` stay fast.
+def _plugin_sources() -> list[Path]:
+    """The source files of every paper installed from outside boundcheck (its entry point's top-level package),
+    so that installing, removing or editing a plugin invalidates the cached theorem list; entry points are read
+    from the installed metadata, without importing any paper."""
+    from importlib import metadata
+
+    out: list[Path] = []
+    for ep in metadata.entry_points(group="boundcheck.papers"):
+        top = ep.value.split(":")[0].split(".")[0]
+        if top == "boundcheck":
+            continue  # the built-in papers: their theory modules are hashed with theory/
+        spec = importlib.util.find_spec(top)
+        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+            out += sorted(Path(folder).rglob("*.py"))
+    return out
+
+
+def list_theorems() -> list[dict]:
+    """id, paper, guarantee and default scenario of every built-in theorem (``boundcheck list``).
+
+    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
+    key made of the theory sources' and installed paper plugins' names, sizes and modification times and the
+    package version, so ``boundcheck list`` answers without importing sympy unless a theory module changed."""
+    import json
+
+    rows = None
+    cache = None
+    spec = importlib.util.find_spec("theory")  # locates the package without importing it
+    if spec is not None and spec.origin:
+        root = Path(spec.origin).parent
+        h = hashlib.sha1(__version__.encode())
+        for f in [*sorted(root.glob("*.py")), *_plugin_sources()]:
+            st = f.stat()
+            h.update(f"{f}:{st.st_size}:{st.st_mtime_ns};".encode())
+        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
+        try:
+            rows = json.loads(cache.read_text())
+        except (OSError, ValueError):
+            rows = None
+    if rows is None:
+        import theory
+
+        rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
+                 "default_scenario": th.default_scenario} for th in theory.all_theorems()]
+        if cache is not None:
+            try:
+                from .utils.io import atomic_write_json
+
+                cache.parent.mkdir(exist_ok=True)
+                atomic_write_json(cache, rows)
+            except OSError:
+                pass  # a read-only install: no cache, still correct
+    return rows
+
+
+def theorem_scenarios() -> list[tuple[str, str, list[str]]]:
+    """(id, default scenario, its other scenarios) of every built-in theorem (``verify --help``)."""
+    import theory
+
+    return [(th.id, th.default_scenario, [sc for sc in th.scenarios if sc != th.default_scenario])
+            for th in theory.all_theorems()]
+
+
+def _claim_level(c) -> str | None:
+    """A claim's own threshold: its allowed failure probability, or its expectation bound."""
+    v = c.alpha if c.kind == "probability" else c.expectation_bound
+    return None if v is None else str(v)
+
+
+def show_theorem(theorem: str | Theorem) -> dict:
+    """Everything ``boundcheck show`` prints about a theorem, as JSON: statement, explicit bound and its terms
+    (sympy's ``str``, and LaTeX), schedules, symbols and their domains, assumptions, claims, corrections,
+    scenarios, controls and algorithms."""
+    import sympy as sp
+
+    th = resolve_theorem(theorem)
+    return {
+        "id": th.id, "title": th.title, "source": th.source, "paper": th.paper, "guarantee": th.guarantee,
+        "symbols": {k: meaning for k, (_, meaning) in th.symbols.items()},
+        "domains": {k: th.domain(k).describe() for k in th.symbols},
+        "bound": str(th.bound), "bound_terms": {k: str(v) for k, v in th.bound_terms.items()},
+        "bound_latex": sp.latex(th.bound), "printed": th.printed,
+        "schedules": {k: str(v) for k, v in th.schedules.items()},
+        "assumptions": [a.text for a in th.assumptions],
+        "claims": [{"id": c.id, "kind": c.kind, "level": _claim_level(c), "statement": c.statement,
+                    "source": c.source} for c in th.claims],
+        "corrections": [c.__dict__ for c in th.corrections],
+        "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
+        "controls": list(th.controls), "algorithms": list(th.algorithms),
+    }
+
+
+def _finite_result(th, what: str, value) -> float:
+    import math
+
+    v = float(value)
+    if not math.isfinite(v):
+        raise BoundcheckError(f"{th.id}: the {what} is not a finite number at these values ({v}): the values are "
+                              f"too large (overflow)")
+    return v
+
+
+def evaluate_bound(theorem: str | Theorem, values: dict[str, float]) -> dict:
+    """``boundcheck bound``: the explicit bound, its terms and the schedules at t = T, at ``values`` of every
+    bound symbol of the theorem (each in its domain: B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0, 1); the
+    relations between symbols, e.g. H ≤ T, hold). One-line error on anything else, or on overflow."""
+    import warnings
+
+    import numpy as np
+
+    from .utils.validation import check_symbol_values
+
+    th = resolve_theorem(theorem)
+    unknown = [n for n in values if n not in th.symbols]
+    if unknown:
+        raise BoundcheckError(f"unknown symbol(s) {', '.join(unknown)} for {th.id}; "
+                              f"symbols: {', '.join(th.symbols)}")
+    missing = [n for n in th.symbols if n not in values]
+    if missing:
+        raise BoundcheckError(f"missing --set for {', '.join(missing)} (see `boundcheck show {th.id}`)")
+    for name, v in values.items():  # each symbol in the domain its theorem gives it
+        dom = th.domain(name)
+        if not dom.contains(v):
+            raise BoundcheckError(f"--set {name}={v:g}: {name} ({th.symbols[name][1]}) must be {dom.describe()} "
+                                  f"for {th.id}")
+    check_symbol_values(th, values)  # relations between symbols (e.g. H ≤ T)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            res = th.evaluate(values)
+            schedules = {k: th.schedule_values(k, values.get("T", 1.0), values) for k in th.schedules}
+        except (OverflowError, ZeroDivisionError, FloatingPointError):
+            raise BoundcheckError(f"{th.id}: the bound cannot be evaluated at these values: they are too large "
+                                  f"(overflow)") from None
+    out = {"theorem": th.id, "values": values, "value": _finite_result(th, "explicit bound", res["value"]),
+           "terms": {k: _finite_result(th, f"bound term {k}", v) for k, v in res["terms"].items()},
+           "schedules": {k: _finite_result(th, f"schedule {k}", v) for k, v in schedules.items()}}
+    if out["value"] < 0:  # a bound symbol outside the range the formula was derived for
+        raise BoundcheckError(f"{th.id}: the explicit bound is negative at these values ({out['value']:.6g}); "
+                              f"they are outside the theorem's range")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ gamma
+def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20, dim: int = 1, noise: float = 0.1,
+          eps: float = 0.0, batch: int = 1, max_memory: int | str | None = None,
+          status: Callable[[str], contextlib.AbstractContextManager] | None = None) -> dict:
+    """``boundcheck gamma``: a certified bracket on the maximum information gain γ_T of ``kernel`` on a regular
+    grid of ``grid``^``dim`` points in [0, 1]^dim, noise R (λ = R²), time variation ``eps`` ∈ [0, 1), ``batch``
+    observations per round. Refused (one line) if its memory estimate exceeds ``max_memory`` (default: the memory
+    available). ``status(text)``: a context manager shown while it computes (large brackets take minutes).
+    Returns the bracket as JSON (lower, upper, methods)."""
+    import math
+
+    from .model.mig import gamma_for_grid
+    from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
+    from .utils.validation import check_int, check_positive, check_unit_interval
+
+    check_positive("--lengthscale", lengthscale)
+    check_positive("--noise", noise)
+    grid, dim = check_int("--grid", grid), check_int("--dim", dim)
+    horizon, batch = check_int("--horizon", horizon), check_int("--batch", batch)
+    if check_unit_interval("--eps", eps) == 1.0:
+        raise BoundcheckError("--eps must be below 1 (ε = 1 forgets everything at every step)")
+    limit = None if max_memory is None else parse_size(max_memory)
+    n = grid**dim if dim * math.log10(max(grid, 1)) < 30 else 10**30
+    check_memory(MemoryEstimate(f"the γ bracket (|X| = {grid}^{dim}, T·K = {horizon * batch})",
+                                gamma_memory(n, horizon * batch)), limit,
+                 hint="lower --horizon, --grid or --dim, or set --max-memory if you know better")
+    with status(f"certified γ_T bracket: |X| = {grid}^{dim}, T = {horizon}, K = {batch}") if status else \
+            contextlib.nullcontext():
+        br = gamma_for_grid(kernel, lengthscale, grid, dim, noise, horizon, eps=eps, batch=batch)
+    return br.to_dict()
+
+
+def gamma_rate(kernel: str, dim: int) -> tuple[str, str]:
+    """The asymptotic rate of γ_T for ``kernel`` in ``dim`` dimensions, and the note that says where it is from."""
+    from theory.information_gain import NOTE, rate
+
+    return rate(kernel, dim), NOTE
+
+
+# --------------------------------------------------------------------------------------------- scenarios
+def scenario_list() -> list[dict]:
+    """Every built-in scenario: its name and its TOML file (None: built by a Python builder)."""
+    from .world.catalogue import scenario_files, scenario_names
+
+    files = scenario_files()
+    return [{"name": n, "file": str(files[n]) if n in files else None} for n in scenario_names()]
+
+
+def scenario_info(ref: str | Path) -> dict:
+    """A scenario file or built-in scenario in words (``boundcheck scenario show``; validates it on the way)."""
+    from .world.catalogue import get_scenario
+    from .world.scenario_files import load_scenario, scenario_summary
+
+    ref = str(ref)
+    sc = load_scenario(ref) if _is_scenario_file(ref) else get_scenario(ref)
+    return scenario_summary(sc)
+
+
+# ---------------------------------------------------------------------------------------- report wording
+def describe_detectable(detectable) -> str:
+    """A claim's smallest detectable effect (a power table's ``detectable``) in words."""
+    from .report.context import describe_detectable as _describe
+
+    return _describe(detectable)
+
+
+def replication_headline(summary: dict) -> str:
+    """The one-line headline of a ``reproduce`` summary."""
+    from .report.replication import headline
+
+    return headline(summary)
+
+
+def effect_text(claim: dict, short: bool = False) -> str:
+    """An empirical claim's effect (mean paired difference and its simultaneous interval) in words."""
+    from .report.replication import effect_text as _effect_text
+
+    return _effect_text(claim, short=short)

@@ -1,5 +1,10 @@
 """Command-line interface ``boundcheck`` (every command and option documented in docs/cli.md).
 
+A thin layer over :mod:`boundcheck.api`: it parses arguments, builds one
+:class:`~boundcheck.api.VerifySettings` from the flags (and ``--config FILE.toml``), calls the api and renders
+what it returns. It imports nothing else of boundcheck but :mod:`boundcheck.errors` (tests/test_architecture.py
+checks it); the api imports the engine only in the functions that need it, so ``list`` and ``--help`` stay fast.
+
 Exit codes (also in ``boundcheck --help``): 0 no claim violated (holds or inconclusive), 1 some claim violated,
 2 bad input or work refused (one line on stderr, no traceback, nothing written), 3 not applicable (an assumption
 of the theorem fails on the scenario or the algorithm's configuration; nothing simulated, nothing written),
@@ -25,6 +30,7 @@ import traceback
 import warnings
 from pathlib import Path
 
+from . import api
 from .errors import BoundcheckError, NotApplicable
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE = 0, 1, 2, 3
@@ -107,47 +113,6 @@ def _console():
 
 
 # ------------------------------------------------------------------------------------------- list / show
-def _theorem_rows() -> list[dict]:
-    """id, paper, guarantee and default scenario of every built-in theorem.
-
-    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
-    key made of the theory sources' names, sizes and modification times and the package version, so
-    ``boundcheck list`` answers without importing sympy unless a theory module changed."""
-    import hashlib
-    import importlib.util
-
-    from . import __version__
-
-    rows = None
-    cache = None
-    spec = importlib.util.find_spec("theory")  # locates the package without importing it
-    if spec is not None and spec.origin:
-        root = Path(spec.origin).parent
-        h = hashlib.sha1(__version__.encode())
-        for f in sorted(root.glob("*.py")):
-            st = f.stat()
-            h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
-        try:
-            rows = json.loads(cache.read_text())
-        except (OSError, ValueError):
-            rows = None
-    if rows is None:
-        import theory
-
-        rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
-                 "default_scenario": th.default_scenario} for th in theory.all_theorems()]
-        if cache is not None:
-            try:
-                from .utils.io import atomic_write_json
-
-                cache.parent.mkdir(exist_ok=True)
-                atomic_write_json(cache, rows)
-            except OSError:
-                pass  # a read-only install: no cache, still correct
-    return rows
-
-
 def _identity_word(verdict: str) -> str:
     """A sanity identity's state: ok, not applicable (the checked code does not record what it reads), or
     BROKEN (a counterexample: a bug in the implementation or in the theory module)."""
@@ -155,7 +120,7 @@ def _identity_word(verdict: str) -> str:
 
 
 def cmd_list(args) -> int:
-    rows = _theorem_rows()
+    rows = api.list_theorems()
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -170,62 +135,41 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-def _claim_level(c) -> str | None:
-    """A claim's own threshold: its allowed failure probability, or its expectation bound."""
-    v = c.alpha if c.kind == "probability" else c.expectation_bound
-    return None if v is None else str(v)
-
-
 def cmd_show(args) -> int:
-    import sympy as sp
-
-    import theory
-
-    th = theory.get(args.theorem)
+    info = api.show_theorem(args.theorem)
     if args.json:
-        _print_json({
-            "id": th.id, "title": th.title, "source": th.source, "paper": th.paper, "guarantee": th.guarantee,
-            "symbols": {k: meaning for k, (_, meaning) in th.symbols.items()},
-            "domains": {k: th.domain(k).describe() for k in th.symbols},
-            "bound": str(th.bound), "bound_terms": {k: str(v) for k, v in th.bound_terms.items()},
-            "bound_latex": sp.latex(th.bound), "printed": th.printed,
-            "schedules": {k: str(v) for k, v in th.schedules.items()},
-            "assumptions": [a.text for a in th.assumptions],
-            "claims": [{"id": c.id, "kind": c.kind, "level": _claim_level(c), "statement": c.statement,
-                        "source": c.source} for c in th.claims],
-            "corrections": [c.__dict__ for c in th.corrections],
-            "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
-            "controls": list(th.controls), "algorithms": list(th.algorithms),
-        })
+        _print_json(info)
         return EXIT_OK
     con = _console()
-    con.print(f"[bold]{th.id}[/bold] — {th.title}\n{th.source} (shared/papers/{th.paper}); "
-              f"guarantee: {th.guarantee}\n")
-    con.print(f"[bold]Paper's statement:[/bold] {th.printed}")
+    con.print(f"[bold]{info['id']}[/bold] — {info['title']}\n{info['source']} (shared/papers/{info['paper']}); "
+              f"guarantee: {info['guarantee']}\n")
+    con.print(f"[bold]Paper's statement:[/bold] {info['printed']}")
     con.print("[bold]Explicit bound checked:[/bold]")
-    for name, expr in th.bound_terms.items():
-        con.print(f"  {name:>16}: {sp.sstr(expr)}")
+    for name, expr in info["bound_terms"].items():
+        con.print(f"  {name:>16}: {expr}")
     con.print("[bold]Schedules:[/bold]")
-    for name, expr in th.schedules.items():
-        con.print(f"  {name:>16} = {sp.sstr(expr)}")
+    for name, expr in info["schedules"].items():
+        con.print(f"  {name:>16} = {expr}")
     con.print("[bold]Symbols[/bold] (for `boundcheck bound --set NAME=VALUE`):")
-    for name, (_, meaning) in th.symbols.items():
-        con.print(f"  {name:>16}: {meaning}; {th.domain(name).describe()}")
+    for name, meaning in info["symbols"].items():
+        con.print(f"  {name:>16}: {meaning}; {info['domains'][name]}")
     con.print("[bold]Assumptions:[/bold]")
-    for a in th.assumptions:
-        con.print(f"  - {a.text}")
+    for a in info["assumptions"]:
+        con.print(f"  - {a}")
     from rich.markup import escape
 
     con.print("[bold]Claims checked:[/bold]")
-    for c in th.claims:
-        lvl = f" (level {_claim_level(c)})" if _claim_level(c) is not None else ""
-        con.print(escape(f"  - {c.id} [{c.kind}{lvl}]: {c.statement} — {c.source}"))
+    for c in info["claims"]:
+        lvl = f" (level {c['level']})" if c["level"] is not None else ""
+        con.print(escape(f"  - {c['id']} [{c['kind']}{lvl}]: {c['statement']} — {c['source']}"))
     con.print("[bold]Corrections to the paper:[/bold]")
-    for c in th.corrections:
-        con.print(f"  - {c.id} {c.location}: paper '{c.paper}' → implemented '{c.implemented}' ({c.reason})")
-    con.print(f"\nDefault scenario: {th.default_scenario}; scenarios (every assumption holds): "
-              f"{', '.join(th.scenarios)}"
-              + (f"; negative controls (--allow-out-of-theory): {', '.join(th.controls)}" if th.controls else ""))
+    for c in info["corrections"]:
+        con.print(f"  - {c['id']} {c['location']}: paper '{c['paper']}' → implemented '{c['implemented']}' "
+                  f"({c['reason']})")
+    con.print(f"\nDefault scenario: {info['default_scenario']}; scenarios (every assumption holds): "
+              f"{', '.join(info['scenarios'])}"
+              + (f"; negative controls (--allow-out-of-theory): {', '.join(info['controls'])}" if info["controls"]
+                 else ""))
     return EXIT_OK
 
 
@@ -248,60 +192,14 @@ def _parse_sets(pairs: list[str]) -> dict[str, float]:
     return values
 
 
-def _check_domains(th, values: dict[str, float]) -> None:
-    """Each bound symbol in the domain its theorem gives it (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1))."""
-    for name, v in values.items():
-        dom = th.domain(name)
-        if not dom.contains(v):
-            raise BoundcheckError(f"--set {name}={v:g}: {name} ({th.symbols[name][1]}) must be {dom.describe()} "
-                                  f"for {th.id}")
-
-
-def _finite_result(th, what: str, value) -> float:
-    v = float(value)
-    if not math.isfinite(v):
-        raise BoundcheckError(f"{th.id}: the {what} is not a finite number at these values ({v}): the values are "
-                              f"too large (overflow)")
-    return v
-
-
 def cmd_bound(args) -> int:
-    import theory
-
-    th = theory.get(args.theorem)
-    values = _parse_sets(args.set)
-    unknown = [n for n in values if n not in th.symbols]
-    if unknown:
-        raise BoundcheckError(f"unknown symbol(s) {', '.join(unknown)} for {th.id}; "
-                              f"symbols: {', '.join(th.symbols)}")
-    missing = [n for n in th.symbols if n not in values]
-    if missing:
-        raise BoundcheckError(f"missing --set for {', '.join(missing)} (see `boundcheck show {th.id}`)")
-    _check_domains(th, values)
-    from .utils.validation import check_symbol_values
-
-    check_symbol_values(th, values)  # relations between symbols (e.g. H ≤ T)
-    import numpy as np
-
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            res = th.evaluate(values)
-            schedules = {k: th.schedule_values(k, values.get("T", 1.0), values) for k in th.schedules}
-        except (OverflowError, ZeroDivisionError, FloatingPointError):
-            raise BoundcheckError(f"{th.id}: the bound cannot be evaluated at these values: they are too large "
-                                  f"(overflow)") from None
-    out = {"theorem": th.id, "values": values, "value": _finite_result(th, "explicit bound", res["value"]),
-           "terms": {k: _finite_result(th, f"bound term {k}", v) for k, v in res["terms"].items()},
-           "schedules": {k: _finite_result(th, f"schedule {k}", v) for k, v in schedules.items()}}
-    if out["value"] < 0:  # a bound symbol outside the range the formula was derived for
-        raise BoundcheckError(f"{th.id}: the explicit bound is negative at these values ({out['value']:.6g}); "
-                              f"they are outside the theorem's range")
+    th = api.resolve_theorem(args.theorem)  # an unknown theorem is the first error, before the values
+    out = api.evaluate_bound(th, _parse_sets(args.set))
     if args.json:
         _print_json(out)
     else:
         con = _console()
-        con.print(f"{th.id}: explicit bound = [bold]{out['value']:.6g}[/bold]")
+        con.print(f"{out['theorem']}: explicit bound = [bold]{out['value']:.6g}[/bold]")
         for k, v in out["terms"].items():
             con.print(f"  {k:>16} = {v:.6g}")
         for k, v in out["schedules"].items():
@@ -311,30 +209,13 @@ def cmd_bound(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ gamma
 def cmd_gamma(args) -> int:
-    from .model.mig import gamma_for_grid
-    from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
-    from .utils.validation import check_int, check_positive, check_unit_interval
-
-    check_positive("--lengthscale", args.lengthscale)
-    check_positive("--noise", args.noise)
-    grid, dim = check_int("--grid", args.grid), check_int("--dim", args.dim)
-    horizon, batch = check_int("--horizon", args.horizon), check_int("--batch", args.batch)
-    if check_unit_interval("--eps", args.eps) == 1.0:
-        raise BoundcheckError("--eps must be below 1 (ε = 1 forgets everything at every step)")
-    limit = None if args.max_memory is None else parse_size(args.max_memory)
-    n = grid**dim if dim * math.log10(max(grid, 1)) < 30 else 10**30
-    check_memory(MemoryEstimate(f"the γ bracket (|X| = {grid}^{dim}, T·K = {horizon * batch})",
-                                gamma_memory(n, horizon * batch)), limit,
-                 hint="lower --horizon, --grid or --dim, or set --max-memory if you know better")
-    status = contextlib.nullcontext()
+    status = None
     if sys.stderr.isatty():  # a spinner with the elapsed time: large brackets take minutes
         from rich.console import Console
 
-        status = Console(stderr=True).status(f"certified γ_T bracket: |X| = {grid}^{dim}, T = {horizon}, K = {batch}")
-    with status:
-        br = gamma_for_grid(args.kernel, args.lengthscale, args.grid, args.dim, args.noise, args.horizon,
-                            eps=args.eps, batch=args.batch)
-    out = br.to_dict()
+        status = Console(stderr=True).status
+    out = api.gamma(args.kernel, args.horizon, lengthscale=args.lengthscale, grid=args.grid, dim=args.dim,
+                    noise=args.noise, eps=args.eps, batch=args.batch, max_memory=args.max_memory, status=status)
     if args.json:
         _print_json(out)
     else:
@@ -345,13 +226,15 @@ def cmd_gamma(args) -> int:
                   f"{out['upper'] / max(out['lower'], 1e-300):.3f})")
         for k, v in out["methods"].items():
             con.print(f"  {k:>20}: {'n/a' if v is None else f'{v:.6g}'}")
-        from theory.information_gain import NOTE, rate
-
-        con.print(f"  asymptotic rate: γ_T = O({rate(args.kernel, args.dim)})  ({NOTE})")
+        rate, note = api.gamma_rate(args.kernel, args.dim)
+        con.print(f"  asymptotic rate: γ_T = O({rate})  ({note})")
     return EXIT_OK
 
 
 # ----------------------------------------------------------------------------------------------- verify
+#: the keys of VerifySettings a verify config or flag sets directly (no_report sets ``report``)
+SETTING_KEYS = ("runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler", "beta_scale", "max_memory",
+                "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory")
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
                "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
                "max_runs", "allow_out_of_theory", "defect"}
@@ -481,7 +364,7 @@ def _render_applicability(con, summary: dict, colour: dict) -> None:
                   + (f"; not applicable: {', '.join(info['not_applicable'])}" if info.get("not_applicable") else ""))
 
 
-def _verify_settings(args) -> dict:
+def _verify_config(args) -> dict:
     """The settings of one verify: the config file's (type-checked), overridden by the flags given."""
     cfg = _load_config(args.config) if args.config else {}
     for k in VERIFY_KEYS:  # command-line flags win over the config file
@@ -491,6 +374,11 @@ def _verify_settings(args) -> dict:
     if "theorem" not in cfg:
         raise BoundcheckError("verify needs --theorem (see `boundcheck list`)")
     return cfg
+
+
+def _settings(**values) -> api.VerifySettings:
+    """The one settings object of a command, from the values given (None: the setting's default)."""
+    return api.VerifySettings(**{k: v for k, v in values.items() if v is not None})
 
 
 def _progress_bar(label: str):
@@ -531,28 +419,19 @@ def _shown(progress):
 
 
 def cmd_verify(args) -> int:
-    cfg = _verify_settings(args)
+    cfg = _verify_config(args)
     if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
-        from .study.pool import prewarm  # workers start importing while this process imports the engine
-
-        prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))
-    from . import api
-
+        api.prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))  # workers import while the theorem loads
     th = api.resolve_theorem(cfg["theorem"])
+    settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
+                         out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
     progress, on_chunk, on_progress = _progress_bar(th.id)
     defects = cfg.get("defect") or []
     defects = [defects] if isinstance(defects, str) else list(defects)
     try:
         with _shown(progress):
-            summary = api.verify(
-                th, cfg.get("scenario"), runs=cfg.get("runs"), horizon=cfg.get("horizon"),
-                delta=cfg.get("delta"), seed=cfg.get("seed", 0), beta_scale=cfg.get("beta_scale", 1.0),
-                jobs=cfg.get("jobs", -1), backend=cfg.get("backend", "loky"), scheduler=cfg.get("scheduler"),
-                out=cfg["out"] if "out" in cfg else Path("reports") / th.id, report=not cfg.get("no_report"),
-                on_chunk=on_chunk, on_progress=on_progress, max_memory=cfg.get("max_memory"),
-                algorithm=cfg.get("algorithm") or None, false_alarm=cfg.get("false_alarm", api.DEFAULT_FALSE_ALARM),
-                until_conclusive=bool(cfg.get("until_conclusive")), max_runs=cfg.get("max_runs"),
-                allow_out_of_theory=bool(cfg.get("allow_out_of_theory")), defects=defects)
+            summary = api.verify(th, cfg.get("scenario"), settings=settings, algorithm=cfg.get("algorithm") or None,
+                                 defects=defects, on_chunk=on_chunk, on_progress=on_progress)
     except NotApplicable as exc:
         if args.json:
             _print_json({"theorem": th.id, "scenario": cfg.get("scenario") or th.default_scenario,
@@ -569,8 +448,6 @@ def _render_power(table: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .report.context import describe_detectable as _describe_detectable
-
     con = _console()
     target = table["power_target"]
     con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
@@ -585,7 +462,7 @@ def _render_power(table: dict) -> None:
         strong = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if p >= target)
         weak = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if 0.2 <= p < target)
         t.add_row(cid, strong or "[red]nothing[/red]", weak, f"{base.get(cid, 0.0):.2f}",
-                  _describe_detectable(info.get("detectable")))
+                  api.describe_detectable(info.get("detectable")))
     con.print(t)
     d = Table(title="per defect: the claims that catch it")
     for col in ("defect", "what it plants", "caught by"):
@@ -605,8 +482,6 @@ def _render_power(table: dict) -> None:
 
 
 def cmd_power(args) -> int:
-    from . import api
-
     th = api.resolve_theorem(args.theorem)
     on_study = None
     if sys.stderr.isatty():
@@ -617,10 +492,11 @@ def cmd_power(args) -> int:
         def on_study(name, i, total):
             err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
 
-    table = api.power(th, args.scenario, runs=args.runs if args.runs is not None else api.DEFAULT_RUNS,
-                      horizon=args.horizon, delta=args.delta, seed=args.seed, defects=args.defect or None,
-                      jobs=args.jobs, backend=args.backend, out=args.out, false_alarm=args.false_alarm,
-                      subsets=args.subsets, allow_out_of_theory=args.allow_out_of_theory, on_study=on_study)
+    settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed, jobs=args.jobs,
+                         backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                         allow_out_of_theory=args.allow_out_of_theory)  # runs None: api.DEFAULT_RUNS
+    table = api.power(th, args.scenario, settings=settings, defects=args.defect or None, subsets=args.subsets,
+                      on_study=on_study)
     if args.json:
         _print_json(table)
     else:
@@ -628,30 +504,8 @@ def cmd_power(args) -> int:
     return EXIT_OK
 
 
-SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "delta", "seed", "claims",
-                "bound", "regret")
-
-
 def cmd_report(args) -> int:
-    from .report import write_reports  # not the api: rebuilding reports needs neither studies nor defects
-    from .study.store import ResultStore
-
-    results = Path(args.results_dir)
-    if not results.exists():
-        raise BoundcheckError(f"{results} not found")
-    if not results.is_dir():
-        raise BoundcheckError(f"{results} is not a directory: give the folder verify wrote (OUT or OUT/results)")
-    if (results / "results" / "manifest.json").exists():
-        results = results / "results"
-    store = ResultStore(results)
-    store.require_manifest()
-    summary = store.read_json("summary")
-    missing = [k for k in SUMMARY_KEYS if k not in summary]
-    if missing or not isinstance(summary.get("claims"), list):
-        raise BoundcheckError(f"corrupt results file {results / 'summary.json'}: missing "
-                              f"{', '.join(missing) or 'the claims list'}; re-run verify to rebuild it")
-    paths = write_reports(results, results.parent)  # what api.write_report does, without importing the api
-    summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
+    summary = api.rebuild_report(args.results_dir)
     if args.json:
         _print_json(summary)
     else:
@@ -661,8 +515,6 @@ def cmd_report(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ sweep
 def cmd_sweep(args) -> int:
-    from . import api
-
     th = api.resolve_theorem(args.theorem)
     con = _console() if not args.json else None
 
@@ -671,14 +523,12 @@ def cmd_sweep(args) -> int:
             con.print(f"[{done}/{total}] {cell}: {summary['verdict']}"
                       + ("" if summary["in_theory"] else " (out of theory)"))
 
-    result = api.sweep(th, args.vary, args.scenario, runs=args.runs, horizon=args.horizon, delta=args.delta,
-                       seed=args.seed if args.seed is not None else 0,
-                       beta_scale=args.beta_scale if args.beta_scale is not None else 1.0,
-                       algorithm=args.algorithm or None, jobs=args.jobs if args.jobs is not None else -1,
-                       backend=args.backend or "loky", scheduler=args.scheduler,
-                       out=args.out or Path("reports") / f"{th.id}-sweep", page=not args.no_report, on_cell=on_cell,
-                       false_alarm=args.false_alarm if args.false_alarm is not None else api.DEFAULT_FALSE_ALARM,
-                       allow_out_of_theory=args.allow_out_of_theory)
+    settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed,
+                         beta_scale=args.beta_scale, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                         out=args.out or Path("reports") / f"{th.id}-sweep", report=not args.no_report,
+                         false_alarm=args.false_alarm, allow_out_of_theory=args.allow_out_of_theory)
+    result = api.sweep(th, args.vary, args.scenario, settings=settings, algorithm=args.algorithm or None,
+                       on_cell=on_cell)
     if args.json:
         _print_json(result)
     else:
@@ -688,23 +538,9 @@ def cmd_sweep(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------- scenario
-def _scenario_arg(ref: str):
-    """A scenario file or a built-in name."""
-    from .world.catalogue import get_scenario
-    from .world.scenario_files import load_scenario
-
-    if ref.endswith(".toml") or "/" in ref or Path(ref).is_file():
-        return load_scenario(ref)
-    return get_scenario(ref)
-
-
 def cmd_scenario(args) -> int:
-    from .world.catalogue import scenario_files, scenario_names
-    from .world.scenario_files import scenario_summary
-
     if args.action == "list":
-        files = scenario_files()
-        rows = [{"name": n, "file": str(files[n]) if n in files else None} for n in scenario_names()]
+        rows = api.scenario_list()
         if args.json:
             _print_json(rows)
         else:
@@ -713,8 +549,7 @@ def cmd_scenario(args) -> int:
         return EXIT_OK
     if not args.file:
         raise BoundcheckError(f"scenario {args.action} needs a FILE (or a built-in name)")
-    sc = _scenario_arg(args.file)
-    info = scenario_summary(sc)
+    info = api.scenario_info(args.file)
     if args.action == "validate":
         if args.json:
             _print_json({"file": args.file, "valid": True, "scenario": info["name"]})
@@ -754,10 +589,8 @@ def _render_reproduce(summary: dict) -> None:
     """One screen: the headline, one line per claim (verdict and effect), the explored settings, the report."""
     from rich.table import Table
 
-    from .report.replication import effect_text, headline
-
     con = _console()
-    con.print(f"[bold]{headline(summary)}[/bold]")
+    con.print(f"[bold]{api.replication_headline(summary)}[/bold]")
     for e in summary["experiments"]:
         mine = [c for c in summary["claims"] if c["experiment"] == e["name"]]
         panels = e.get("panel_results") or []
@@ -769,7 +602,7 @@ def _render_reproduce(summary: dict) -> None:
             table.add_column(col, overflow="fold")
         for c in mine:
             v = c["verdict"]
-            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", effect_text(c, short=True))
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", api.effect_text(c, short=True))
         con.print(table)
     for name, ex in (summary.get("explore") or {}).items():
         if "claims" not in ex:
@@ -784,8 +617,6 @@ def _render_reproduce(summary: dict) -> None:
 
 
 def cmd_reproduce(args) -> int:
-    from . import api
-
     on_progress, progress = None, None
     if sys.stderr.isatty():
         from rich.console import Console
@@ -798,12 +629,11 @@ def cmd_reproduce(args) -> int:
         def on_progress(label, done, total):
             progress.update(task, description=label, completed=done, total=total)
 
+    settings = _settings(runs=args.runs, seed=args.seed, jobs=args.jobs, out=args.out, false_alarm=args.false_alarm,
+                         report=not args.no_report)
     with _shown(progress):
-        summary = api.reproduce(
-            args.paper, args.experiment, runs=args.runs, seed=args.seed if args.seed is not None else 0,
-            jobs=args.jobs if args.jobs is not None else -1, out=args.out,
-            false_alarm=args.false_alarm if args.false_alarm is not None else api.REPRODUCE_FALSE_ALARM,
-            explore=args.explore, explore_runs=args.explore_runs, report=not args.no_report, on_progress=on_progress)
+        summary = api.reproduce(args.paper, args.experiment, settings=settings, explore=args.explore,
+                                explore_runs=args.explore_runs, on_progress=on_progress)
     if args.json:
         _print_json(summary)
     else:
@@ -813,13 +643,9 @@ def cmd_reproduce(args) -> int:
 
 # ------------------------------------------------------------------------------------------------- main
 def _theorems_epilog() -> str:
-    import theory
-
     lines = ["theorems and their scenarios (the first is the default; see `boundcheck show THEOREM`):"]
-    for th in theory.all_theorems():
-        others = [sc for sc in th.scenarios if sc != th.default_scenario]
-        lines.append(textwrap.fill(f"{th.id:<20} {th.default_scenario}" + (f"; also {', '.join(others)}" if others
-                                                                              else ""),
+    for th_id, default, others in api.theorem_scenarios():
+        lines.append(textwrap.fill(f"{th_id:<20} {default}" + (f"; also {', '.join(others)}" if others else ""),
                                    width=100, initial_indent="  ", subsequent_indent=" " * 23))
     lines += ["", "config file (--config): TOML with the same keys as the flags (theorem, scenario, runs, horizon, "
               "delta,", "  seed, jobs, backend, scheduler, beta_scale, out, no_report, max_memory, algorithm, "
@@ -1026,9 +852,7 @@ def _crash_log(argv: list[str] | None, exc: BaseException) -> str:
         d = _log_dir()
         d.mkdir(parents=True, exist_ok=True)
         path = d / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
-        from . import __version__
-
-        path.write_text(f"boundcheck {__version__}, python {sys.version.split()[0]}\n"
+        path.write_text(f"boundcheck {api.__version__}, python {sys.version.split()[0]}\n"
                         f"argv: {sys.argv[:1] + list(argv if argv is not None else sys.argv[1:])}\n\n"
                         + "".join(traceback.format_exception(exc)))
         return f"traceback in {path}"
@@ -1047,9 +871,7 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     finally:
         if argv is None:  # the command itself, not a caller in the same process: the process exits next
-            from .study.pool import stop_workers
-
-            stop_workers()
+            api.stop_workers()
 
 
 def _main(argv: list[str] | None) -> int:

@@ -17,32 +17,39 @@ uses that number of runs by default. Everything goes through :mod:`boundcheck.ap
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .utils.settings import settings_from
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from .utils.settings import SettingsKeywords, VerifySettings
 
 __all__ = ["assert_bound_holds", "run_check", "format_claims", "check_policy", "BoundcheckFixture"]
 
+#: run_check's own defaults, where they differ from VerifySettings' (a test wants a small, serial, quiet check)
+RUN_CHECK_DEFAULTS = {"runs": 50, "jobs": 1, "report": False}
 
-def run_check(theorem, *, scenario=None, runs: int = 50, horizon: int | None = None, delta: float | None = None,
-              seed: int = 0, beta_scale: float = 1.0, jobs: int = 1, out: str | Path | None = None,
-              policies=None, backend: str = "loky", algorithm=None, scheduler: str | None = None,
-              false_alarm: float | None = None, until_conclusive: bool = False, max_runs: int | None = None,
-              allow_out_of_theory: bool = False, defects=None) -> dict:
+
+def run_check(theorem, *, settings: VerifySettings | None = None, scenario=None, policies=None, algorithm=None,
+              defects=None, **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run ``boundcheck verify`` in-process (no report) and return the JSON summary.
 
-    ``theorem``, ``scenario`` and ``policies`` may be names or objects (see :func:`boundcheck.api.verify`);
-    ``scenario`` may be a scenario file. ``algorithm``: your implementation (an ask/tell class, a batched
-    :class:`~boundcheck.policies.Policy` subclass, ``"FILE.py:CLASS"``), or a list of them, checked in the role of
-    the theorem's algorithm with the theorem's own algorithms as paired baselines. ``false_alarm`` (default
-    0.01), ``until_conclusive``, ``max_runs``, ``allow_out_of_theory`` and ``defects`` are those of
-    :func:`boundcheck.api.verify`; a scenario the theorem does not cover raises
-    :class:`~boundcheck.errors.NotApplicable` unless ``allow_out_of_theory``."""
+    ``settings`` (a :class:`~boundcheck.api.VerifySettings`) or its fields as keywords (``runs=40, seed=1``),
+    as in :func:`boundcheck.api.verify`, with this function's own defaults: 50 runs, one job (the test's
+    process), and never a report (``report`` is taken as false whatever it says). ``theorem``, ``scenario`` and
+    ``policies`` may be names or objects; ``scenario`` may be a scenario file. ``algorithm``: your implementation
+    (an ask/tell class, a batched :class:`~boundcheck.policies.Policy` subclass, ``"FILE.py:CLASS"``), or a list
+    of them, checked in the role of the theorem's algorithm with the theorem's own algorithms as paired
+    baselines. ``defects``: planted defects (see ``boundcheck power``). A scenario the theorem does not cover
+    raises :class:`~boundcheck.errors.NotApplicable` unless ``allow_out_of_theory``."""
     from . import api
 
-    return api.verify(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed, beta_scale=beta_scale,
-                      policies=policies, jobs=jobs, backend=backend, scheduler=scheduler, out=out, report=False,
-                      algorithm=algorithm, false_alarm=api.DEFAULT_FALSE_ALARM if false_alarm is None else false_alarm,
-                      until_conclusive=until_conclusive, max_runs=max_runs, allow_out_of_theory=allow_out_of_theory,
-                      defects=defects)
+    s = settings_from(settings, keywords, caller="run_check", **RUN_CHECK_DEFAULTS)
+    if s.report:
+        s = s.replace(report=False)
+    return api.verify(theorem, scenario, settings=s, policies=policies, algorithm=algorithm, defects=defects)
 
 
 def format_claims(summary: dict) -> str:
@@ -66,12 +73,13 @@ def format_claims(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def assert_bound_holds(theorem, *, runs: int = 50, horizon: int | None = None, seed: int = 0,
-                       allow_inconclusive: bool = True, **kwargs) -> dict:
+def assert_bound_holds(theorem, *, allow_inconclusive: bool = True, **kwargs) -> dict:
     """Fail (AssertionError with the claims table) if any claim of ``theorem`` comes out violated.
 
-    With ``allow_inconclusive=False`` every claim must also *hold* (enough runs to be conclusive)."""
-    summary = run_check(theorem, runs=runs, horizon=horizon, seed=seed, **kwargs)
+    ``kwargs``: those of :func:`run_check` (``settings``, or ``runs``, ``horizon``, ``seed``, ..., ``scenario``,
+    ``algorithm``). With ``allow_inconclusive=False`` every claim must also *hold* (enough runs to be
+    conclusive)."""
+    summary = run_check(theorem, **kwargs)
     claims = list(summary["claims"])
     for name, info in (summary.get("checked") or {}).items():  # several implementations: every one must hold
         if name != summary.get("main_algorithm"):
@@ -147,13 +155,20 @@ class BoundcheckFixture:
     def __init__(self, runs: int | None) -> None:
         self.runs = runs
 
+    def _with_runs(self, kwargs: dict) -> dict:
+        """``--boundcheck-runs`` (else 50) where the call gives no number of runs itself."""
+        settings = kwargs.get("settings")
+        if settings is None:
+            kwargs.setdefault("runs", self.runs or 50)
+        elif settings.runs is None and "runs" not in kwargs:
+            kwargs["settings"] = settings.replace(runs=self.runs or 50)
+        return kwargs
+
     def verify(self, theorem, **kwargs) -> dict:
-        kwargs.setdefault("runs", self.runs or 50)
-        return run_check(theorem, **kwargs)
+        return run_check(theorem, **self._with_runs(kwargs))
 
     def assert_holds(self, theorem, **kwargs) -> dict:
-        kwargs.setdefault("runs", self.runs or 50)
-        return assert_bound_holds(theorem, **kwargs)
+        return assert_bound_holds(theorem, **self._with_runs(kwargs))
 
 
 # ------------------------------------------------------------------------------ pytest plugin hooks

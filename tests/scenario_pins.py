@@ -80,7 +80,8 @@ def result_fingerprint(theorem: str, scenario: str, runs: int, horizon: int, see
     from boundcheck.testing import run_check
 
     kw = {}
-    if "allow_out_of_theory" in inspect.signature(run_check).parameters:
+    params = inspect.signature(run_check).parameters  # older versions lack it; newer take it among the settings
+    if "allow_out_of_theory" in params or "settings" in params:
         kw["allow_out_of_theory"] = True
     with tempfile.TemporaryDirectory() as tmp:
         summary = run_check(theorem, scenario=scenario, runs=runs, horizon=horizon, seed=seed, jobs=1, out=tmp,

@@ -140,6 +140,31 @@ def test_theory_imports_nothing_from_boundcheck():
         assert not any(m.startswith("boundcheck") for m in _imports(path)), path
 
 
+def test_cli_talks_only_to_the_api():
+    """cli.py imports no boundcheck module but the api and errors (nor the theory package), at the top or inside a
+    function: everything it shows or runs goes through boundcheck.api (issue 23)."""
+    allowed = {"boundcheck.api", "boundcheck.errors"}
+    cli = ROOT / "boundcheck" / "cli.py"
+    bad = [m for m in _imports(cli) if (m.split(".")[0] in ("boundcheck", "theory") and m not in allowed)]
+    assert not bad, f"cli.py imports {', '.join(bad)}: add what it needs to boundcheck/api.py"
+    tree = ast.parse(cli.read_text())
+    dynamic = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+               and getattr(n.func, "attr", getattr(n.func, "id", "")) in ("import_module", "__import__")]
+    assert not dynamic, f"cli.py imports modules by name at line(s) {dynamic}"
+
+
+def test_the_api_imports_the_engine_lazily():
+    """`boundcheck list` and `--help` import the api: it must not pull numpy, sympy or the theory in."""
+    import subprocess
+    import sys
+
+    code = ("import sys, boundcheck.cli, boundcheck.api; "
+            "print(sorted(m for m in ('numpy', 'sympy', 'theory', 'pandas', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_every_package_is_one_layer():
     names = {p.name for p in (ROOT / "boundcheck").iterdir() if not p.name.startswith((".", "__pycache__"))}
     assert {n.removesuffix(".py") for n in names} <= set(LAYERS), names

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..utils.settings import DEFAULT_FALSE_ALARM
 from ..utils.validation import check_probability
 
 __all__ = ["ErrorBudget", "HolmBudget", "PerClaimBudget", "Allocation", "STOCHASTIC", "DEFAULT_FALSE_ALARM",
            "holm_adjusted", "holm_reject", "holm_shares"]
 
 STOCHASTIC = ("probability", "expectation", "calibration", "equality")
-DEFAULT_FALSE_ALARM = 0.01
 
 
 @dataclass(frozen=True)

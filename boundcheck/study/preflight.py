@@ -1,7 +1,8 @@
 """The one validation pass a study goes through before anything is written.
 
-:func:`check_run_settings` checks the scalar settings (types and ranges, backend availability, ``scheduler``
-only with the dask backend, the output folder); :func:`preflight` checks the resolved study: the theorem can
+:class:`~boundcheck.utils.settings.VerifySettings` has checked the scalar settings (types and ranges, backend
+availability, ``scheduler`` only with the dask backend, the output folder; :func:`run_options` turns them into
+the engine's options); :func:`preflight` checks the resolved study: the theorem can
 be computed on the scenario (else exit 2), its assumptions hold on the scenario and the algorithm's
 configuration (else :class:`~boundcheck.errors.NotApplicable`, exit 3, unless the study runs explicitly outside
 the theorem), the results folder is usable by this configuration, and the memory estimate
@@ -10,19 +11,18 @@ the theorem), the results folder is usable by this configuration, and the memory
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
-from ..errors import BoundcheckError, NotApplicable
-from ..utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
-from ..utils.validation import check_choice, check_jobs, check_output_dir, check_text
+from ..errors import NotApplicable
+from ..utils.resources import MemoryEstimate, check_memory, gamma_memory
+from ..utils.settings import VerifySettings
 from ..world.assumptions import Conditions
-from .runner import BACKENDS, RunOptions, task_runs
+from .runner import RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["check_run_settings", "check_applicable", "estimate_study_memory", "preflight"]
+__all__ = ["run_options", "check_applicable", "estimate_study_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
@@ -31,19 +31,9 @@ _IDLE_WORKER = 50 * _MB  # a worker that never gets a chunk (python + loky only)
 _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records, β, regret, ...)
 
 
-def check_run_settings(*, jobs, backend, scheduler, out, max_memory) -> tuple[RunOptions, Path | None, int | None]:
-    """Scalar settings of a run: (RunOptions, output folder or None, max_memory in bytes or None)."""
-    jobs = check_jobs("jobs", jobs)
-    backend = check_choice("backend", backend, BACKENDS)
-    if scheduler is not None:
-        scheduler = check_text("scheduler", scheduler)
-        if backend != "dask":
-            raise BoundcheckError(f"--scheduler {scheduler} needs --backend dask (the backend is {backend})")
-    if backend == "dask" and importlib.util.find_spec("distributed") is None:
-        raise BoundcheckError("--backend dask needs dask.distributed: pip install 'boundcheck[dask]'")
-    out_path = None if out is None else check_output_dir("--out", out)
-    limit = None if max_memory is None else parse_size(max_memory)
-    return RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), out_path, limit
+def run_options(settings: VerifySettings) -> RunOptions:
+    """The engine's options for validated settings (the report flag is the caller's to set)."""
+    return RunOptions(jobs=settings.jobs, backend=settings.backend, scheduler=settings.scheduler)
 
 
 def _workers(options: RunOptions) -> int:
