@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 import theory  # noqa: E402
 from boundcheck import api  # noqa: E402
 from boundcheck.claims.budget import HolmBudget  # noqa: E402
+from boundcheck.claims.families import family_for  # noqa: E402
 from boundcheck.claims.table import judge, level_of  # noqa: E402
 
 THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
@@ -62,7 +63,7 @@ def real_verifies(seeds: int, runs: int, horizon: int, budget: float, jobs: int)
 def null_verdicts(reps: int, budget: float, runs: int, rng: np.random.Generator) -> dict[str, tuple[int, int]]:
     out = {}
     for th_id in THEOREMS:
-        fam = api.family_for(theory.get(th_id))
+        fam = family_for(theory.get(th_id))
         specs = [s for s in fam.claims if s.kind in ("probability", "expectation", "calibration")]
         hits = 0
         for _ in range(reps):

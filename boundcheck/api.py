@@ -60,43 +60,6 @@ REPRODUCE_FALSE_ALARM = 0.05
 PolicyLike = "str | PolicySpec | type | Callable"  # a string: PolicySpec is imported only when a study is built
 
 
-# names this module imported at its top before it imported the engine lazily: still attributes of the api (read
-# on first use), so that code written against them (``api.family_for``) keeps working
-_FORMER_IMPORTS = {
-    "theory": ("theory", None), "Theorem": ("theory", "Theorem"),
-    "HolmBudget": (".claims.budget", "HolmBudget"),
-    "Defect": (".claims.defects", "Defect"), "defects_for": (".claims.defects", "defects_for"),
-    "get_defect": (".claims.defects", "get_defect"),
-    "Family": (".claims.families", "Family"), "family_for": (".claims.families", "family_for"),
-    "not_applicable_claims": (".claims.table", "not_applicable"),
-    "PolicySpec": (".policies", "PolicySpec"), "policy_spec": (".policies", "policy_spec"),
-    "ENGINE_MONITORS": (".study.engine", "ENGINE_MONITORS"),
-    "apply_defects": (".study.power", "apply_defects"), "defect_instance": (".study.power", "defect_instance"),
-    "run_power": (".study.power", "run_power"),
-    "check_applicable": (".study.preflight", "check_applicable"), "preflight": (".study.preflight", "preflight"),
-    "RunOptions": (".study.runner", "RunOptions"), "Sequential": (".study.runner", "Sequential"),
-    "preload_workers": (".study.runner", "preload_workers"), "run_study": (".study.runner", "run_study"),
-    "StudySpec": (".study.spec", "StudySpec"),
-    "Axis": (".study.sweep", "Axis"), "parse_vary": (".study.sweep", "parse_vary"),
-    "atomic_write_json": (".utils.io", "atomic_write_json"),
-    **{name: (".utils.validation", name) for name in ("check_int", "check_output_dir", "check_positive",
-                                                     "check_probability", "check_seed")},
-    "Conditions": (".world.assumptions", "Conditions"),
-    "get_scenario": (".world.catalogue", "get_scenario"),
-    "Scenario": (".world.scenario", "Scenario"),
-    "load_scenario": (".world.scenario_files", "load_scenario"),
-}
-
-
-def __getattr__(name: str):
-    try:
-        module, attr = _FORMER_IMPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    mod = importlib.import_module(module, __package__)
-    return mod if attr is None else getattr(mod, attr)
-
-
 # ------------------------------------------------------------------------------------------------ workers
 # the one place the api reaches the worker pool (it is moving to boundcheck.runtime: only these imports change)
 def prewarm(jobs: int = -1, backend: str = "loky") -> None:

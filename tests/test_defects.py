@@ -14,6 +14,7 @@ import pytest
 import theory
 from boundcheck import api
 from boundcheck.claims.defects import DEFECTS, Defect, defects_for, wrap_policy
+from boundcheck.claims.families import family_for
 from boundcheck.cli import main
 from boundcheck.testing import format_claims, run_check
 
@@ -85,7 +86,7 @@ def test_planted_defect_is_caught(theorem, runs, horizon, defect, claims):
 def test_every_claim_in_the_verdict_has_a_defect_that_catches_it(theorem, runs, horizon):
     """The table above covers every claim of the theorem except sanity identities and claims the bound makes
     vacuous at these settings (shown outside the verdict, with why)."""
-    fam = api.family_for(theory.get(theorem))
+    fam = family_for(theory.get(theorem))
     spec = api.build_study(theorem, runs=runs, horizon=horizon, seed=1)
     inst = fam.instantiate(spec.scenario, spec.horizon, spec.delta)
     vacuous = fam.vacuous_claims(spec.scenario, inst)
