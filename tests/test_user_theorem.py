@@ -18,21 +18,21 @@ EXAMPLE = ROOT / "examples" / "my_bound.py"
 SMALL = ["--runs", "60", "--horizon", "30", "--seed", "0", "--no-report", "--json"]
 
 
-def _verify(name: str, capsys, *extra: str) -> tuple[int, dict]:
-    code = main(["verify", "--theorem", f"{EXAMPLE}:{name}", *SMALL, *extra])
+def _verify(name: str, capsys, out: Path, *extra: str) -> tuple[int, dict]:
+    code = main(["verify", "--theorem", f"{EXAMPLE}:{name}", *SMALL, "--out", str(out), *extra])
     return code, json.loads(capsys.readouterr().out)
 
 
-def test_my_theorem_holds(capsys):
-    code, s = _verify("MY_THEOREM", capsys, "--jobs", "1")
+def test_my_theorem_holds(capsys, tmp_path):
+    code, s = _verify("MY_THEOREM", capsys, tmp_path, "--jobs", "1")
     assert code == 0 and s["verdict"] == "holds", s["verdict"]
     assert s["theorem"] == "my_gp_ucb_bound" and s["in_theory"]
     assert [c["id"] for c in s["claims"]] == ["regret_bound", "regret_bound_anytime", "confidence_event",
                                               "D1_optimism", "D3_information"]  # the claims it lists, its order
 
 
-def test_the_overstated_twin_is_caught_exit_1(capsys):
-    code, s = _verify("MY_THEOREM_OVERSTATED", capsys, "--jobs", "1")
+def test_the_overstated_twin_is_caught_exit_1(capsys, tmp_path):
+    code, s = _verify("MY_THEOREM_OVERSTATED", capsys, tmp_path, "--jobs", "1")
     assert code == 1 and s["verdict"] == "violated"
     verdicts = {c["id"]: c["verdict"] for c in s["claims"]}
     assert verdicts["regret_bound"] == "violated" and verdicts["regret_bound_anytime"] == "violated"
@@ -131,3 +131,17 @@ def test_a_file_that_fails_to_import_is_one_line(tmp_path, capsys):
     assert main(["verify", "--theorem", f"{f}:X", "--runs", "5", "--no-report"]) == 2
     err = capsys.readouterr().err
     assert "theorem file" in err and "failed to import: ZeroDivisionError" in err and err.count("\n") == 1
+
+
+def test_a_twin_made_with_replace_evaluates_its_own_bound():
+    """dataclasses.replace(theorem, bound_terms=…) once shared the lambdified functions of the original, so the
+    twin evaluated the original's bound when both were used in one process."""
+    import sympy as sp
+
+    import theory
+
+    th = theory.get("gp_ucb")
+    twin = dataclasses.replace(th, id="gp_ucb_twin", bound_terms={k: v / 100 for k, v in th.bound_terms.items()})
+    values = {"T": 100.0, "delta": 0.1, "R": 0.15, "n_X": 100.0, "gamma_T": 30.0}
+    assert th.evaluate(values)["value"] == pytest.approx(100 * twin.evaluate(values)["value"], rel=1e-12)
+    assert twin._cache is not th._cache and sp.srepr(twin.bound) != sp.srepr(th.bound)

@@ -202,7 +202,9 @@ class Theorem:
     #: a theorem without a family of its own (a user's bound in a file, docs/extending.md) names the theorem whose
     #: family checks it: it is checked like that theorem, with its own bound, schedules, claims and assumptions
     family: str = ""
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+    # not an __init__ argument: dataclasses.replace(theorem, …) must not share the lambdified functions of another
+    # bound (a twin with another bound would evaluate the original one)
+    _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def algorithm(self) -> str:

@@ -99,7 +99,7 @@ class CheckedAs:
         check_like(theorem, reference)
         inner = copy.copy(reference)
         # the user's content under the reference's id: the family class dispatches on the id
-        inner.theorem = dataclasses.replace(theorem, id=reference.theorem.id, family="", _cache={})
+        inner.theorem = dataclasses.replace(theorem, id=reference.theorem.id, family="")
         table = {c.id: c for c in reference.claims}
         inner.claims = tuple(dataclasses.replace(table[c.id], claim=c) for c in theorem.claims)
         self.inner = inner
