@@ -77,17 +77,22 @@ def _theorem_from_file(ref: str) -> Theorem:
         raise BoundcheckError(f"{ref} is a {type(th).__name__}, not a theory.Theorem")
     if type(th) is not Theorem:  # a subclass defined in the file would not be importable in a worker process
         raise BoundcheckError(f"{ref} is a {type(th).__name__}: build a theory.Theorem itself, not a subclass")
+    builtin = theory.loaded(th.id) is not None or theory.plugins.paper_of_theorem(th.id) is not None
+    if builtin and theory.get(th.id) is th:  # an installed paper's theorem named by its module (pkg.mod:NAME)
+        return th
     if not th.family:
         raise BoundcheckError(f"theorem {th.id!r} ({ref}) does not say which family checks it: add "
                               "family=\"<theorem id>\" (e.g. \"gp_ucb\"; see `boundcheck list`)")
+    target, _, attr = ref.rpartition(":")
+    where = f"{Path(target).resolve()}:{attr}" if target.endswith(".py") else ref  # one file, however it is named
     owner = _USER_THEOREMS.get(th.id)
-    if owner is not None and owner != ref:
+    if owner is not None and owner != where:
         raise BoundcheckError(f"theorem id {th.id!r} ({ref}) is taken by {owner} in this process")
     # the papers' manifests declare their theorem ids: no theory module is imported to find a clash
-    if owner is None and (theory.loaded(th.id) is not None or theory.plugins.paper_of_theorem(th.id) is not None):
+    if owner is None and builtin:
         raise BoundcheckError(f"theorem id {th.id!r} ({ref}) is a built-in theorem's: give yours another id")
     family_for(th)  # one line now, not in the middle of a study, if the family cannot check it
-    _USER_THEOREMS[th.id] = ref
+    _USER_THEOREMS[th.id] = where
     return theory.register(th, replace=True)  # the same file loaded again (an edited bound) replaces it
 
 

@@ -145,3 +145,13 @@ def test_a_twin_made_with_replace_evaluates_its_own_bound():
     values = {"T": 100.0, "delta": 0.1, "R": 0.15, "n_X": 100.0, "gamma_T": 30.0}
     assert th.evaluate(values)["value"] == pytest.approx(100 * twin.evaluate(values)["value"], rel=1e-12)
     assert twin._cache is not th._cache and sp.srepr(twin.bound) != sp.srepr(th.bound)
+
+
+def test_the_same_file_by_another_path_and_a_papers_theorem_by_module(tmp_path, monkeypatch):
+    monkeypatch.chdir(EXAMPLE.parent)
+    a = api.resolve_theorem(f"{EXAMPLE}:MY_THEOREM")
+    b = api.resolve_theorem("my_bound.py:MY_THEOREM")  # relative: the same file, reloaded, replaces it
+    assert a.id == b.id == "my_gp_ucb_bound"
+    import theory
+
+    assert api.resolve_theorem("theory.srinivas:THEOREM") is theory.get("gp_ucb")
