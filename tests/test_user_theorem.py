@@ -155,3 +155,13 @@ def test_the_same_file_by_another_path_and_a_papers_theorem_by_module(tmp_path, 
     import theory
 
     assert api.resolve_theorem("theory.srinivas:THEOREM") is theory.get("gp_ucb")
+
+
+def test_the_walk_through_shows_the_files_as_they_are():
+    """docs/extending.md quotes the example files in full: a changed example must change the docs."""
+    doc = (ROOT / "docs" / "extending.md").read_text()
+    pkg = ROOT / "examples" / "plugin_paper"
+    files = [EXAMPLE, pkg / "pyproject.toml", *sorted((pkg / "boundcheck_toy_paper").glob("*.py")),
+             pkg / "boundcheck_toy_paper" / "scenarios" / "toy_gp_sample.toml"]
+    for f in files:
+        assert f.read_text().rstrip("\n") in doc, f"docs/extending.md does not show {f.relative_to(ROOT)} as it is"
