@@ -127,7 +127,9 @@ def _theorem_rows() -> list[dict]:
         for f in sorted(root.glob("*.py")):
             st = f.stat()
             h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-        h.update(_plugin_key().encode())  # a paper installed, removed or edited outside theory/
+        from .utils.discovery import installed_papers_key
+
+        h.update(installed_papers_key().encode())  # a paper installed, removed or edited outside theory/
         cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
         try:
             rows = json.loads(cache.read_text())
@@ -147,26 +149,6 @@ def _theorem_rows() -> list[dict]:
             except OSError:
                 pass  # a read-only install: no cache, still correct
     return rows
-
-
-def _plugin_key() -> str:
-    """The installed papers, for the key of ``list``'s cache: each ``boundcheck.papers`` entry point, and the
-    sizes and times of the files of an outside package's modules (found without importing them)."""
-    import importlib.util
-    from importlib import metadata
-
-    parts = []
-    for ep in sorted(metadata.entry_points(group="boundcheck.papers"), key=lambda e: (e.name, e.value)):
-        parts.append(f"{ep.name}={ep.value}")
-        top = ep.value.split(":")[0].split(".")[0]
-        if top in ("boundcheck", "theory"):  # the built-in papers: theory/ is in the key already
-            continue
-        spec = importlib.util.find_spec(top)
-        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-            for f in sorted(Path(folder).rglob("*.py")):
-                st = f.stat()
-                parts.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
-    return ";".join(parts)
 
 
 def cmd_list(args) -> int:

@@ -104,3 +104,12 @@ def test_the_manifest_declares_what_its_parts_register():
     assert "toy_ucb" in policy_names() and scenario_files()["toy_gp_sample"].parent == paper.scenario_dir
     assert [d.name for d in defects_for("toy_ucb")] == ["toy_narrow_width"]
     assert plugins.paper_of_theorem("toy_ucb") is paper and (paper.power_dir / "toy_ucb.json").is_file()
+
+
+def test_the_list_cache_key_covers_the_plugin():
+    """``boundcheck list`` answers from a cache keyed by the theory sources; an installed paper's files are in
+    the key too (installing, removing or editing one refreshes the list)."""
+    from boundcheck.utils.discovery import installed_papers_key
+
+    key = installed_papers_key()
+    assert "toy_paper=boundcheck_toy_paper:PAPER" in key and str(PACKAGE / "theorems.py") in key
