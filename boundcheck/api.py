@@ -77,13 +77,53 @@ def stop_workers() -> None:
 
 
 def resolve_theorem(theorem: str | Theorem) -> Theorem:
-    """A theorem id or a :class:`theory.Theorem`."""
+    """A theorem id, a :class:`theory.Theorem`, or a theorem of your own: ``FILE.py:NAME`` or
+    ``package.module:NAME`` naming a Theorem that declares the theorem it is checked like (``family="gp_ucb"``;
+    docs/extending.md). A theorem from a file is registered under its id for the rest of the process (the reports
+    read it back by id); its id must not be a built-in theorem's."""
+    if isinstance(theorem, str) and ":" in theorem:
+        return _theorem_from_file(theorem)
+    if isinstance(theorem, str) and theorem.endswith(".py"):
+        raise BoundcheckError(f"{theorem}: name the theorem in the file too, FILE.py:NAME")
     import theory
 
     try:
         return theory.get(theorem)
     except theory.UnknownTheorem as exc:
         raise BoundcheckError(exc.args[0]) from None
+
+
+_USER_THEOREMS: dict[str, str] = {}  # id -> the reference it was loaded from (a file may be loaded again)
+
+
+def _theorem_from_file(ref: str) -> Theorem:
+    import theory
+    from theory import Theorem
+
+    from .claims.families import family_for
+
+    th = _load_object(ref, "theorem")
+    if not isinstance(th, Theorem):
+        raise BoundcheckError(f"{ref} is a {type(th).__name__}, not a theory.Theorem")
+    if type(th) is not Theorem:  # a subclass defined in the file would not be importable in a worker process
+        raise BoundcheckError(f"{ref} is a {type(th).__name__}: build a theory.Theorem itself, not a subclass")
+    builtin = theory.loaded(th.id) is not None or theory.plugins.paper_of_theorem(th.id) is not None
+    if builtin and theory.get(th.id) is th:  # an installed paper's theorem named by its module (pkg.mod:NAME)
+        return th
+    if not th.family:
+        raise BoundcheckError(f"theorem {th.id!r} ({ref}) does not say which family checks it: add "
+                              "family=\"<theorem id>\" (e.g. \"gp_ucb\"; see `boundcheck list`)")
+    target, _, attr = ref.rpartition(":")
+    where = f"{Path(target).resolve()}:{attr}" if target.endswith(".py") else ref  # one file, however it is named
+    owner = _USER_THEOREMS.get(th.id)
+    if owner is not None and owner != where:
+        raise BoundcheckError(f"theorem id {th.id!r} ({ref}) is taken by {owner} in this process")
+    # the papers' manifests declare their theorem ids: no theory module is imported to find a clash
+    if owner is None and builtin:
+        raise BoundcheckError(f"theorem id {th.id!r} ({ref}) is a built-in theorem's: give yours another id")
+    family_for(th)  # one line now, not in the middle of a study, if the family cannot check it
+    _USER_THEOREMS[th.id] = where
+    return theory.register(th, replace=True)  # the same file loaded again (an edited bound) replaces it
 
 
 def resolve_scenario(scenario: str | Path | Scenario | None, theorem: Theorem, horizon: int | None = None,
@@ -110,15 +150,16 @@ def _is_scenario_file(ref: str) -> bool:
     return ref.endswith(".toml") or "/" in ref or "\\" in ref or Path(ref).is_file()
 
 
-def _load_object(ref: str):
-    """``pkg.module:Name`` or ``path/to/file.py:Name``."""
+def _load_object(ref: str, what: str = "policy"):
+    """``pkg.module:Name`` or ``path/to/file.py:Name`` (``what``: a policy or a theorem, for the messages)."""
     target, sep, attr = ref.rpartition(":")
     if not sep or not target or not attr:
-        raise BoundcheckError(f"malformed policy reference {ref!r}: expected FILE.py:CLASS or package.module:CLASS")
+        name = "CLASS" if what == "policy" else "NAME"
+        raise BoundcheckError(f"malformed {what} reference {ref!r}: expected FILE.py:{name} or package.module:{name}")
     if target.endswith(".py"):
         path = Path(target)
         if not path.is_file():
-            raise BoundcheckError(f"policy file {target} not found")
+            raise BoundcheckError(f"{what} file {target} not found")
         # a name that is the same in every process (the resume key holds it: hash() of a str is salted per process)
         digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
         modname = f"boundcheck_user_{path.stem}_{digest}"
@@ -132,7 +173,7 @@ def _load_object(ref: str):
             spec.loader.exec_module(module)
         except Exception as exc:  # user code: one line naming the file
             sys.modules.pop(modname, None)
-            raise BoundcheckError(f"policy file {target} failed to import: {type(exc).__name__}: {exc}") from None
+            raise BoundcheckError(f"{what} file {target} failed to import: {type(exc).__name__}: {exc}") from None
         finally:
             sys.path.remove(folder)
         # siblings it imported travel to worker processes by value with it (they are not importable there)
@@ -143,7 +184,7 @@ def _load_object(ref: str):
         try:
             module = importlib.import_module(target)
         except ImportError as exc:
-            raise BoundcheckError(f"cannot import {target!r} for policy {ref!r}: {exc}") from None
+            raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
     try:
         return getattr(module, attr)
     except AttributeError:
@@ -790,23 +831,6 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 # ----------------------------------------------------------------------------------- theorems: list, show, bound
 # What the CLI shows about theorems, scenarios and reports, as data: cli.py renders it and imports nothing else
 # of boundcheck. Each function imports what it needs, so that `boundcheck list` and `--help` stay fast.
-def _plugin_sources() -> list[Path]:
-    """The source files of every paper installed from outside boundcheck (its entry point's top-level package),
-    so that installing, removing or editing a plugin invalidates the cached theorem list; entry points are read
-    from the installed metadata, without importing any paper."""
-    from importlib import metadata
-
-    out: list[Path] = []
-    for ep in metadata.entry_points(group="boundcheck.papers"):
-        top = ep.value.split(":")[0].split(".")[0]
-        if top == "boundcheck":
-            continue  # the built-in papers: their theory modules are hashed with theory/
-        spec = importlib.util.find_spec(top)
-        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-            out += sorted(Path(folder).rglob("*.py"))
-    return out
-
-
 def list_theorems() -> list[dict]:
     """id, paper, guarantee and default scenario of every built-in theorem (``boundcheck list``).
 
@@ -821,9 +845,12 @@ def list_theorems() -> list[dict]:
     if spec is not None and spec.origin:
         root = Path(spec.origin).parent
         h = hashlib.sha1(__version__.encode())
-        for f in [*sorted(root.glob("*.py")), *_plugin_sources()]:
+        for f in sorted(root.glob("*.py")):
             st = f.stat()
-            h.update(f"{f}:{st.st_size}:{st.st_mtime_ns};".encode())
+            h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        from .utils.discovery import installed_papers_key
+
+        h.update(installed_papers_key().encode())  # a paper installed, removed or edited outside theory/
         cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
         try:
             rows = json.loads(cache.read_text())

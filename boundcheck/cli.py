@@ -669,7 +669,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="statement, explicit bound, assumptions, claims, corrections",
                        description="Show a theorem: statement, explicit bound, symbols, assumptions, claims, "
                                    "corrections.", epilog=EXIT_CODES_HELP)
-    s.add_argument("theorem", help="theorem id (see `boundcheck list`)")
+    s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_show)
 
@@ -677,7 +677,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Evaluate a theorem's explicit bound at given values of its symbols. Each "
                                    "symbol must lie in its domain (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1)).",
                        epilog=EXIT_CODES_HELP)
-    s.add_argument("theorem", help="theorem id (see `boundcheck list`)")
+    s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="a bound symbol's value, once per symbol; all are required (names and domains: "
                         "`boundcheck show THEOREM`)")
@@ -707,7 +707,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Monte Carlo check of a theorem and of every claim of its proof. Results are "
                                    "stored as they complete; re-running the same command resumes.",
                        epilog_fn=_theorems_epilog)
-    s.add_argument("--theorem", help="theorem id (required here or in --config; see the list below)")
+    s.add_argument("--theorem", help="theorem id (required here or in --config; see the list below) or "
+                   "FILE.py:NAME, a theorem of your own (docs/extending.md)")
     s.add_argument("--scenario", help="scenario name (default: the theorem's default scenario, listed below)")
     s.add_argument("--runs", type=_integer, help=f"Monte Carlo runs, e.g. 200, 1e4 (default: {200})")
     s.add_argument("--horizon", type=_integer, help="T, rounds per run (default: the scenario's)")
@@ -753,7 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="One verify per cell of the grid of --vary values, each resumable; a tidy parquet "
                                    "table (one row per cell × claim) and an HTML page of bound and regret against "
                                    "each varied parameter.", epilog=EXIT_CODES_HELP)
-    s.add_argument("--theorem", required=True, help="theorem id (required)")
+    s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="horizon, delta, runs, seed, beta_scale, epsilon, noise, or a dotted key of the scenario "
                         "file (kernel.lengthscale); repeat for a grid (required)")
@@ -782,7 +783,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the algorithm, the scenario or the bound's evaluation) and print, per defect, "
                                    "which claims catch it and with what probability at N runs, and each claim's "
                                    "smallest detectable effect.", epilog=EXIT_CODES_HELP)
-    s.add_argument("--theorem", required=True, help="theorem id (required)")
+    s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--scenario", help="scenario name or file (default: the theorem's)")
     s.add_argument("--runs", type=_integer, help="N: the verify whose power is measured (default: 200)")
     s.add_argument("--horizon", type=_integer, help="T (default: the scenario's)")

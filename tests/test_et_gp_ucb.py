@@ -386,7 +386,7 @@ def test_lemma8_with_the_wrong_exponent_is_caught():
     R, eps, N = p001.R, p001.eps, theory.S.t
     g = 1 - (1 - eps) ** (N / 2)
     bad = replace(th, schedules={**th.schedules, "lemma8_sigma_N": sp.sqrt((3 * R**2 + R**4) * N**2 * g),
-                                 "lemma8_mu_coef_N": (R**2 + R**4) * N**2 * g}, _cache={})  # σ_n^{+2}, not ^{−2}
+                                 "lemma8_mu_coef_N": (R**2 + R**4) * N**2 * g})  # σ_n^{+2}, not ^{−2}
     sc = line("drift", n=20, eps=0.3, horizon=25)
     for fam, ok in ((ETFamily(th), False), (ETFamily(bad), True)):
         inst = fam.instantiate(sc, 25, 0.1)
@@ -435,7 +435,7 @@ def test_r_gp_ucb_claims_catch_a_wrong_period_and_a_wrong_exponent():
     R, eps, N = p001.R, p001.eps, theory.S.t
     g = 1 - (1 - eps) ** (N / 2)
     bad = RFamily(replace(th, schedules={**th.schedules, "lemma8_sigma_N": sp.sqrt((3 * R**2 + R**4) * N**2 * g),
-                                         "lemma8_mu_coef_N": (R**2 + R**4) * N**2 * g}, _cache={}))
+                                         "lemma8_mu_coef_N": (R**2 + R**4) * N**2 * g}))
     inst = bad.instantiate(sc, 30, 0.1)
     traj = simulate(sc, [PolicySpec("r_gp_ucb_tv", RGPUCB, {})], list(range(6)), 7, inst)
     runs, _ = bad.evaluate(traj, sc, inst, 7)

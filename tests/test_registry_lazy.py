@@ -43,3 +43,20 @@ def test_verify_of_one_theorem_imports_only_its_modules():
 
     assert [t.id for t in theory.all_theorems()][0] == "pe_gp_ucb"  # the full load still registers everything
     assert len(theory.all_theorems()) > 1
+
+
+def test_the_order_is_the_sources_whatever_was_looked_up_first():
+    """``find`` installs the source that declares its key first; ``load`` still lists the objects in the order
+    of the sources (``boundcheck list`` caches that order: it must not depend on a process's history)."""
+    import types
+
+    from theory._registry import Source
+
+    def source(name: str) -> Source:
+        return Source(name, lambda: types.SimpleNamespace(NAMES=(f"{name}1", f"{name}2")), frozenset({f"{name}1"}))
+
+    reg: Registry[str] = Registry((), lambda m: [reg.add(n, n) for n in m.NAMES], ValueError,
+                                  lambda: [source("a"), source("b")])
+    assert reg.find("b1") == "b1" and list(reg.items) == ["b1", "b2"]
+    reg.add("mine", "mine")  # registered by hand: after every source
+    assert list(reg.load()) == ["a1", "a2", "b1", "b2", "mine"]

@@ -71,6 +71,8 @@ class Registry(Generic[T]):
         self._sources: list[Source] | None = None  # resolved from modules + provider on first use
         self._done: set[int] = set()  # indices of the sources installed (or tried: a failing one is not retried)
         self.items: dict[Hashable, T] = {}
+        self._origin: dict[Hashable, int] = {}  # key -> index of the source that registered it (for the order)
+        self._installing: int | None = None  # the source being installed
         self._busy = False  # a source is being imported (a nested look-up sees what is registered)
 
     def set_provider(self, provider: Provider | None) -> None:
@@ -94,6 +96,8 @@ class Registry(Generic[T]):
         if key in self.items and not replace and self.items[key] is not obj:
             raise self._duplicate(key)
         self.items[key] = obj
+        if key not in self._origin:  # registered by hand (not by a source): after every source
+            self._origin[key] = self._installing if self._installing is not None else 1 << 30
         return obj
 
     def load(self) -> dict[Hashable, T]:
@@ -102,6 +106,10 @@ class Registry(Generic[T]):
         if not self._busy:
             for i in range(len(self.sources())):
                 self._install_source(i)
+            # the sources' order, whatever was looked up first (``find`` installs the source of its key first)
+            order = sorted(self.items, key=lambda k: self._origin.get(k, 1 << 30))
+            if order != list(self.items):
+                self.items = {k: self.items[k] for k in order}
         return self.items
 
     def find(self, key: Hashable) -> T | None:
@@ -133,8 +141,8 @@ class Registry(Generic[T]):
         if i in self._done or self._busy:
             return
         self._done.add(i)  # a source that fails to import is not retried (one attempt per process)
-        self._busy = True
+        self._busy, self._installing = True, i
         try:
             self._install(self.sources()[i].load())
         finally:
-            self._busy = False
+            self._busy, self._installing = False, None

@@ -199,7 +199,12 @@ class Theorem:
     constraints: tuple[sp.Basic, ...] = ()  # relations the bound symbols must satisfy (e.g. H ≤ T), beyond their
     # sympy assumptions (positive, nonnegative, integer); checked on user input by ``boundcheck bound``
     domains: Mapping[str, Domain] = field(default_factory=dict)  # overrides of symbol_domain, by symbol name
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+    #: a theorem without a family of its own (a user's bound in a file, docs/extending.md) names the theorem whose
+    #: family checks it: it is checked like that theorem, with its own bound, schedules, claims and assumptions
+    family: str = ""
+    # not an __init__ argument: dataclasses.replace(theorem, …) must not share the lambdified functions of another
+    # bound (a twin with another bound would evaluate the original one)
+    _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def algorithm(self) -> str:
@@ -216,8 +221,11 @@ class Theorem:
         object.__setattr__(self, "_cache", {})
 
     def __fingerprint__(self) -> dict:
-        return {"id": self.id, "bound": str(self.bound), "schedules": {k: str(v) for k, v in self.schedules.items()},
-                "claims": [(c.id, c.kind, str(c.alpha), str(c.expectation_bound)) for c in self.claims]}
+        fp = {"id": self.id, "bound": str(self.bound), "schedules": {k: str(v) for k, v in self.schedules.items()},
+              "claims": [(c.id, c.kind, str(c.alpha), str(c.expectation_bound)) for c in self.claims]}
+        if self.family:  # only when set: the resume keys of the theorems with a family of their own stay as they were
+            fp["family"] = self.family
+        return fp
 
     # ----------------------------------------------------------------- expressions
     @property

@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from theory import plugins
+
 from ..errors import BoundcheckError
 from ..model.noise import parse_noise_law
 from ..model.priors import GPPrior, RKHSFamily
@@ -508,13 +510,30 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
 )}
 
 
+def _install(module) -> None:
+    for d in module.DEFECTS:
+        if d.name in DEFECTS:
+            raise BoundcheckError(f"a defect named {d.name!r} is already registered")
+        _PAPER_DEFECTS.add(d.name, d)
+
+
+# the papers' ``defects`` parts (``DEFECTS``: a tuple of Defect objects, each naming the theorems it applies to)
+_PAPER_DEFECTS = plugins.registry(
+    "defects", _install, lambda name: BoundcheckError(f"a defect named {name!r} is already registered"))
+
+
+def _library() -> dict[str, Defect]:
+    return {**DEFECTS, **_PAPER_DEFECTS.load()}
+
+
 def get_defect(name: str) -> Defect:
+    library = _library()
     try:
-        return DEFECTS[name]
+        return library[name]
     except KeyError:
-        raise BoundcheckError(f"unknown defect {name!r}; known: {', '.join(DEFECTS)}") from None
+        raise BoundcheckError(f"unknown defect {name!r}; known: {', '.join(library)}") from None
 
 
 def defects_for(theorem_id: str) -> list[Defect]:
     """Every defect of the library that applies to the theorem."""
-    return [d for d in DEFECTS.values() if d.applies(theorem_id)]
+    return [d for d in _library().values() if d.applies(theorem_id)]

@@ -32,9 +32,22 @@ def register_family(family: Family, *, replace: bool = False) -> Family:
 
 
 def family_for(th: theory.Theorem | str) -> Family:
-    """The family that checks theorem ``th`` (an id or a Theorem)."""
+    """The family that checks theorem ``th`` (an id or a Theorem): its own, else, for a theorem that declares
+    ``family="<id>"`` (a user's bound, docs/extending.md), the family of theorem ``<id>`` applied to it."""
     th = theory.get(th)
     family = _FAMILIES.find(th.id)  # only the family modules up to the one that serves it
+    if family is not None and (not th.family or family.theorem is th):
+        return family
+    if th.family and th.family != th.id:
+        from .checked_as import CheckedAs
+
+        try:
+            reference = theory.get(th.family)
+        except theory.UnknownTheorem:
+            raise BoundcheckError(f"theorem {th.id!r} is checked like {th.family!r}, which is not a known theorem "
+                                  f"(`boundcheck list`)") from None
+        return CheckedAs(family_for(reference), th)
     if family is None:
-        raise BoundcheckError(f"theorem {th.id} has no verification family yet")
+        raise BoundcheckError(f"theorem {th.id} has no verification family yet; a theorem of your own names the "
+                              f"theorem it is checked like: Theorem(..., family=\"gp_ucb\")")
     return family
