@@ -166,7 +166,7 @@ class NonStrictET(ETGPUCB):
         self.t_r[reset] = t
         self.n_resets += reset
         self.record.update({"psi": psi, "kappa": kappa, "rho": self.rho[tp], "reset": reset,
-                            "innov": (y[:, 0] - self.mu_t) / np.sqrt(self.sd_t**2 + self.sigma_n**2)})
+                            "innov_block": (y[:, 0] - self.mu_t) / np.sqrt(self.sd_t**2 + self.sigma_n**2)})
 
 
 def test_trigger_is_strict_keeps_the_point_and_restarts_t_prime():

@@ -278,7 +278,7 @@ def _trigger_post_update(pol: Policy) -> None:
         pol.t_r[reset] = t
         pol.n_resets += reset
         pol.record.update({"psi": psi, "kappa": kappa, "rho": pol.rho[tp], "reset": reset,
-                           "innov": (yy - mu) / np.sqrt(sd**2 + pol.sigma_n**2)})
+                           "innov_block": (yy - mu) / np.sqrt(sd**2 + pol.sigma_n**2)})
 
     pol.update = patched
 

@@ -90,6 +90,9 @@ class _Combinatorial(Policy):
         self.truth_prior = 0 if self.arm_model.finite else None
         self._rows = np.arange(ctx.runs)
 
+    def models(self) -> dict[str, object]:
+        return {**super().models(), "arm_model": self.arm_model}
+
     def choose(self, score: np.ndarray, sd: np.ndarray, available) -> np.ndarray:
         """The super arm maximising Σ score: the exact oracle, or (``rectify``) Dijkstra on the rectified
         energies E[max(0, N(−score, s²))] (Algorithm 2)."""

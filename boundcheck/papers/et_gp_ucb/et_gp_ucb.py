@@ -15,9 +15,11 @@
             D ← D ∪ {(x_t, y_t)}
 
 Per step it records what spec §2.1 asks for (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag, √β_t and
-the innovation (y_t − μ(x_t))/√(σ² + σ_n²)); x_t, y_t, f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's
-record. The truth-side monitors ``x_star`` (argmax f_t) and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at
-x*_t and compare the bound with the trivial 2Σ_t max|f_t|; the algorithm never reads them.
+the innovation under its own block posterior, ``innov_block`` = (y_t − μ(x_t))/√(σ² + σ_n²): the engine's
+``innov`` monitor is the innovation under the posterior of the true prior, a different quantity); x_t, y_t,
+f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's record. The truth-side monitors ``x_star`` (argmax f_t)
+and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at x*_t and compare the bound with the trivial
+2Σ_t max|f_t|; the algorithm never reads them.
 
 Where the numbers come from: √β_t is the study's width schedule for this policy (the theorem's β, or the practical
 c₁ log(c₂ t)); ρ_{t'} is the study's ``rho`` schedule when it gives one (computed by the family from the theory
@@ -70,7 +72,7 @@ class ETGPUCB(Policy):
     role = "baseline"
     description = "event-triggered GP-UCB: time-invariant model, data reset when |y − μ| > √ρ(σ + σ_n)"
     records = frozenset({"t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset",
-                         "innov"})
+                         "innov_block"})
     final_records = frozenset({"n_resets"})
     monitors = frozenset({"x_star", "f_absmax"})
 
@@ -98,6 +100,9 @@ class ETGPUCB(Policy):
         self.n_resets = np.zeros(m, dtype=np.int64)
         self._rows = np.arange(m)
 
+    def models(self) -> dict[str, object]:
+        return {"block": self.model}  # the block posterior is not the posterior of p*: the engine keeps its own
+
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
         post, r, w = self.model, self._rows, self.width[t]
         mu, sd = post.mean()[:, 0], post.sd()[:, 0]
@@ -123,7 +128,7 @@ class ETGPUCB(Policy):
         self.model.condition(action[:, 0], y_t)  # ... then D ← D ∪ {(x_t, y_t)}: the point is kept
         self.t_r[reset] = t
         self.n_resets += reset
-        self.record.update({"psi": psi, "kappa": kappa, "rho": rho, "reset": reset, "innov": innov})
+        self.record.update({"psi": psi, "kappa": kappa, "rho": rho, "reset": reset, "innov_block": innov})
 
     def finish(self) -> dict[str, np.ndarray]:
         return {"n_resets": self.n_resets.copy()}

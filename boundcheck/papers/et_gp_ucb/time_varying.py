@@ -64,6 +64,9 @@ class RGPUCB(Policy):
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(m)
 
+    def models(self) -> dict[str, object]:
+        return {"block": self.model}  # the block posterior is not the posterior of p*: the engine keeps its own
+
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
         reset = t > 1 and (t - 1) % self.period == 0
         if reset:
