@@ -36,7 +36,8 @@ import numpy as np
 from boundcheck.model.dataspace import make_posterior
 from boundcheck.model.posterior import Posterior
 from boundcheck.model.priors import GPPrior
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
+from boundcheck.policies.ucb import UCBPolicy
 from boundcheck.utils.validation import check_probability
 
 __all__ = ["ETGPUCB", "trigger_rho", "block_posterior"]
@@ -64,7 +65,7 @@ def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int, m
                           representation=representation)
 
 
-class ETGPUCB(Policy):
+class ETGPUCB(UCBPolicy):
     """Event-triggered GP-UCB (see the module docstring)."""
 
     name = "et_gp_ucb"
@@ -103,15 +104,11 @@ class ETGPUCB(Policy):
     def models(self) -> dict[str, object]:
         return {"block": self.model}  # the block posterior is not the posterior of p*: the engine keeps its own
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, r, w = self.model, self._rows, self.width[t]
-        mu, sd = post.mean()[:, 0], post.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.mu_t, self.sd_t = mu[r, x_t], sd[r, x_t]
-        self.record = {"mu": self.mu_t, "sigma": self.sd_t, "ucb": ucb[r, x_t], "width": np.full(r.size, w),
-                       "n_data": post.n_obs.copy(), "t_prime": t - self.t_r}
-        return x_t[:, None]
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        return self.model.mean()[:, 0], self.model.sd()[:, 0]  # the block posterior of D
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"n_data": self.model.n_obs.copy(), "t_prime": t - self.t_r}  # μ_t, σ_t at x_t: self.mu_t, self.sd_t
 
     def truth_monitors(self, t: int, f_t: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
         return {"x_star": np.argmax(f_t, axis=1), "f_absmax": np.abs(f_t).max(axis=1)}
