@@ -44,7 +44,7 @@ from ..model.dataspace import make_posterior
 from ..model.noise import NoiseDraws
 from ..model.posterior import Posterior
 from ..model.sampling import RunStreams, make_sampler, run_streams
-from ..policies import PolicySpec, RunContext
+from ..policies import Policy, PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
 
@@ -192,6 +192,11 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
     avail_rngs = [s.availability for s in streams]
     pols = [spec.make() for spec in policies]
+    for pol in pols:  # the engine reads the declared interface of Policy (models, monitored, truth_monitors, ...)
+        if not isinstance(pol, Policy):
+            raise UserCodeError(f"policy {getattr(pol, 'name', type(pol).__name__)!r} ({type(pol).__qualname__}) "
+                                "does not subclass boundcheck.policies.Policy: subclass it (batched protocol) or "
+                                "write ask/tell methods (per-run protocol)")
     ids = tuple(int(r) for r in run_ids)
     for j, pol in enumerate(pols):
         ctx = RunContext(
