@@ -204,10 +204,17 @@ def recorded_by(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
     """What a study will hold about a policy: its declared per-step and final records, its own truth-side
     monitors, and the engine's monitors (through its posterior, or the engine's reference posterior when it
     exposes none; not for uninformed references, nor when the scenario names no reference prior)."""
+    d = spec.declared
+    return frozenset(d.records) | frozenset(d.final_records) | monitors_of(spec, scenario)
+
+
+def monitors_of(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
+    """The truth-side monitors a study records for a policy: its own (``monitors``, which include what its
+    family's observers compute for it) and the engine's."""
     from .study.engine import ENGINE_MONITORS
 
     d = spec.declared
-    have = frozenset(d.records) | frozenset(d.final_records) | frozenset(d.monitors)
+    have = frozenset(d.monitors)
     monitored = getattr(d, "provides_posterior", False) or getattr(d, "role", "baseline") != "uninformed"
     if monitored and (scenario.truth_index is not None or scenario.reference_index is not None):
         have |= ENGINE_MONITORS if scenario.actions.K == 1 else frozenset({"z_all"})
@@ -233,6 +240,7 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     ``runs``: default the scenario's ``runs`` (scenario files), else :data:`DEFAULT_RUNS`."""
     from .claims.families import family_for
     from .claims.table import not_applicable as not_applicable_claims
+    from .study.engine import record_clashes
     from .study.spec import StudySpec
     from .utils.validation import check_int, check_positive, check_seed
 
@@ -255,6 +263,11 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     if dup:
         raise BoundcheckError(f"policy names must be distinct, got {', '.join(names)} ({', '.join(dup)} twice; give "
                               "a user policy class a `name` attribute)")
+    for s in specs:  # one column per name in the steps table: a record and a monitor must not share one
+        clash = record_clashes(s.declared.records, monitors_of(s, sc))
+        if clash:
+            raise BoundcheckError(f"policy {s.name!r} declares the record(s) {', '.join(clash)}, which are also "
+                                  "truth-side monitors of the study: rename the record(s)")
     not_applicable = {}
     for s in (users or specs[:1]):
         have = recorded_by(s, sc)

@@ -461,9 +461,9 @@ def test_bound_and_expectation_claims_are_live():
     # makes the discretisation gap of Lemma A.6 large
     spec = api.build_study("comb_gp_ucb_infinite", "comb_rff", runs=6, horizon=10, seed=2, policies=["comb_gp_ucb"])
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
-    mon = inst.round_monitor
+    (mon,) = inst.observers
     mon = replace(mon, L=mon.L * 1e-3, tau6d_log=np.zeros_like(mon.tau6d_log))
-    _, tables, _ = run_chunk(spec, replace(inst, round_monitor=mon), 0, list(range(6)))
+    _, tables, _ = run_chunk(spec, replace(inst, observers=(mon,)), 0, list(range(6)))
     r = tables["runs"]
     assert r["fail_lemma_A7"].all() and r["value_lemma_A6"].mean() > 0
 

@@ -15,10 +15,10 @@ from scipy.stats import norm
 
 import theory
 from boundcheck import api
-from boundcheck.claims import defects
 from boundcheck.errors import BoundcheckError, NotApplicable
 from boundcheck.model.kernels import RBF
 from boundcheck.model.posterior import naive_posterior
+from boundcheck.papers.et_gp_ucb import defects
 from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
 from boundcheck.papers.et_gp_ucb.et_gp_ucb import ETGPUCB, block_posterior, trigger_rho
 from boundcheck.papers.et_gp_ucb.family import (
@@ -166,7 +166,7 @@ class NonStrictET(ETGPUCB):
         self.t_r[reset] = t
         self.n_resets += reset
         self.record.update({"psi": psi, "kappa": kappa, "rho": self.rho[tp], "reset": reset,
-                            "innov": (y[:, 0] - self.mu_t) / np.sqrt(self.sd_t**2 + self.sigma_n**2)})
+                            "innov_block": (y[:, 0] - self.mu_t) / np.sqrt(self.sd_t**2 + self.sigma_n**2)})
 
 
 def test_trigger_is_strict_keeps_the_point_and_restarts_t_prime():
@@ -282,7 +282,7 @@ class PostUpdateET(ETGPUCB):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        defects._trigger_post_update(self)
+        defects.trigger_post_update(self)
 
 
 class DropPointET(ETGPUCB):
@@ -290,7 +290,7 @@ class DropPointET(ETGPUCB):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        defects._reset_drops_point(self)
+        defects.reset_drops_point(self)
 
 
 class WrongTprimeET(ETGPUCB):
@@ -484,8 +484,8 @@ def test_trigger_lemma_negative_controls_and_defects():
 
 # ------------------------------------------------------------------------ the defect library (issue 10)
 # theorem -> (scenario arguments, runs, [(library defect, claims it must catch)]): the wrappers of
-# boundcheck/claims/defects.py planted in a verify (``verify --defect``), each caught where the tests above catch the
-# hand-written subclasses
+# boundcheck/claims/defects.py and boundcheck/papers/et_gp_ucb/defects.py planted in a verify (``verify --defect``),
+# each caught where the tests above catch the hand-written subclasses
 LIBRARY_CATCHES = {
     "et_gp_ucb": (dict(eps=0.05, horizon=40), 12, [
         ("trigger_post_update", ["algorithm_bookkeeping"]), ("reset_drops_point", ["algorithm_bookkeeping"]),

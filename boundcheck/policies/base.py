@@ -16,6 +16,12 @@ A policy that keeps its model in a :class:`~boundcheck.model.posterior.Posterior
 ``truth_monitors(t, f_t, action) -> {name: (m,) array}`` (declared in ``monitors``), called after the choice
 and before the update; they must never act on them.
 
+Every model a policy keeps and lets others see is returned by :meth:`Policy.models`, keyed by its role
+(:data:`MODEL_ROLES`): the truth-side observers a family registers and the planted defects
+(:mod:`boundcheck.claims.defects`) read a policy's models there, never through attribute names. A policy
+exposes only what it declares; a defect or an observer that needs a role the policy does not expose does not
+apply to it.
+
 A policy that keeps no posterior of its own (``provides_posterior = False``, e.g. a user's policy) is still
 monitored: the engine keeps a reference posterior of the true prior given that policy's data (see
 :mod:`boundcheck.study.engine`), unless its ``role`` is ``"uninformed"`` (random search).
@@ -35,7 +41,18 @@ from ..model.posterior import Posterior
 from ..model.priors import GPPrior, RKHSFamily
 from ..world.actions import ActionSet, masked_argmax
 
-__all__ = ["RunContext", "Policy", "masked_argmax"]
+__all__ = ["RunContext", "Policy", "masked_argmax", "MODEL_ROLES"]
+
+#: the roles under which :meth:`Policy.models` exposes a policy's models, and what each must offer
+MODEL_ROLES = {
+    "posterior": "the Posterior the policy scores with (mean, sd, condition_batch, propagate); its prior "
+                 "``truth_prior`` is the one the truth-side monitors read",
+    "block": "a time-invariant posterior of the data since the last reset (condition, reset): event-triggered "
+             "and restarted GP-UCB",
+    "paths": "a pathwise sampler of the posterior (draw, observe): GP-TS's joint draws",
+    "arm_model": "the model of a combinatorial policy's base arms (begin_round, mean_sd, update; ``finite``, "
+                 "``post``)",
+}
 
 
 @dataclass
@@ -98,6 +115,9 @@ class Policy:
     description: ClassVar[str] = ""  # one line for reports' glossaries
     posterior: Posterior | None = None
     truth_prior: int | None = None  # index in ``posterior.priors`` of p* (for the truth-side monitors)
+    #: False: the engine records no truth-side monitor of this policy and keeps no reference posterior for it
+    #: (an experiment's runs that no claim reads); a class attribute or set per instance
+    monitored: bool = True
 
     def start(self, ctx: RunContext) -> None:
         self.ctx = ctx
@@ -112,3 +132,13 @@ class Policy:
     def finish(self) -> dict[str, np.ndarray]:
         """Per-run diagnostics at the end of the horizon."""
         return {}
+
+    def truth_monitors(self, t: int, f_t: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+        """The policy's own truth-side monitors of step t (declared in ``monitors``): f_t is the truth, which the
+        policy must never act on. Called by the engine after ``select`` and before ``update``."""
+        return {}
+
+    def models(self) -> dict[str, object]:
+        """The models the policy exposes, by role (:data:`MODEL_ROLES`), after ``start``: the posterior it keeps
+        as ``posterior`` by default; subclasses add the others they keep."""
+        return {} if self.posterior is None else {"posterior": self.posterior}

@@ -56,6 +56,9 @@ class GPTS(Policy):
         self._rows = np.arange(m)
         self._prev = np.full(m, -1, dtype=np.int64)  # x_{t−1} (none at t = 1)
 
+    def models(self) -> dict[str, object]:
+        return {**super().models(), "paths": self.paths}
+
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
         post, r, v = self.posterior, self._rows, self.v[t]
         mu, sd = post.mean()[:, 0], post.sd()[:, 0]

@@ -18,10 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.dataspace import make_posterior
-from .base import Policy, RunContext
+from .base import RunContext
+from .ucb import UCBPolicy
 
 
-class GPUCB(Policy):
+class GPUCB(UCBPolicy):
     provides_posterior = True
     description = "GP upper confidence bound (GP-UCB; IGP-UCB with paper 004's β_t)"
     records = frozenset({"mu", "sigma", "ucb", "width"})
@@ -36,14 +37,6 @@ class GPUCB(Policy):
         self.truth_prior = 0  # the model is the reference for the truth-side monitors
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)
-
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, r, w = self.posterior, self._rows, self.width[t]
-        mu, sd = post.mean()[:, 0], post.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, w)}
-        return x_t[:, None]
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.posterior.condition_batch(action, y)

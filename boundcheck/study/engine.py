@@ -11,7 +11,12 @@ misspecified) it records, before the update (single-arm actions),
 * ``innov``   = (y_t − μ^{p*}_{t−1}(x_t,t)) / √(σ²^{p*}_{t−1}(x_t,t) + R²)  (i.i.d. N(0,1) under p*).
 
 A policy may add its own truth-side monitors with ``truth_monitors(t, f_t, action)`` (see
-:mod:`boundcheck.policies.base`).
+:mod:`boundcheck.policies.base`), and a family registers observers of a round on its theorem instance
+(:class:`~boundcheck.claims.families.base.Observer`: ``inst.observers``), called for every monitored policy that
+exposes the model they need (:meth:`~boundcheck.policies.Policy.models`). The engine reads a policy only
+through the declared interface of :class:`~boundcheck.policies.Policy` (``posterior``/``truth_prior``,
+``role``, ``monitored``, ``records``, ``monitors``, ``truth_monitors``, ``models``). A record and a monitor of
+one policy never share a name (:func:`record_clashes`, checked when a study is built).
 
 A policy that exposes no posterior (a user's policy, in either form) is monitored all the same: the engine keeps
 its own *reference posterior* of p* (or of the reference prior when misspecified), with the models' likelihood
@@ -39,14 +44,21 @@ from ..model.dataspace import make_posterior
 from ..model.noise import NoiseDraws
 from ..model.posterior import Posterior
 from ..model.sampling import RunStreams, make_sampler, run_streams
-from ..policies import PolicySpec, RunContext
+from ..policies import Policy, PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
 
-__all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations"]
+__all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations", "record_clashes"]
 
 #: monitors the engine records through a policy's exposed posterior
 ENGINE_MONITORS = frozenset({"z_all", "z_chosen", "innov"})
+
+
+def record_clashes(records: frozenset[str], monitors: frozenset[str]) -> list[str]:
+    """The names a policy declares both as a per-step record and among the monitors a study records for it
+    (its own, the engine's, its family's observers'): the steps table has one column per name, so a clash would
+    silently replace the policy's record by the monitor. Sorted; empty when none."""
+    return sorted(frozenset(records) & frozenset(monitors))
 
 
 def _runs_text(run_ids: np.ndarray) -> str:
@@ -110,9 +122,9 @@ def _reference_posterior(pol, scenario: Scenario, m: int, horizon: int) -> Poste
     reference prior). Built like the policies' own (:func:`~boundcheck.model.dataspace.make_posterior`: the
     grid or the data-space form, whichever costs less for T·K observations on this domain; the reference
     arithmetic keeps the grid form)."""
-    if getattr(pol, "posterior", None) is not None or getattr(pol, "role", "baseline") == "uninformed":
+    if pol.posterior is not None or pol.role == "uninformed":
         return None
-    if getattr(pol, "monitored", True) is False or not getattr(scenario.actions, "fixed_arms", True):
+    if not pol.monitored or not scenario.actions.fixed_arms:
         return None
     ref = scenario.truth_index if scenario.truth_index is not None else scenario.reference_index
     if ref is None:
@@ -180,6 +192,11 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
     avail_rngs = [s.availability for s in streams]
     pols = [spec.make() for spec in policies]
+    for pol in pols:  # the engine reads the declared interface of Policy (models, monitored, truth_monitors, ...)
+        if not isinstance(pol, Policy):
+            raise UserCodeError(f"policy {getattr(pol, 'name', type(pol).__name__)!r} ({type(pol).__qualname__}) "
+                                "does not subclass boundcheck.policies.Policy: subclass it (batched protocol) or "
+                                "write ask/tell methods (per-run protocol)")
     ids = tuple(int(r) for r in run_ids)
     for j, pol in enumerate(pols):
         ctx = RunContext(
@@ -206,8 +223,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             d[key] = np.zeros((m, T) + value.shape[1:], dtype=value.dtype)
         d[key][:, t - 1] = value
 
-    round_monitor = getattr(inst, "round_monitor", None)  # a family's truth-side monitors of a round (K ≥ 1)
-    padded = bool(getattr(actions, "padded", False))  # super arms of different sizes: −1 entries are no arm
+    observers = tuple(inst.observers)  # a family's truth-side monitors of a round (K ≥ 1)
+    padded = bool(actions.padded)  # super arms of different sizes: −1 entries are no arm
     noise_draws = NoiseDraws(scenario.noise_law, R, noise_rngs, K)  # per-step values, drawn in blocks of steps
     first_run = int(run_ids[0]) if m else 0
     for t in range(1, T + 1):
@@ -225,7 +242,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             tr = out[pol.name]
             if ref is not None:  # the engine's own posterior of p* given this policy's data
                 post, tp = ref, 0
-            elif getattr(pol, "monitored", True) is False:  # a policy that asks not to be monitored (experiments)
+            elif not pol.monitored:  # a policy that asks not to be monitored (experiments)
                 post, tp = None, None
             else:
                 post, tp = pol.posterior, pol.truth_prior
@@ -237,9 +254,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             action = _as_action(_guard(pol, "select()", t, run_ids, pol.select, t, avail), m, K, pol.name, t,
                                 actions.available_mask(avail, m), run_ids, padded)
             y_t = f_t[rows[:, None], action] + eps_t
-            if hasattr(pol, "truth_monitors"):
-                for k, v in pol.truth_monitors(t, f_t, action).items():
-                    store(tr.monitors, k, t, v)
+            for k, v in pol.truth_monitors(t, f_t, action).items():
+                store(tr.monitors, k, t, v)
             if monitored and K == 1:
                 x_t = action[:, 0]
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
@@ -248,10 +264,12 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             elif monitored:
                 for k, v in super_arm_innovations(post, tp, mu_ref, action, y_t, R**2).items():
                     store(tr.monitors, k, t, v)
-            if (round_monitor is not None and getattr(pol, "arm_model", None) is not None
-                    and getattr(pol, "monitored", True)):
-                for k, v in round_monitor(t, pol, f_t, avail, action, y_t, actions, cache).items():
-                    store(tr.monitors, k, t, v)
+            if observers and pol.monitored:
+                models = pol.models()
+                for obs in observers:
+                    if obs.needs in models:
+                        for k, v in obs.observe(t, models, f_t, avail, action, y_t, actions, cache).items():
+                            store(tr.monitors, k, t, v)
             _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)
             if ref is not None:
                 _condition_padded(ref, action, y_t)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,26 @@ from ...world.scenario import Scenario
 from ...world.trajectory import Trajectories
 from ..table import ClaimSpec, claim_columns
 
-__all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "steps_table", "gamma_curves"]
+__all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "Observer", "steps_table", "gamma_curves"]
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """A truth-side monitor of a round that a family registers on its :class:`TheoremInstance`.
+
+    The engine (:func:`boundcheck.study.engine.simulate`), which alone sees the truth, calls :meth:`observe` at
+    every step, after the policy's choice and before its update, for every monitored policy whose
+    :meth:`~boundcheck.policies.Policy.models` has the role ``needs``; what it returns is stored as that
+    policy's monitors (declared by the policy in ``monitors``)."""
+
+    #: the model role (:data:`boundcheck.policies.base.MODEL_ROLES`) a policy must expose to be observed
+    needs: ClassVar[str]
+
+    def observe(self, t: int, models: Mapping[str, object], f_t: np.ndarray, available: np.ndarray,
+                action: np.ndarray, y: np.ndarray, actions, cache: dict) -> dict[str, np.ndarray]:
+        """(m,) values by monitor name; ``cache`` is shared by the policies of the round (e.g. the truth's
+        draw ``cache["draw"]`` and what one observer computes once for all policies)."""
+        ...
 
 
 @dataclass
@@ -52,9 +72,8 @@ class TheoremInstance:
     schedules: dict[str, np.ndarray] = field(default_factory=dict)  # further (T+1,) schedules (baselines' β, …)
     gamma_used: np.ndarray | None = None  # (T,) the γ_t the schedules and the bound use
     extra: dict[str, float] = field(default_factory=dict)  # family-specific constants (e.g. a tight bound form)
-    # truth-side monitors of a round, computed by the engine for every policy that exposes an ``arm_model``:
-    # ``round_monitor(t, policy, f_t, X_t, action, y_t, actions, cache) -> {name: (m,)}`` (paper 002)
-    round_monitor: object | None = None
+    #: truth-side monitors of a round the family registers (:class:`Observer`), called by the engine in order
+    observers: tuple[Observer, ...] = ()
 
 
 def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
@@ -97,10 +116,12 @@ def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
         for k in columns:
             if k in tr.steps:
                 d[k] = tr.steps[k].ravel()
-        for k, v in tr.monitors.items():
-            d[k] = np.asarray(v, dtype=float).ravel()
-        for k, v in (extra or {}).get(name, {}).items():
-            d[k] = np.asarray(v, dtype=float).ravel()
+        for source, cols in (("truth-side monitor", tr.monitors), ("derived column", (extra or {}).get(name, {}))):
+            for k, v in cols.items():
+                if k in d and k in tr.steps:  # a policy's record is never overwritten silently
+                    raise BoundcheckError(f"algorithm {name!r}: its record {k!r} has the name of a {source}; "
+                                          "rename the record")
+                d[k] = np.asarray(v, dtype=float).ravel()
         frames.append(pd.DataFrame(d))
     steps = pd.concat(frames, ignore_index=True)
     steps["algorithm"] = steps["algorithm"].astype("category")

@@ -1,8 +1,9 @@
 """Kernelized bandits on a finite domain: GP-UCB (Srinivas et al. 2010, Theorem 1; ``gp_ucb``) and the three
 theorems of Chowdhury & Gopalan (2017) (``igp_ucb_confidence``, ``igp_ucb``, ``gp_ts``).
 
-One family class serves the four theorems; each instance holds its theorem and builds that theorem's claim
-table from the statistics of :class:`KernelEvaluator`:
+One family class serves the four theorems; each instance holds its theorem and the claim table and width
+schedules its paper declares (``boundcheck/papers/srinivas/family.py``, ``boundcheck/papers/igp_ucb_gp_ts/family.py``),
+built from the statistics of :class:`KernelEvaluator`:
 
 * probability claims: the confidence events from the engine's truth-side monitor max_x |f − μ_{t−1}|/σ_{t−1},
   Theorem 1's self-normalised quantity and its Abbasi-Yadkori form from one Cholesky factor of K_T + λI per
@@ -16,6 +17,7 @@ table from the statistics of :class:`KernelEvaluator`:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 
 import numpy as np
@@ -322,70 +324,57 @@ class KernelEvaluator(ChunkEvaluator):
         return {"fail": d2.any(axis=1), "premise": both.any(axis=1)}
 
 
-_INFO_NEEDS = frozenset({"sigma"})
-_UCB_NEEDS = frozenset({"z_all", "sigma", "ucb"})
+#: records of the claims that read the algorithm's σ_{t−1}(x_t) (information, Lemma 4)
+INFO_NEEDS = frozenset({"sigma"})
+#: records of the UCB claims (optimism, the intermediate regret chains)
+UCB_NEEDS = frozenset({"z_all", "sigma", "ucb"})
+#: GP-TS's draw records (the sample-calibration claim's columns are derived from them)
+TS_DRAW_RECORDS = frozenset({"draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev",
+                             "draw_star", "mu_star", "sigma_star"})
+
+ClaimTable = Callable[[Callable[[str], object]], Sequence[ClaimSpec]]
+Schedules = Callable[[dict, np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
 
 
 class KernelizedFamily(Family):
-    """The family of one of the four kernelized theorems (``theorem.id`` picks its claims and schedules)."""
+    """The family of one kernelized theorem. What differs between the theorems is declared, never looked up by
+    the theorem's id: the paper's family module hands over the claim table and the width schedules, and the
+    theorem itself says the rest (an RKHS norm bound ``B`` among its symbols: a frequentist theorem; a
+    ``regret_bound`` claim; claims that read GP-TS's draws)."""
 
     evaluator_class = KernelEvaluator
     step_columns = STEP_COLUMNS
 
-    def __init__(self, theorem: Theorem, gamma_rates: tuple[dict, dict] | None = None) -> None:
-        """``gamma_rates``: (rates, symbols) of the paper's own rate γ_t, for scenarios in its replication
-        mode (``gamma_rule = "paper:<kind>"``); None where the paper states none (certified γ only)."""
+    def __init__(self, theorem: Theorem, claims: ClaimTable, schedules: Schedules,
+                 gamma_rates: tuple[dict, dict] | None = None) -> None:
+        """Parameters
+        ----------
+        theorem : Theorem
+            The theorem checked.
+        claims : callable
+            ``claims(theorem.claim)``: the claim table (:class:`ClaimSpec` in the order of the theorem's claims),
+            built from :class:`KernelEvaluator`'s statistics.
+        schedules : callable
+            ``schedules(values, t, gamma_prev)``: the (T+1,) width schedules by policy name (t = 0..T, t[0] = 1;
+            ``gamma_prev`` = γ_{t−1} aligned with t); the theorem's own algorithm's becomes the study's ``beta``,
+            the others are passed to the baselines under their names.
+        gamma_rates : tuple, optional
+            (rates, symbols) of the paper's own rate γ_t, for scenarios in its replication mode
+            (``gamma_rule = "paper:<kind>"``); None where the paper states none (certified γ only)."""
+        self._claims_of, self._schedules_of = claims, schedules
         super().__init__(theorem)
         self.gamma_rates = gamma_rates
+        ids = {c.id for c in self.claims}
+        #: the theorem bounds |f| through ‖f‖_k ≤ B (a frequentist theorem: Theorem 1's self-normalised bound and
+        #: the confidence events hold for any predictable query rule, and every r_t ≤ 2B√κ)
+        self.rkhs = "B" in theorem.symbols
+        #: the theorem bounds the regret (else it is a confidence statement: its tightness is max z/width)
+        self.bounds_regret = "regret_bound" in ids
+        #: the claims read GP-TS's draws (its diagnostics and the standardised draws of the calibration claim)
+        self.reads_draws = any("draw_dev" in c.needs for c in self.claims)
 
     def claim_table(self) -> list[ClaimSpec]:
-        c, E, tid = self.theorem.claim, KernelEvaluator, self.theorem.id
-        if tid == "igp_ucb_confidence":
-            return [
-                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
-                ClaimSpec(c("confidence_data_dependent"), E.confidence_data_dependent, frozenset({"z_all"})),
-                ClaimSpec(c("self_normalized"), E.self_normalized),
-                ClaimSpec(c("self_normalized_ay"), E.self_normalized_ay),
-                ClaimSpec(c("D1_decomposition"), E.decomposition, frozenset({"mu_final", "var_final"})),
-                ClaimSpec(c("D2_information"), E.information, _INFO_NEEDS),
-                ClaimSpec(c("S1_noise_cauchy_schwarz"), E.noise_cauchy_schwarz),
-                ClaimSpec(c("S2_lemma4"), E.lemma4, _INFO_NEEDS),
-            ]
-        regret = [ClaimSpec(c("regret_bound"), E.regret_bound),
-                  ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime)]
-        if tid == "gp_ucb":
-            return regret + [
-                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
-                ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB_NEEDS),
-                ClaimSpec(c("D2_intermediate"), E.srinivas_intermediate, _UCB_NEEDS),
-                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
-                ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
-            ]
-        if tid == "igp_ucb":
-            return regret + [
-                ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
-                ClaimSpec(c("self_normalized"), E.self_normalized),
-                ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB_NEEDS),
-                ClaimSpec(c("D2_intermediate"), E.igp_intermediate, _UCB_NEEDS),
-                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
-                ClaimSpec(c("S1_lemma4"), E.lemma4, _INFO_NEEDS),
-            ]
-        if tid == "gp_ts":
-            ts = frozenset({"z_all", "draw_dev"})
-            draws = frozenset({"draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev",
-                               "draw_star", "mu_star", "sigma_star"})
-            return regret + [
-                ClaimSpec(c("confidence_event"), E.ts_confidence_event, frozenset({"z_all"})),
-                ClaimSpec(c("self_normalized"), E.self_normalized),
-                ClaimSpec(c("ts_sample_calibration"), None, draws, sample=TS_DRAWS),
-                ClaimSpec(c("ts_sample_concentration"), E.ts_sample_concentration, ts),
-                ClaimSpec(c("ts_anticoncentration"), E.ts_anticoncentration, ts | {"anti_hit"}),
-                ClaimSpec(c("D2_ts_step"), E.ts_step, ts | {"lemma10_rhs"}),
-                ClaimSpec(c("S1_ts_supermartingale"), E.ts_supermartingale, ts | {"sigma"}),
-                ClaimSpec(c("S2_ts_triangle"), E.ts_triangle, ts | {"fdev"}),
-                ClaimSpec(c("D3_information"), E.information, _INFO_NEEDS),
-            ]
-        raise BoundcheckError(f"no kernelized claim table for theorem {tid!r}")
+        return list(self._claims_of(self.theorem.claim))
 
     # ------------------------------------------------------------------------------ instantiation
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
@@ -422,15 +411,7 @@ class KernelizedFamily(Family):
         def full(x):
             return np.broadcast_to(np.asarray(x, dtype=float), t.shape).copy()
 
-        if self.theorem.id == "gp_ucb":
-            return {"beta": full(self.theorem.schedule_values("width_t", t, values))}
-        cg, ts = theory.get("igp_ucb"), theory.get("gp_ts")
-        sched = {
-            "igp_ucb": full(cg.schedule_values("beta_t", t, values, gprev)),
-            "gp_ucb": full(cg.schedule_values("beta_gp_ucb_t", t, values, gprev)),
-            "gp_ts": full(ts.schedule_values("v_t", t, values, gprev)),
-            "gp_ts_ctilde": full(ts.schedule_values("ctilde_t", t, values)),
-        }
+        sched = {k: full(v) for k, v in self._schedules_of(values, t, gprev).items()}
         sched["beta"] = sched.pop(self.main)  # the theorem's algorithm uses the (scaled) study β
         return sched
 
@@ -445,7 +426,7 @@ class KernelizedFamily(Family):
         d, w = ev.data(ev.main), ev.beta
         z = ev.tr.monitors.get("z_all", np.full((ev.m, ev.T), np.nan))
         out = self._common(ev)
-        if self.theorem.id == "igp_ucb_confidence":
+        if not self.bounds_regret:  # a confidence theorem: its tightness is how close z comes to the width
             ratio = (z / w[None]).max(axis=1)
             out.update({"regret": ev.tr.regret.sum(axis=1), "tightness": ratio, "max_z_over_width": ratio,
                         "max_self_normalized_ratio": d["sn_ratio"]})
@@ -455,7 +436,7 @@ class KernelizedFamily(Family):
                 anytime_ratio = (Rt / ev.inst.anytime[None]).max(axis=1)
             out.update({"regret": Rt[:, -1], "tightness": Rt[:, -1] / ev.inst.bound_T,
                         "max_anytime_ratio": anytime_ratio, "max_z_over_width": (z / w[None]).max(axis=1)})
-        if self.theorem.id == "gp_ts" and "draw_dev" in ev.tr.steps and "unsaturated" in ev.tr.monitors:
+        if self.reads_draws and "draw_dev" in ev.tr.steps and "unsaturated" in ev.tr.monitors:
             out["n_sample_event_failures"] = (~ev.ts["eft"]).sum(axis=1)
             out["frac_unsaturated"] = ev.tr.monitors["unsaturated"].astype(bool).mean(axis=1)
             if "anti_hit" in ev.tr.monitors:
@@ -466,13 +447,13 @@ class KernelizedFamily(Family):
 
     def max_step_regret(self, scenario: Scenario, inst) -> tuple[float, str] | None:
         """Frequentist theorems: |f(x)| ≤ ‖f‖_k √k(x,x) ≤ B√κ, so r_t ≤ 2B√κ whenever ‖f‖_k ≤ B."""
-        if scenario.B is None or self.theorem.id == "gp_ucb":
+        if scenario.B is None or not self.rkhs:
             return None
         kappa = float(scenario.candidates[0].kappa)
         return 2.0 * float(scenario.B) * np.sqrt(kappa), "since |f(x)| ≤ ‖f‖_k √k(x,x) ≤ B√κ"
 
     def derived_steps(self, ev: KernelEvaluator) -> dict[str, np.ndarray]:
-        if self.theorem.id != "gp_ts":
+        if not self.reads_draws:
             return {}
         st, mon = ev.tr.steps, ev.tr.monitors
         have = {k for k in ("draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev") if k in st}
@@ -484,7 +465,7 @@ class KernelizedFamily(Family):
         conf = ev.conf_fail(name)
         if conf is not None:  # the confidence events hold for any predictable query rule: free extra checks
             d["fail_confidence_event"] = conf
-        if self.theorem.id != "gp_ucb":  # Theorem 1 holds for any predictable x_t (random search too)
+        if self.rkhs:  # Theorem 1 holds for any predictable x_t (random search too)
             d["fail_self_normalized"] = ev.data(name)["sn_fail"]
         return d
 

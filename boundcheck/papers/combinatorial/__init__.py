@@ -49,6 +49,12 @@ def _figures() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="combinatorial", title="Bayesian Analysis of Combinatorial Gaussian Process Bandits",
     source="Sandberg, Åkerblom, Chehreghani (2025), ICLR, arXiv 2312.12676, §4", file="002_a9367e40936ada03.txt",
@@ -67,7 +73,7 @@ PAPER = Paper(
                "comb_topk_smooth", "comb_grid", "comb_grid_open", "comb_rff", "comb_topk_noise", "comb_rff_noise",
                "comb_topk_rough", "comb_road_1", "comb_road_2", "comb_road_3", "comb_road_4"),
     parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments, "figures": _figures},
+           "experiments": _experiments, "figures": _figures, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=5,
 )

@@ -4,7 +4,8 @@ These are **Bayesian-regret** theorems: f is drawn afresh from the prior in ever
 expectation over f, the noise, the availability and the algorithm's randomness (or a pathwise inequality).
 Each run contributes one value per claim; the tests are across runs.
 
-Per round the engine calls :class:`RoundMonitor` for every policy exposing an ``arm_model`` (before the update):
+Per round the engine calls :class:`RoundMonitor`, the observer the family registers on its theorem instance, for
+every policy exposing an ``arm_model`` among its models (before the update):
 it sees f, computes the exact oracle's a*_t on f and the analysis index U_t = μ_{t−1} + √β_t σ_{t−1} (the β_t
 of the theorem's algorithm; GP-TS's analysis β), and records
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 from scipy.special import erfinv, ndtri_exp
@@ -122,7 +124,10 @@ def grid_round(X: np.ndarray, tau: np.ndarray | float, C1: float = 1.0) -> np.nd
 # ------------------------------------------------------------------------------------------ the monitor
 @dataclass
 class RoundMonitor:
-    """Truth-side quantities of one round (module docstring), for every policy with an ``arm_model``."""
+    """Truth-side quantities of one round (module docstring), for every policy with an ``arm_model`` (an
+    :class:`~boundcheck.claims.families.base.Observer`)."""
+
+    needs: ClassVar[str] = "arm_model"
 
     width: np.ndarray  # (T+1,) √β_t of the analysis index U_t (scaled like the theorem's algorithm)
     width_theory: np.ndarray  # (T+1,) the theorem's √β_t (unscaled)
@@ -133,8 +138,9 @@ class RoundMonitor:
     L: float = 0.0
     C1: float = 1.0
 
-    def __call__(self, t, pol, f, avail, action, y, actions, cache) -> dict[str, np.ndarray]:
-        model = pol.arm_model
+    def observe(self, t, models, f, avail, action, y, actions, cache) -> dict[str, np.ndarray]:
+        model = models["arm_model"]
+        exposes_posterior = "posterior" in models  # the engine records its innovations then (finite domains)
         mu, sd = model.mean_sd()
         w = float(self.width[t])
         U = mu + w * sd
@@ -170,9 +176,9 @@ class RoundMonitor:
             # mis-scaled one (an overconfident posterior) alike, and weights the upper tail the claim is about
             z = (f - U) / np.maximum(sd, 1e-300) + float(self.width_theory[t])
             out["pit"] = (_scipy_stats.norm.cdf(z) ** 2 - 1.0 / 3.0).mean(axis=1)
-        if pol.posterior is None or action.shape[1] == 1:  # what the engine does not record (it does K > 1)
+        if not exposes_posterior or action.shape[1] == 1:  # what the engine does not record (it does K > 1)
             stats = innovation_stats(S, y - take(mu, action), valid, self.noise_var)
-            if pol.posterior is not None:
+            if exposes_posterior:
                 stats.pop("innov")  # the engine's own single-arm innovation stays
             out.update(stats)
         if self.infinite:
@@ -591,7 +597,7 @@ class CombinatorialFamily(Family):
             C=float("nan"), bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
             anytime=anytime, gamma_upper=np.asarray(g_up, dtype=float), gamma_lower=np.asarray(g_lo, dtype=float),
             gamma_methods=methods, schedules=sched, gamma_used=np.asarray(g_up, dtype=float), extra=extra,
-            round_monitor=monitor)
+            observers=(monitor,))
 
     # ------------------------------------------------------------------ per-run columns
     def main_diagnostics(self, ev: CombEvaluator) -> dict[str, np.ndarray]:

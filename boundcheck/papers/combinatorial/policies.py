@@ -37,6 +37,7 @@ from scipy.special import ndtr
 from boundcheck.papers.combinatorial.model import FeatureArms, GridArms
 from boundcheck.papers.combinatorial.world import ContextualTopK
 from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.ucb import UCBPolicy
 
 __all__ = ["CombGPUCB", "CombGPTS", "CombGPTSIndependent", "CombBI", "CombRandom", "COMB_MONITORS", "INFINITE_MONITORS",
            "rectified_mean"]
@@ -90,6 +91,9 @@ class _Combinatorial(Policy):
         self.truth_prior = 0 if self.arm_model.finite else None
         self._rows = np.arange(ctx.runs)
 
+    def models(self) -> dict[str, object]:
+        return {**super().models(), "arm_model": self.arm_model}
+
     def choose(self, score: np.ndarray, sd: np.ndarray, available) -> np.ndarray:
         """The super arm maximising Σ score: the exact oracle, or (``rectify``) Dijkstra on the rectified
         energies E[max(0, N(−score, s²))] (Algorithm 2)."""
@@ -106,7 +110,7 @@ class _Combinatorial(Policy):
         return {"info_direct": self.arm_model.info_gain()}
 
 
-class CombGPUCB(_Combinatorial):
+class CombGPUCB(_Combinatorial, UCBPolicy):
     """Combinatorial GP-UCB / GP-BUCB: U_t(a) = μ_{t−1}(a) + √β_t σ_{t−1}(a), a_t = oracle(U_t)."""
 
     name = "comb_gp_ucb"
@@ -122,13 +126,15 @@ class CombGPUCB(_Combinatorial):
         super().start(ctx)
         self.width = ctx.schedule(self.name)
 
-    def select(self, t: int, available) -> np.ndarray:
-        model, w = self.arm_model, self.width[t]
-        model.begin_round(available)
-        mu, sd = model.mean_sd()
-        action = self.choose(mu + w * sd, sd, available)
-        self.record = {"width": np.full(self.ctx.runs, w), "n_arms": (action >= 0).sum(axis=1)}
-        return action
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        self.arm_model.begin_round(available)  # 𝒜_t: the round's base arms (contexts: their features)
+        return self.arm_model.mean_sd()
+
+    def argmax(self, score: np.ndarray, sd: np.ndarray, available) -> tuple[np.ndarray, None]:
+        return self.choose(score, sd, available), None  # a super arm: the exact oracle (or Algorithm 2)
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"n_arms": (action >= 0).sum(axis=1)}
 
 
 class CombGPTS(_Combinatorial):

@@ -49,6 +49,12 @@ def _experiments() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="et_gp_ucb", title="Event-Triggered Time-Varying Bayesian Optimization",
     source="Brunzema, von Rohr, Solowjow, Trimpe (2022), arXiv 2208.10790 (early version), §5, App. B",
@@ -65,7 +71,7 @@ PAPER = Paper(
                "tv_line_eps003", "tv_grid2d_eps001_paper", "tv_grid2d_eps003_paper", "tv_grid2d_eps005_paper",
                "tv_grid2d_misspecified_paper", "tv_grid20_eps003_paper"),
     parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments, "figures": _figures},
+           "experiments": _experiments, "figures": _figures, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=4,
 )

@@ -15,9 +15,11 @@
             D ← D ∪ {(x_t, y_t)}
 
 Per step it records what Algorithm 1 computes (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag, √β_t and
-the innovation (y_t − μ(x_t))/√(σ² + σ_n²)); x_t, y_t, f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's
-record. The truth-side monitors ``x_star`` (argmax f_t) and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at
-x*_t and compare the bound with the trivial 2Σ_t max|f_t|; the algorithm never reads them.
+the innovation under its own block posterior, ``innov_block`` = (y_t − μ(x_t))/√(σ² + σ_n²): the engine's
+``innov`` monitor is the innovation under the posterior of the true prior, a different quantity); x_t, y_t,
+f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's record. The truth-side monitors ``x_star`` (argmax f_t)
+and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at x*_t and compare the bound with the trivial
+2Σ_t max|f_t|; the algorithm never reads them.
 
 Where the numbers come from: √β_t is the study's width schedule for this policy (the theorem's β, or the practical
 c₁ log(c₂ t)); ρ_{t'} is the study's ``rho`` schedule when it gives one (computed by the family from the theory
@@ -34,7 +36,8 @@ import numpy as np
 from boundcheck.model.dataspace import make_posterior
 from boundcheck.model.posterior import Posterior
 from boundcheck.model.priors import GPPrior
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
+from boundcheck.policies.ucb import UCBPolicy
 from boundcheck.utils.validation import check_probability
 
 __all__ = ["ETGPUCB", "trigger_rho", "block_posterior"]
@@ -62,7 +65,7 @@ def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int, m
                           representation=representation)
 
 
-class ETGPUCB(Policy):
+class ETGPUCB(UCBPolicy):
     """Event-triggered GP-UCB (see the module docstring)."""
 
     name = "et_gp_ucb"
@@ -70,7 +73,7 @@ class ETGPUCB(Policy):
     role = "baseline"
     description = "event-triggered GP-UCB: time-invariant model, data reset when |y − μ| > √ρ(σ + σ_n)"
     records = frozenset({"t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset",
-                         "innov"})
+                         "innov_block"})
     final_records = frozenset({"n_resets"})
     monitors = frozenset({"x_star", "f_absmax"})
 
@@ -98,15 +101,14 @@ class ETGPUCB(Policy):
         self.n_resets = np.zeros(m, dtype=np.int64)
         self._rows = np.arange(m)
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, r, w = self.model, self._rows, self.width[t]
-        mu, sd = post.mean()[:, 0], post.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.mu_t, self.sd_t = mu[r, x_t], sd[r, x_t]
-        self.record = {"mu": self.mu_t, "sigma": self.sd_t, "ucb": ucb[r, x_t], "width": np.full(r.size, w),
-                       "n_data": post.n_obs.copy(), "t_prime": t - self.t_r}
-        return x_t[:, None]
+    def models(self) -> dict[str, object]:
+        return {"block": self.model}  # the block posterior is not the posterior of p*: the engine keeps its own
+
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        return self.model.mean()[:, 0], self.model.sd()[:, 0]  # the block posterior of D
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"n_data": self.model.n_obs.copy(), "t_prime": t - self.t_r}  # μ_t, σ_t at x_t: self.mu_t, self.sd_t
 
     def truth_monitors(self, t: int, f_t: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
         return {"x_star": np.argmax(f_t, axis=1), "f_absmax": np.abs(f_t).max(axis=1)}
@@ -123,7 +125,7 @@ class ETGPUCB(Policy):
         self.model.condition(action[:, 0], y_t)  # ... then D ← D ∪ {(x_t, y_t)}: the point is kept
         self.t_r[reset] = t
         self.n_resets += reset
-        self.record.update({"psi": psi, "kappa": kappa, "rho": rho, "reset": reset, "innov": innov})
+        self.record.update({"psi": psi, "kappa": kappa, "rho": rho, "reset": reset, "innov_block": innov})
 
     def finish(self) -> dict[str, np.ndarray]:
         return {"n_resets": self.n_resets.copy()}

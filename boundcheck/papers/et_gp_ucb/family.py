@@ -59,7 +59,7 @@ __all__ = ["block_quantities", "data_segments", "f_abs_bound", "finite_form_unco
            "policy_widths", "trigger_rho_schedule", "run_instance", "base_values", "ETFamily", "RFamily", "TVFamily",
            "TriggerFamily", "FAMILIES", "PILOT_SEED", "PILOT_RUNS"]
 
-STEP_COLUMNS = ("t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset", "innov",
+STEP_COLUMNS = ("t_prime", "n_data", "mu", "sigma", "ucb", "width", "psi", "kappa", "rho", "reset", "innov_block",
                 "eps_told", "period")
 PILOT_SEED = 20_220_823  # the pilot's own seed: independent of every study's runs
 PILOT_RUNS = 64

@@ -25,6 +25,7 @@ from boundcheck.papers.et_gp_ucb.et_gp_ucb import block_posterior
 from boundcheck.papers.et_gp_ucb.tv_gp_ucb import OracleTVGPUCB
 from boundcheck.papers.et_gp_ucb.world import reset_period
 from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.ucb import UCBPolicy
 from boundcheck.utils.validation import check_int, check_unit_interval
 
 __all__ = ["RGPUCB", "RGPUCBAfter", "TVGPUCB", "bogunovic_period"]
@@ -34,7 +35,7 @@ __all__ = ["RGPUCB", "RGPUCBAfter", "TVGPUCB", "bogunovic_period"]
 bogunovic_period = reset_period
 
 
-class RGPUCB(Policy):
+class RGPUCB(UCBPolicy):
     """R-GP-UCB with a fixed reset period (see the module docstring)."""
 
     name = "r_gp_ucb_tv"
@@ -64,18 +65,22 @@ class RGPUCB(Policy):
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(m)
 
+    def models(self) -> dict[str, object]:
+        return {"block": self.model}  # the block posterior is not the posterior of p*: the engine keeps its own
+
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        reset = t > 1 and (t - 1) % self.period == 0
-        if reset:
+        self._reset_now = t > 1 and (t - 1) % self.period == 0
+        if self._reset_now:
             self.model.reset()  # before x_t is chosen: the block starts from the prior
-        r, w = self._rows, self.width[t]
-        mu, sd = self.model.mean()[:, 0], self.model.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, w),
-                       "n_data": self.model.n_obs.copy(), "reset": np.full(r.size, reset),
-                       "period": np.full(r.size, self.period)}
-        return x_t[:, None]
+        return super().select(t, available)
+
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        return self.model.mean()[:, 0], self.model.sd()[:, 0]  # the block posterior of the data since the reset
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        m = self._rows.size
+        return {"n_data": self.model.n_obs.copy(), "reset": np.full(m, self._reset_now),
+                "period": np.full(m, self.period)}
 
     def truth_monitors(self, t: int, f_t: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
         return {"x_star": np.argmax(f_t, axis=1), "f_absmax": np.abs(f_t).max(axis=1)}
@@ -99,15 +104,8 @@ class RGPUCBAfter(RGPUCB):
         super().__init__(N, eps, name, label)
 
     def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        self._due = t > 1 and (t - 1) % self.period == 0
-        r, w = self._rows, self.width[t]
-        mu, sd = self.model.mean()[:, 0], self.model.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, w),
-                       "n_data": self.model.n_obs.copy(), "reset": np.full(r.size, self._due),
-                       "period": np.full(r.size, self.period)}
-        return x_t[:, None]
+        self._due = self._reset_now = t > 1 and (t - 1) % self.period == 0  # the reset waits for the update
+        return UCBPolicy.select(self, t, available)
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         if self._due:
@@ -145,11 +143,8 @@ class TVGPUCB(OracleTVGPUCB):
         self.width = ctx.schedule(self.name)
         self._rows = np.arange(ctx.runs)
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        r, w = self._rows, self.width[t]
-        mu, sd = self.posterior.mean()[:, 0], self.posterior.sd()[:, 0]
-        ucb = mu + w * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, w),
-                       "eps_told": np.full(r.size, self.eps_told)}
-        return x_t[:, None]
+    def width_at(self, t: int) -> float:
+        return self.width[t]  # its own schedule (the oracle's is the study's β)
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"eps_told": np.full(self._rows.size, self.eps_told)}

@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from boundcheck.model.dataspace import make_posterior
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
+from boundcheck.policies.ucb import UCBPolicy
 
 
-class OracleTVGPUCB(Policy):
+class OracleTVGPUCB(UCBPolicy):
     name = "oracle_tv_gp_ucb"
     label = "oracle TV-GP-UCB"
     provides_posterior = True
@@ -28,12 +29,8 @@ class OracleTVGPUCB(Policy):
         self.truth_prior = 0
         self._rows = np.arange(ctx.runs)
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        mu, sd = self.posterior.mean()[:, 0], self.posterior.sd()[:, 0]
-        x_t = self.ctx.actions.oracle(mu + self.ctx.beta[t] * sd, available)[:, 0]
-        r = self._rows
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": mu[r, x_t] + self.ctx.beta[t] * sd[r, x_t]}
-        return x_t[:, None]
+    def width_at(self, t: int) -> float:
+        return self.ctx.beta[t]  # PE-GP-UCB's β_t (the study's)
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.posterior.condition_batch(action, y)

@@ -36,6 +36,12 @@ def _experiments() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="igp_ucb_gp_ts", title="On Kernelized Multi-armed Bandits",
     source="Chowdhury & Gopalan (2017), ICML, arXiv 1704.00445, §6", file="004_f7ea69f20c9ee7c4.txt",
@@ -52,7 +58,7 @@ PAPER = Paper(
                "rkhs_paper_matern_replication", "rkhs_paper_replication", "rosenbrock", "rosenbrock_replication",
                "sensors_004", "sensors_004_replication"),
     parts={"theory": _theory, "family": _family, "scenarios": _scenarios,
-           "experiments": _experiments},
+           "experiments": _experiments, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=2,
 )

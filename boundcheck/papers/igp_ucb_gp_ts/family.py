@@ -1,10 +1,84 @@
 """IGP-UCB and GP-TS (paper 004, Theorems 2–4), checked by the kernelized family it shares with Srinivas et al.'s
-GP-UCB; the paper's own rate γ_t (§6, used in its replication mode) comes with them."""
+GP-UCB: each theorem's claim table, the width schedules of the paper's algorithms (and of Srinivas' GP-UCB as its
+RKHS baseline, Theorem 3 there), and the paper's own rate γ_t (§6, used in its replication mode)."""
 
 from __future__ import annotations
 
-from boundcheck.claims.families.kernelized import KernelizedFamily
+import numpy as np
+
+from boundcheck.claims.families.kernelized import (
+    INFO_NEEDS,
+    TS_DRAW_RECORDS,
+    TS_DRAWS,
+    UCB_NEEDS,
+    KernelEvaluator,
+    KernelizedFamily,
+)
+from boundcheck.claims.table import ClaimSpec
 from theory import igp_ucb_gp_ts
 
 _RATES = (igp_ucb_gp_ts.PAPER_GAMMA_RATES, igp_ucb_gp_ts.RATE_SYMBOLS)
-FAMILIES = tuple(KernelizedFamily(th, gamma_rates=_RATES) for th in igp_ucb_gp_ts.THEOREMS)
+_BY_ID = {th.id: th for th in igp_ucb_gp_ts.THEOREMS}
+E = KernelEvaluator
+
+
+def _regret(c) -> list[ClaimSpec]:
+    return [ClaimSpec(c("regret_bound"), E.regret_bound), ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime)]
+
+
+def confidence_claims(c) -> list[ClaimSpec]:
+    """Theorem 2 (the confidence bound) with Theorem 1's self-normalised bound and the decomposition behind it."""
+    return [
+        ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+        ClaimSpec(c("confidence_data_dependent"), E.confidence_data_dependent, frozenset({"z_all"})),
+        ClaimSpec(c("self_normalized"), E.self_normalized),
+        ClaimSpec(c("self_normalized_ay"), E.self_normalized_ay),
+        ClaimSpec(c("D1_decomposition"), E.decomposition, frozenset({"mu_final", "var_final"})),
+        ClaimSpec(c("D2_information"), E.information, INFO_NEEDS),
+        ClaimSpec(c("S1_noise_cauchy_schwarz"), E.noise_cauchy_schwarz),
+        ClaimSpec(c("S2_lemma4"), E.lemma4, INFO_NEEDS),
+    ]
+
+
+def igp_ucb_claims(c) -> list[ClaimSpec]:
+    """Theorem 3 (IGP-UCB's regret) and the chain of its proof."""
+    return _regret(c) + [
+        ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+        ClaimSpec(c("self_normalized"), E.self_normalized),
+        ClaimSpec(c("D1_optimism"), E.ucb_optimism, UCB_NEEDS),
+        ClaimSpec(c("D2_intermediate"), E.igp_intermediate, UCB_NEEDS),
+        ClaimSpec(c("D3_information"), E.information, INFO_NEEDS),
+        ClaimSpec(c("S1_lemma4"), E.lemma4, INFO_NEEDS),
+    ]
+
+
+def gp_ts_claims(c) -> list[ClaimSpec]:
+    """Theorem 4 (GP-TS's regret) and Lemmas 5–13, measured on the algorithm's own draws."""
+    ts = frozenset({"z_all", "draw_dev"})
+    return _regret(c) + [
+        ClaimSpec(c("confidence_event"), E.ts_confidence_event, frozenset({"z_all"})),
+        ClaimSpec(c("self_normalized"), E.self_normalized),
+        ClaimSpec(c("ts_sample_calibration"), None, TS_DRAW_RECORDS, sample=TS_DRAWS),
+        ClaimSpec(c("ts_sample_concentration"), E.ts_sample_concentration, ts),
+        ClaimSpec(c("ts_anticoncentration"), E.ts_anticoncentration, ts | {"anti_hit"}),
+        ClaimSpec(c("D2_ts_step"), E.ts_step, ts | {"lemma10_rhs"}),
+        ClaimSpec(c("S1_ts_supermartingale"), E.ts_supermartingale, ts | {"sigma"}),
+        ClaimSpec(c("S2_ts_triangle"), E.ts_triangle, ts | {"fdev"}),
+        ClaimSpec(c("D3_information"), E.information, INFO_NEEDS),
+    ]
+
+
+def schedules(values: dict, t: np.ndarray, gamma_prev: np.ndarray) -> dict[str, np.ndarray]:
+    """The widths of every algorithm the paper compares, by policy name: IGP-UCB's β_t (Algorithm 1), GP-TS's v_t
+    (Algorithm 2) and c̃_t (Definition 1), and Srinivas' β̃_t of GP-UCB as the RKHS baseline."""
+    cg, ts = _BY_ID["igp_ucb"], _BY_ID["gp_ts"]
+    return {
+        "igp_ucb": cg.schedule_values("beta_t", t, values, gamma_prev),
+        "gp_ucb": cg.schedule_values("beta_gp_ucb_t", t, values, gamma_prev),
+        "gp_ts": ts.schedule_values("v_t", t, values, gamma_prev),
+        "gp_ts_ctilde": ts.schedule_values("ctilde_t", t, values),
+    }
+
+
+_CLAIMS = {"igp_ucb_confidence": confidence_claims, "igp_ucb": igp_ucb_claims, "gp_ts": gp_ts_claims}
+FAMILIES = tuple(KernelizedFamily(th, _CLAIMS[th.id], schedules, gamma_rates=_RATES) for th in igp_ucb_gp_ts.THEOREMS)

@@ -42,6 +42,12 @@ def _experiments() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="pe_gp_ucb", title="Time-Varying Gaussian Process Bandits with Unknown Prior",
     source="Ziomek, Adachi, Osborne (2024), arXiv 2402.01632 (v3), §7", file="000_406ec6f9f83fdadd.txt",
@@ -54,7 +60,7 @@ PAPER = Paper(
     policies=("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "regret_balancing_literal"),
     scenarios=("pe_sensors", "pe_sensors_misspecified", "pe_toy", "pe_toy_tv"),
     parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments},
+           "experiments": _experiments, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=0,
 )

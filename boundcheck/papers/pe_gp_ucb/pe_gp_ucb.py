@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from boundcheck.model.dataspace import make_posterior
-from boundcheck.policies.base import Policy, RunContext, masked_argmax
+from boundcheck.policies.base import RunContext, masked_argmax
+from boundcheck.policies.ucb import UCBPolicy
 
 
-class PEGPUCB(Policy):
+class PEGPUCB(UCBPolicy):
     name = "pe_gp_ucb"
     label = "PE-GP-UCB"
     provides_posterior = True
@@ -39,25 +40,26 @@ class PEGPUCB(Policy):
         self.all_gone_blocked = np.zeros(m, dtype=bool)
         self._rows = np.arange(m)
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, beta_t = self.posterior, self.ctx.beta[t]
-        mu, sd = post.mean(), post.sd()  # (m, P, n)
-        ucb = mu + beta_t * sd
-        avail = np.broadcast_to(available, (mu.shape[0], post.n))
-        flat = masked_argmax(ucb, self.active[:, :, None] & avail[:, None, :])
-        p_t, x_t = np.divmod(flat, post.n)
-        r = self._rows
-        self.p_t = p_t
-        self.mu_t = mu[r, p_t, x_t]
-        self.sd_t = sd[r, p_t, x_t]
-        self.w_t = beta_t * self.sd_t
+    def width_at(self, t: int) -> float:
+        return self.ctx.beta[t]  # β^p_t: one schedule for every prior
+
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        return self.posterior.mean(), self.posterior.sd()  # (m, P, n): every candidate prior
+
+    def argmax(self, score: np.ndarray, sd: np.ndarray, available) -> tuple[np.ndarray, tuple]:
+        """(x_t, p_t) = argmax over X_t × U_{t−1} (C5: X_t, not X), ties to the lowest flat index."""
+        n = self.posterior.n
+        avail = np.broadcast_to(available, (score.shape[0], n))
+        flat = masked_argmax(score, self.active[:, :, None] & avail[:, None, :])
+        self.p_t, x_t = np.divmod(flat, n)
+        return x_t[:, None], (self._rows, self.p_t, x_t)
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        self.w_t = self.ctx.beta[t] * self.sd_t  # frozen before y_t (C8)
         # σ² of every kernel group at x_t, for the chain-rule check of Lemma 5.3 (D4)
-        self.var_groups_t = post.group_var()[r, :, x_t]
-        self.record = {
-            "prior": p_t, "mu": self.mu_t, "sigma": self.sd_t, "ucb": self.mu_t + self.w_t,
-            "w": self.w_t, "n_active": self.active.sum(axis=1), "var_groups": self.var_groups_t,
-        }
-        return x_t[:, None]
+        self.var_groups_t = self.posterior.group_var()[self._rows, :, action[:, 0]]
+        return {"prior": self.p_t, "w": self.w_t, "n_active": self.active.sum(axis=1),
+                "var_groups": self.var_groups_t}
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         r, p = self._rows, self.p_t

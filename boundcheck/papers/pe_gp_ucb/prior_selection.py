@@ -15,16 +15,20 @@ import numpy as np
 from scipy.special import softmax
 
 from boundcheck.model.dataspace import make_posterior
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
+from boundcheck.policies.ucb import UCBPolicy
 
 
-class _PriorSelection(Policy):
+class _PriorSelection(UCBPolicy):
     provides_posterior = True
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
         self.posterior = make_posterior(ctx.candidates, ctx.noise_var, ctx.runs, max_data=ctx.max_observations)
         self.truth_prior = ctx.monitor_index
         self._rows = np.arange(ctx.runs)
+
+    def width_at(self, t: int) -> float:
+        return self.ctx.beta[t]  # PE-GP-UCB's β (C35)
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.posterior.condition_batch(action, y)
@@ -37,14 +41,13 @@ class MLE(_PriorSelection):
     description = "GP-UCB with the prior of maximum marginal likelihood at each step"
     records = frozenset({"prior", "mu", "sigma", "ucb"})
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
         post, r = self.posterior, self._rows
-        p_t = np.argmax(post.loglik, axis=1)  # lowest index on ties (all equal at t = 1)
-        mu, sd = post.mean()[r, p_t], post.sd()[r, p_t]
-        ucb = mu + self.ctx.beta[t] * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"prior": p_t, "mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t]}
-        return x_t[:, None]
+        self.p_t = np.argmax(post.loglik, axis=1)  # lowest index on ties (all equal at t = 1)
+        return post.mean()[r, self.p_t], post.sd()[r, self.p_t]
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"prior": self.p_t}
 
 
 class FullyBayesian(_PriorSelection):
@@ -53,11 +56,13 @@ class FullyBayesian(_PriorSelection):
     description = "GP-UCB under the posterior mixture over the candidate priors"
     records = frozenset({"prior", "ucb"})
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, r = self.posterior, self._rows
-        weights = softmax(post.loglik, axis=1)  # P(p | D_{t-1}) with a uniform hyperprior, log-sum-exp
-        ucb_p = post.mean() + self.ctx.beta[t] * post.sd()  # (m, P, n)
-        score = np.einsum("mp,mpn->mn", weights, ucb_p)
-        x_t = self.ctx.actions.oracle(score, available)[:, 0]
-        self.record = {"prior": np.argmax(weights, axis=1), "ucb": score[r, x_t]}
-        return x_t[:, None]
+    def mean_sd(self, t: int, available) -> tuple[np.ndarray, np.ndarray]:
+        return self.posterior.mean(), self.posterior.sd()  # (m, P, n)
+
+    def index(self, t: int, mu: np.ndarray, sd: np.ndarray, width: float) -> np.ndarray:
+        """Σ_p UCB^p_{t−1}(x) P(p | D_{t−1})."""
+        self.weights = softmax(self.posterior.loglik, axis=1)  # P(p | D_{t-1}), uniform hyperprior, log-sum-exp
+        return np.einsum("mp,mpn->mn", self.weights, mu + width * sd)
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"prior": np.argmax(self.weights, axis=1)}

@@ -36,6 +36,12 @@ def _scenarios() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="r_sw_gp_ucb", title="No-Regret Algorithms for Time-Varying Bayesian Optimization",
     source="Zhou & Shroff (2021), arXiv 2102.06296", file="003_002b80fa6e2b3d29.txt",
@@ -44,7 +50,7 @@ PAPER = Paper(
     scenarios=("vb_rotation", "vb_rotation_p0", "vb_rotation_p1", "vb_rotation_p25", "vb_switch_p5", "vb_switch_p25",
                "vb_walk", "vb_matern", "vb_grid", "vb_rademacher", "vb_small_noise", "vb_lambda_h", "vb_budget_exceeds",
                "vb_noise_exceeds"),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios},
+    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=3,
 )

@@ -25,13 +25,14 @@ import numpy as np
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.dataspace import make_posterior
 from boundcheck.model.window_posterior import checksum_weights
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
+from boundcheck.policies.ucb import UCBPolicy
 from boundcheck.utils.validation import check_int
 
 __all__ = ["RestartGPUCB", "ForgettingGPUCB"]
 
 
-class ForgettingGPUCB(Policy):
+class ForgettingGPUCB(UCBPolicy):
     """UCB on the exact posterior of the retained samples (the shared part of R-GP-UCB and SW-GP-UCB)."""
 
     provides_posterior = True
@@ -60,14 +61,11 @@ class ForgettingGPUCB(Policy):
         self._rows = np.arange(ctx.runs)
         self._c = checksum_weights(ctx.candidates[0].n)
 
-    def select(self, t: int, available: np.ndarray) -> np.ndarray:
-        post, r, beta_t = self.posterior, self._rows, float(self.beta[t])
-        mu, sd = post.mean()[:, 0], post.sd()[:, 0]
-        ucb = mu + beta_t * sd
-        x_t = self.ctx.actions.oracle(ucb, available)[:, 0]
-        self.record = {"mu": mu[r, x_t], "sigma": sd[r, x_t], "ucb": ucb[r, x_t], "width": np.full(r.size, beta_t),
-                       "n_ret": post.n_obs.astype(float), "mu_dot": mu @ self._c, "var_dot": sd**2 @ self._c}
-        return x_t[:, None]
+    def width_at(self, t: int) -> float:
+        return float(self.beta[t])
+
+    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
+        return {"n_ret": self.posterior.n_obs.astype(float), "mu_dot": mu @ self._c, "var_dot": sd**2 @ self._c}
 
 
 class RestartGPUCB(ForgettingGPUCB):

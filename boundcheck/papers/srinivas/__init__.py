@@ -30,13 +30,19 @@ def _scenarios() -> ModuleType:
     return module
 
 
+
+def _defects() -> ModuleType:
+    from . import defects as module
+
+    return module
+
 PAPER = Paper(
     id="srinivas", title="Gaussian Process Optimization in the Bandit Setting: No Regret and Experimental Design",
     source="Srinivas, Krause, Kakade, Seeger (2010), ICML, arXiv 0912.3995", file="",
     theorems=("gp_ucb",),
     policies=(),
     scenarios=("gp_sample_matern", "gp_sample_se"),
-    parts={"theory": _theory, "family": _family, "scenarios": _scenarios},
+    parts={"theory": _theory, "family": _family, "scenarios": _scenarios, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=1,
 )

@@ -1,9 +1,33 @@
 """GP-UCB on a finite domain (Srinivas et al. 2010, Theorem 1), checked by the kernelized family it shares with
-paper 004."""
+paper 004: the claim table and the width schedule of Theorem 1."""
 
 from __future__ import annotations
 
-from boundcheck.claims.families.kernelized import KernelizedFamily
+import numpy as np
+
+from boundcheck.claims.families.kernelized import INFO_NEEDS, UCB_NEEDS, KernelEvaluator, KernelizedFamily
+from boundcheck.claims.table import ClaimSpec
 from theory import srinivas
 
-FAMILIES = tuple(KernelizedFamily(th) for th in srinivas.THEOREMS)
+
+def claims(c) -> list[ClaimSpec]:
+    """Theorem 1's claims: the regret bound, the confidence event of Lemma 5.1, the chain of Lemmas 5.2–5.4 and
+    the calibration of the innovations under the true prior."""
+    E = KernelEvaluator
+    return [
+        ClaimSpec(c("regret_bound"), E.regret_bound),
+        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+        ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+        ClaimSpec(c("D1_optimism"), E.ucb_optimism, UCB_NEEDS),
+        ClaimSpec(c("D2_intermediate"), E.srinivas_intermediate, UCB_NEEDS),
+        ClaimSpec(c("D3_information"), E.information, INFO_NEEDS),
+        ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
+    ]
+
+
+def schedules(values: dict, t: np.ndarray, gamma_prev: np.ndarray) -> dict[str, np.ndarray]:
+    """GP-UCB's width √β_t of Theorem 1 (``width_t``; it needs no γ)."""
+    return {"gp_ucb": srinivas.THEOREM.schedule_values("width_t", t, values)}
+
+
+FAMILIES = tuple(KernelizedFamily(th, claims, schedules) for th in srinivas.THEOREMS)
