@@ -12,39 +12,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from boundcheck.claims.families.kernelized import KernelEvaluator, KernelizedFamily
+from boundcheck.claims.families.kernelized import UCB_NEEDS, KernelEvaluator, KernelizedFamily
 from boundcheck.claims.table import ClaimSpec
 
 from .theorems import THEOREMS
 
-_UCB = frozenset({"z_all", "sigma", "ucb"})  # the records (and engine monitor) the optimism step reads
+
+def claims(c) -> list[ClaimSpec]:
+    """The toy theorems' claims (``c(id)`` is the theorem's Claim), each with the statistic that checks it."""
+    E = KernelEvaluator
+    return [
+        ClaimSpec(c("regret_bound"), E.regret_bound),
+        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+        ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
+        ClaimSpec(c("D1_optimism"), E.ucb_optimism, UCB_NEEDS),
+        ClaimSpec(c("D3_information"), E.information, frozenset({"sigma"})),
+    ]
+
+
+def schedules(values: dict, t: np.ndarray, gamma_prev: np.ndarray) -> dict[str, np.ndarray]:
+    """The widths by policy name: the toy algorithm's fixed √β of Lemma 1 (it becomes the study's β), and the
+    GP-UCB baseline's own anytime width."""
+    th = THEOREMS[0]  # both theorems share the schedules
+    return {"toy_ucb": th.schedule_values("width_t", t, values), "gp_ucb": th.schedule_values("gp_ucb_width_t", t,
+                                                                                                 values)}
 
 
 class ToyFamily(KernelizedFamily):
     """Known-horizon GP-UCB (the toy paper, Theorem 1 and its overstated twin)."""
-
-    def claim_table(self) -> list[ClaimSpec]:
-        c, E = self.theorem.claim, KernelEvaluator
-        return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
-            ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
-            ClaimSpec(c("D1_optimism"), E.ucb_optimism, _UCB),
-            ClaimSpec(c("D3_information"), E.information, frozenset({"sigma"})),
-        ]
-
-    def schedules(self, scenario, values: dict, gamma_used: np.ndarray) -> dict[str, np.ndarray]:
-        """(T+1,) widths: ``beta`` for the theorem's algorithm (the fixed √β of Lemma 1), ``gp_ucb`` for the
-        GP-UCB baseline (its own anytime width)."""
-        T = int(values["T"])
-        t = np.arange(T + 1, dtype=float)
-        t[0] = 1.0
-        th = self.theorem
-
-        def full(name: str) -> np.ndarray:
-            return np.broadcast_to(np.asarray(th.schedule_values(name, t, values), dtype=float), t.shape).copy()
-
-        return {"beta": full("width_t"), "gp_ucb": full("gp_ucb_width_t")}
 
     def baseline_columns(self, ev: KernelEvaluator, name: str) -> dict[str, np.ndarray]:
         """The baselines' regret, tightness and confidence events (their own self-normalised bound is not one
@@ -57,4 +52,4 @@ class ToyFamily(KernelizedFamily):
         return d
 
 
-FAMILIES = tuple(ToyFamily(th) for th in THEOREMS)
+FAMILIES = tuple(ToyFamily(th, claims, schedules) for th in THEOREMS)
