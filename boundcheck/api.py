@@ -45,7 +45,7 @@ from .world.scenario_files import load_scenario
 
 __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_defects", "build_study", "verify",
            "power", "applicability", "write_report", "sweep", "reproduce", "DEFAULT_RUNS", "DEFAULT_MAX_RUNS",
-           "DEFAULT_FALSE_ALARM"]
+           "DEFAULT_FALSE_ALARM", "store_check", "store_repair"]
 
 DEFAULT_RUNS = 200
 DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
@@ -366,6 +366,24 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
     out_dir = results_dir.parent if out_dir is None else Path(out_dir)
     paths = write_reports(results_dir, out_dir)
     return {"html": str(paths["html"]), "tex": str(paths["tex"])}
+
+
+def store_check(path: str | Path) -> dict:
+    """What a results folder (``--out`` or its ``results/``) holds and what of it verifies, writing nothing:
+    :func:`boundcheck.study.store.check` (``status``: ``"ok"``, ``"damaged"`` or ``"unrepairable"``). A folder
+    that is not a results folder is a :class:`BoundcheckError`."""
+    from .study.store import check
+
+    return check(path)
+
+
+def store_repair(path: str | Path) -> dict:
+    """Rebuild a damaged manifest from the chunks that verify and belong to the folder's configuration:
+    :func:`boundcheck.study.store.repair` (the check after the repair, with ``"repaired"``: what was done). The
+    same verify command then recomputes only what was not recovered."""
+    from .study.store import repair
+
+    return repair(path)
 
 
 def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Path | Scenario | None = None, *,
