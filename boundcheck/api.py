@@ -51,7 +51,7 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
-           "stop_workers"]
+           "stop_workers", "store_check", "store_repair"]
 
 DEFAULT_RUNS = 200
 DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
@@ -508,6 +508,24 @@ def rebuild_report(results_dir: str | Path) -> dict:
 
 _SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "delta", "seed", "claims",
                  "bound", "regret")
+
+
+def store_check(path: str | Path) -> dict:
+    """What a results folder (``--out`` or its ``results/``) holds and what of it verifies, writing nothing:
+    :func:`boundcheck.study.store.check` (``status``: ``"ok"``, ``"damaged"`` or ``"unrepairable"``). A folder
+    that is not a results folder is a :class:`BoundcheckError`."""
+    from .study.store import check
+
+    return check(path)
+
+
+def store_repair(path: str | Path) -> dict:
+    """Rebuild a damaged manifest from the chunks that verify and belong to the folder's configuration:
+    :func:`boundcheck.study.store.repair` (the check after the repair, with ``"repaired"``: what was done). The
+    same verify command then recomputes only what was not recovered."""
+    from .study.store import repair
+
+    return repair(path)
 
 
 def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Path | Scenario | None = None, *,

@@ -840,7 +840,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out folder of a verify, or its results/ folder")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
     s.set_defaults(func=cmd_report)
+
+    # ``store check|repair DIR`` (issue 25): one self-contained block, calling only the api
+    s = sub.add_parser("store", help="check a results folder, or repair a damaged one from its verified chunks",
+                       description="check: list what a results folder holds and what of it verifies (writes "
+                                   "nothing). repair: rebuild a damaged or lost manifest.json from store.json and "
+                                   "the chunks whose sha256 verifies and whose recorded configuration key is the "
+                                   "folder's; then re-run the same verify command to recompute the rest.",
+                       epilog=STORE_EXIT_CODES_HELP)
+    s.add_argument("action", choices=["check", "repair"], help="what to do (required)")
+    s.add_argument("results_dir", metavar="DIR", help="the --out folder of a verify, or its results/ folder")
+    s.add_argument("--json", action="store_true", help="print the result as JSON (default: text)")
+    s.set_defaults(func=cmd_store)
     return p
+
+
+STORE_EXIT_CODES_HELP = """exit codes:
+  0    check: everything recorded verifies; repair: repaired, or nothing to repair
+  1    check: damage found (`boundcheck store repair DIR` fixes it)
+  2    bad input: DIR is not a boundcheck results folder (one line on stderr)
+  5    cannot be repaired: no readable manifest.json and no store.json, so nothing proves which configuration
+       the chunks belong to (re-run verify into another --out)"""
+EXIT_STORE_DAMAGED, EXIT_STORE_UNREPAIRABLE = 1, 5
+
+
+def cmd_store(args) -> int:
+    from . import api
+
+    result = api.store_check(args.results_dir) if args.action == "check" else api.store_repair(args.results_dir)
+    if args.json:
+        _print_json(result)
+    else:
+        for line in result.get("repaired", []):
+            print(f"repaired: {line}")
+        for what, why in result["refused"].items():
+            print(f"not recovered: {what}: {why}")
+        print(result["message"])
+    return {"ok": EXIT_OK, "damaged": EXIT_STORE_DAMAGED}.get(result["status"], EXIT_STORE_UNREPAIRABLE)
 
 
 def _log_dir() -> Path:

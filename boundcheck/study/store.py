@@ -4,7 +4,11 @@ Layout of a results directory::
 
     manifest.json            theorem, scenario, configuration (+ its key), package version, n_chunks, and for
                              every chunk done: its runs and the size and sha256 of each of its files
+    store.json               the manifest's header alone (configuration, key, n_chunks, meta; no chunks): what
+                             :func:`repair` rebuilds a lost or damaged manifest from
     chunks/runs-00003.parquet, chunks/steps-00003.parquet
+    chunks/chunk-00003.json  the chunk's own record: the configuration key it was computed under and the
+                             manifest's entry for it (runs, sha256 of each file); written with the chunk
     claims.parquet, summary.json, gamma.parquet   (written when a study completes; their hashes in
                                                    ``manifest["files"]``)
     .lock                    the writers' advisory lock (see :func:`~boundcheck.utils.io.folder_lock`)
@@ -20,12 +24,17 @@ Integrity rules:
   and found hash) and recomputed, never used; a read of a completed study refuses it with a one-line error;
 * readers read exactly the chunks ``0 … n_chunks − 1`` that the manifest and the configuration name, and
   nothing else found in the folder; a folder holding chunk files but no manifest is refused;
-* one writer at a time: :meth:`ResultStore.lock` (held by :func:`~boundcheck.study.runner.run_study`).
+* one writer at a time: :meth:`ResultStore.lock` (held by :func:`~boundcheck.study.runner.run_study`);
+* a damaged manifest loses nothing verified: every chunk carries its own record (``chunk-NNNNN.json``: key and
+  hashes), and :func:`repair` (``boundcheck store repair DIR``) rebuilds the manifest from ``store.json`` and the
+  chunks whose hashes verify and whose key is the configuration's; :func:`check` lists what verifies. Chunks
+  written before these records existed carry no proof of their configuration and are not recovered.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import math
 import warnings
 from collections.abc import Iterator
@@ -36,28 +45,40 @@ import pandas as pd
 from ..errors import BoundcheckError, IntegrityWarning
 from ..utils.io import atomic_write_bytes, atomic_write_json, folder_lock, read_json, sha256_bytes, sync_directory
 
-__all__ = ["ResultStore", "STORE_FORMAT", "parquet_bytes"]
+__all__ = ["ResultStore", "STORE_FORMAT", "parquet_bytes", "check", "repair", "find_store"]
 
-#: 2: sha256 of every file in the manifest, n_chunks, page checksums (1: files trusted as found)
+#: 2: sha256 of every file in the manifest, n_chunks, page checksums (1: files trusted as found); stores of
+#: format 2 may also hold store.json and per-chunk records (readers that predate them ignore them)
 STORE_FORMAT = 2
+_NOT_HEADER = ("chunks", "files", "integrity_events")
 
 
 class ResultStore:
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
+        self._backfill = False  # set by open(): this process holds the folder for writing
 
     # ------------------------------------------------------------------ manifest
     @property
     def manifest_path(self) -> Path:
         return self.root / "manifest.json"
 
+    @property
+    def header_path(self) -> Path:
+        return self.root / "store.json"
+
     def read_manifest(self) -> dict | None:
-        """The manifest, or None for a folder that has none (the one manifest loader)."""
+        """The manifest, or None for a folder that has none (the one manifest loader). A damaged one is a
+        one-line error naming the command that repairs it."""
         if not self.manifest_path.exists():
             return None
-        manifest = read_json(self.manifest_path, "manifest")
-        if not isinstance(manifest.get("chunks", {}), dict) or not isinstance(manifest.get("files", {}), dict):
-            raise BoundcheckError(f"corrupt manifest {self.manifest_path}: 'chunks' and 'files' must be objects")
+        try:
+            manifest = read_json(self.manifest_path, "manifest")
+            if not isinstance(manifest.get("chunks", {}), dict) or not isinstance(manifest.get("files", {}), dict):
+                raise BoundcheckError(f"corrupt manifest {self.manifest_path}: 'chunks' and 'files' must be objects")
+        except BoundcheckError as exc:
+            raise BoundcheckError(f"{exc}; `boundcheck store repair {self.root}` rebuilds it from the verified "
+                                  f"chunks") from None
         manifest.setdefault("chunks", {})
         return manifest
 
@@ -71,6 +92,17 @@ class ResultStore:
 
     def write_manifest(self, manifest: dict) -> None:
         atomic_write_json(self.manifest_path, manifest, default=str)
+
+    def write_header(self, manifest: dict) -> None:
+        """Record the manifest's header (everything but the chunks and the final files) in ``store.json``: what
+        :func:`repair` rebuilds a damaged manifest from. Rewritten only when it changes."""
+        header = {k: v for k, v in manifest.items() if k not in _NOT_HEADER}
+        try:
+            if read_json(self.header_path, "store header") == json.loads(json.dumps(header, default=str)):
+                return
+        except BoundcheckError:
+            pass
+        atomic_write_json(self.header_path, header, default=str)
 
     def lock(self):
         """Context manager: the write lock of this results folder (refuses at once if another run holds it)."""
@@ -91,7 +123,8 @@ class ResultStore:
             if foreign:
                 raise BoundcheckError(
                     f"{self.root} holds {len(foreign)} chunk file(s) but no manifest.json (not written by a "
-                    f"boundcheck run, or its manifest was lost): refusing to mix them in; use another --out or "
+                    f"boundcheck run, or its manifest was lost): refusing to mix them in; `boundcheck store repair "
+                    f"{self.root}` rebuilds a lost manifest from the verified chunks, or use another --out or "
                     f"remove the folder")
             return
         if manifest.get("config_key") != key:
@@ -102,16 +135,20 @@ class ResultStore:
         """Start or resume a study (call it holding :meth:`lock`); refuse to mix results of different
         configurations. Clears temporary files a killed writer left behind."""
         self.check_compatible(key, config)
-        for tmp in (self.root / "chunks").glob(".*.parquet.*"):
-            tmp.unlink(missing_ok=True)
+        for pattern in (".*.parquet.*", ".chunk-*.json.*"):
+            for tmp in (self.root / "chunks").glob(pattern):
+                tmp.unlink(missing_ok=True)
+        self._backfill = True  # done_chunks may now write the record of a verified chunk that lacks one
         manifest = self.read_manifest()
         if manifest is not None:
             if n_chunks is not None and manifest.get("n_chunks") != n_chunks:
                 manifest["n_chunks"] = n_chunks
                 self.write_manifest(manifest)
+            self.write_header(manifest)  # also for a folder written before store.json existed
             return manifest
         manifest = {"config": config, "config_key": key, "store_format": STORE_FORMAT, "n_chunks": n_chunks,
                     "chunks": {}, "files": {}, **meta}
+        self.write_header(manifest)
         self.write_manifest(manifest)
         return manifest
 
@@ -168,6 +205,9 @@ class ResultStore:
                               IntegrityWarning, stacklevel=2)
             else:
                 done.add(chunk)
+                if self._backfill and not self._record_path(chunk).exists():
+                    # verified through the manifest: give it the record that lets repair recover it later
+                    self._write_record(manifest.get("config_key"), chunk, info)
         extra = [p.name for p in self._foreign_chunk_files() if not _names_a_chunk(p.name, limit, manifest)]
         if extra:
             warnings.warn(f"ignoring {len(extra)} file(s) in {self.root / 'chunks'} that the manifest does not name "
@@ -196,6 +236,15 @@ class ResultStore:
     def chunk_path(self, table: str, chunk: int) -> Path:
         return self.root / self._rel(table, chunk)
 
+    def _record_path(self, chunk: int) -> Path:
+        return self.root / "chunks" / f"chunk-{chunk:05d}.json"
+
+    def _write_record(self, key, chunk: int, info: dict) -> None:
+        """The chunk's own record (key + its manifest entry), flushed beside its files (folder flushed by the
+        caller)."""
+        record = {"store_format": STORE_FORMAT, "config_key": key, "chunk": chunk, "record": info}
+        atomic_write_bytes(self._record_path(chunk), json.dumps(record, default=str).encode(), sync_dir=False)
+
     def write_chunk(self, chunk: int, tables: dict[str, pd.DataFrame | bytes], info: dict) -> None:
         """Write every table of one chunk (atomically, with page checksums), then record the chunk and the
         sha256 of each file in the manifest (the chunk counts as done only from that moment). A table is a
@@ -207,6 +256,9 @@ class ResultStore:
         """:meth:`write_chunk` for the chunks of one task: every file written and flushed first, the folders
         flushed once, then one manifest update records them all (a crash in between leaves files the manifest
         does not know, recomputed on resume: never a recorded chunk without its file)."""
+        manifest = self.read_manifest()
+        if manifest is None:
+            raise BoundcheckError(f"{self.manifest_path} disappeared while the study was running")
         records = {}
         folders = set()
         for chunk, tables, info in items:
@@ -218,11 +270,9 @@ class ResultStore:
                 folders.add(path.parent)
                 files[name] = {"file": self._rel(name, chunk), "sha256": sha256_bytes(data), "bytes": len(data)}
             records[str(chunk)] = {**info, "files": files}
+            self._write_record(manifest.get("config_key"), chunk, records[str(chunk)])
         for folder in folders:
             sync_directory(folder)
-        manifest = self.read_manifest()
-        if manifest is None:
-            raise BoundcheckError(f"{self.manifest_path} disappeared while the study was running")
         manifest["chunks"].update(records)
         self.write_manifest(manifest)
 
@@ -348,3 +398,240 @@ def _config_diff(stored, wanted) -> str:
         return "stored under another key"
     return "; ".join(f"{k}: stored {stored.get(k.split(' ')[0])!r}, requested {wanted.get(k.split(' ')[0])!r}"
                      if not k.endswith("(content)") else f"{k} differs" for k in keys)
+
+
+# ---------------------------------------------------------------------------------------------- check and repair
+#: final files a completed study writes from its chunks (recomputed by a rerun; no per-file record of their own)
+_FINAL_FILES = ("summary.json", "claims.parquet", "gamma.parquet")
+
+
+def find_store(path: str | Path) -> ResultStore:
+    """The store at ``path``: a results folder, or the ``--out`` folder of a verify holding ``results/``. A
+    path that is neither is a one-line :class:`BoundcheckError` (exit 2)."""
+    root = Path(path)
+    if not root.exists():
+        raise BoundcheckError(f"{root} not found")
+    if not root.is_dir():
+        raise BoundcheckError(f"{root} is not a directory: give the folder verify wrote (OUT or OUT/results)")
+
+    def looks_like(d: Path) -> bool:
+        return (d / "manifest.json").exists() or (d / "store.json").exists() or (d / "chunks").is_dir()
+
+    if not looks_like(root) and looks_like(root / "results"):
+        root = root / "results"
+    if not looks_like(root):
+        raise BoundcheckError(f"{root} is not a boundcheck results folder (no manifest.json, store.json or chunks/)")
+    return ResultStore(root)
+
+
+def _chunk_of(name: str, prefix: str, suffix: str) -> int | None:
+    num = name.removeprefix(prefix).removesuffix(suffix)
+    return int(num) if name.startswith(prefix) and name.endswith(suffix) and num.isdigit() else None
+
+
+def _recover(store: ResultStore, key) -> tuple[dict[str, dict], dict[str, str]]:
+    """The chunks proven by their own records (``chunk-NNNNN.json``): ``{chunk: manifest entry}`` for those whose
+    key is ``key`` and whose every file verifies, and ``{file or chunk: why not}`` for the rest (chunk files
+    without a record included)."""
+    chunks_dir = store.root / "chunks"
+    good: dict[str, dict] = {}
+    refused: dict[str, str] = {}
+    names = sorted(p.name for p in chunks_dir.iterdir() if not p.name.startswith(".")) if chunks_dir.is_dir() else []
+    for name in names:
+        c = _chunk_of(name, "chunk-", ".json")
+        if c is None:
+            continue
+        try:
+            rec = json.loads((chunks_dir / name).read_bytes())
+            info = rec["record"]
+            files = info["files"]
+            ok_shape = (rec.get("chunk") == c and isinstance(files, dict) and "runs" in files
+                        and isinstance(info.get("runs"), list))
+        except (OSError, ValueError, KeyError, TypeError):
+            ok_shape = False
+        if not ok_shape:
+            refused[f"chunk {c}"] = f"its record chunks/{name} is unreadable or incomplete"
+            continue
+        if rec.get("config_key") != key:
+            refused[f"chunk {c}"] = (f"belongs to another configuration (key {rec.get('config_key')!r}, this "
+                                     f"store's {key!r})")
+            continue
+        if any(not isinstance(r, dict) or r.get("file", store._rel(t, c)) != store._rel(t, c)
+               for t, r in files.items()):
+            refused[f"chunk {c}"] = f"its record chunks/{name} names files of another chunk"
+            continue
+        problems = [p for p in (store._check_file(store._rel(t, c), files[t]) for t in sorted(files)) if p]
+        if problems:
+            refused[f"chunk {c}"] = "; ".join(problems)
+            continue
+        good[str(c)] = info
+    for name in names:  # chunk files that no record accounts for
+        table, _, rest = name.partition("-")
+        c = _chunk_of(rest, "", ".parquet") if table in ("runs", "steps") else None
+        if c is not None and str(c) not in good and f"chunk {c}" not in refused:
+            refused[f"chunk {c}"] = (f"chunks/{name} has no record of the configuration it was computed under "
+                                     f"(written by an older boundcheck, or its chunk-{c:05d}.json is lost)")
+    return good, refused
+
+
+def _ranges(chunks) -> str:
+    """``0-4, 7, 9-10``: a list of chunks in a line."""
+    xs = sorted(int(c) for c in chunks)
+    out: list[str] = []
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(str(xs[i]) if i == j else f"{xs[i]}-{xs[j]}")
+        i = j + 1
+    return ", ".join(out) or "none"
+
+
+def check(path: str | Path) -> dict:
+    """What a results folder holds and what of it verifies, writing nothing.
+
+    Returns ``{"path", "status", "manifest", "header", "config_key", "n_chunks", "verified", "missing",
+    "damaged", "recoverable", "refused", "files", "message"}``: ``status`` is ``"ok"`` (the manifest reads and
+    every chunk and file it records verifies; ``missing`` chunks are work a rerun finishes), ``"damaged"``
+    (:func:`repair` fixes it: ``damaged`` recorded chunks, unrecorded but ``recoverable`` chunks, or an
+    unreadable manifest with ``store.json`` beside it) or ``"unrepairable"`` (no readable manifest and no
+    ``store.json``: nothing proves which configuration the chunks belong to). ``verified``: the chunks usable
+    as the store stands (after a repair, for a damaged manifest). A path that is not a results folder is a
+    :class:`BoundcheckError`."""
+    store = find_store(path)
+    out: dict = {"path": str(store.root), "manifest": "ok", "header": "ok", "config_key": None, "n_chunks": None,
+                 "verified": [], "missing": [], "damaged": {}, "recoverable": [], "refused": {}, "files": {}}
+    try:
+        manifest = store.read_manifest()
+        if manifest is None:
+            out["manifest"] = "missing"
+    except BoundcheckError as exc:
+        manifest = None
+        out["manifest"] = str(exc).split("; `boundcheck store repair")[0]
+    try:
+        header = read_json(store.header_path, "store header") if store.header_path.exists() else None
+        if header is None:
+            out["header"] = "missing"
+        elif "config_key" not in header:
+            header, out["header"] = None, f"store header {store.header_path} has no config_key"
+    except BoundcheckError as exc:
+        header, out["header"] = None, str(exc)
+    base = manifest if manifest is not None else header
+    if base is None:
+        out["status"] = "unrepairable"
+        _, refused = _recover(store, object())  # lists the chunk files found, none provable
+        out["refused"] = {c: "no readable manifest.json or store.json names this store's configuration"
+                          for c in refused}
+        out["message"] = (f"{store.root}: manifest {out['manifest']}, store.json {out['header']}: nothing proves "
+                          f"which configuration the {len(refused)} chunk(s) found belong to; re-run verify into "
+                          f"another --out")
+        return out
+    key = base.get("config_key")
+    out["config_key"] = key
+    try:
+        n = store.n_chunks(base) if manifest is not None else int(base.get("n_chunks") or 0)
+    except (BoundcheckError, TypeError, ValueError):
+        n = 0
+    out["n_chunks"] = n
+    recovered, refused = _recover(store, key)
+    if manifest is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", IntegrityWarning)
+            verified = store.done_chunks(manifest)
+        limit = manifest.get("n_chunks")  # chunks beyond it (of a larger study of the same key) are kept, unread
+        recorded = {int(c) for c in manifest["chunks"] if str(c).isdigit() and (limit is None or int(c) < limit)}
+        verified &= recorded
+        for c in sorted(recorded - verified):
+            info = manifest["chunks"][str(c)]
+            files = (info.get("files") if isinstance(info, dict) else None) or {}
+            out["damaged"][str(c)] = "; ".join(
+                p for p in (store._check_file(store._rel(t, c), files.get(t)) for t in sorted(set(files) | {"runs"}))
+                if p) or "outside the configuration's chunks"
+        out["recoverable"] = sorted(int(c) for c in recovered if int(c) not in recorded)
+        refused = {c: why for c, why in refused.items()
+                   if int(c.split()[1]) not in verified and c.split()[1] not in out["damaged"]}
+        for rel, record in sorted((manifest.get("files") or {}).items()):
+            out["files"][rel] = store._check_file(rel, record) or "ok"
+    else:
+        verified = {int(c) for c in recovered}
+        out["recoverable"] = sorted(verified)
+        for rel in _FINAL_FILES:
+            if (store.root / rel).exists():
+                out["files"][rel] = "unverifiable (its record was in the lost manifest); a rerun rebuilds it"
+    out["verified"] = sorted(verified)
+    out["missing"] = [c for c in range(n) if c not in verified and c not in out["recoverable"]]
+    out["refused"] = refused
+    bad_files = [rel for rel, st in out["files"].items() if st != "ok"]
+    damaged = manifest is None or out["damaged"] or out["recoverable"] or bad_files
+    out["status"] = "damaged" if damaged else "ok"
+    if damaged:
+        out["message"] = (f"{store.root}: {'manifest ' + out['manifest'] + '; ' if manifest is None else ''}"
+                          f"chunks that verify: {_ranges(verified)}; damaged: {_ranges(out['damaged'])}; refused: "
+                          f"{len(refused)}; `boundcheck store repair {store.root}` rebuilds the manifest from the "
+                          f"verified chunks, then re-run the same verify command to recompute the rest")
+    else:
+        out["message"] = (f"{store.root}: every recorded chunk and file verifies ({len(verified)} of {n} chunks"
+                          f"{'; re-run the same verify command to finish the rest' if out['missing'] else ''})")
+    return out
+
+
+def repair(path: str | Path) -> dict:
+    """Rebuild the manifest of a damaged results folder from what verifies (holding the folder's lock).
+
+    With a readable manifest: drop the recorded chunks that fail verification (and the final files that do)
+    and add the chunks whose own records verify but that the manifest missed (a run killed between writing a
+    chunk and recording it). With an unreadable or missing manifest: a new one from ``store.json`` and every
+    chunk whose record carries this configuration's key and whose files match their sha256; the damaged
+    manifest is kept as ``manifest.json.damaged`` and the final files it vouched for are set aside as
+    ``<name>.unverified`` (a rerun rebuilds them). A rerun of the same verify command then computes only the
+    chunks not recovered, and its results are bit-identical to an uninterrupted run's.
+
+    Returns :func:`check`'s dict after the repair, with ``"repaired"``: what was done (``status`` stays
+    ``"unrepairable"`` when there is no configuration to rebuild from, and nothing is written then)."""
+    store = find_store(path)
+    before = check(store.root)
+    if before["status"] != "damaged":
+        return {**before, "repaired": []}
+    done: list[str] = []
+    with store.lock():
+        try:
+            manifest = store.read_manifest()
+        except BoundcheckError:
+            manifest = None
+        recovered, _ = _recover(store, before["config_key"])
+        if manifest is None:
+            header = read_json(store.header_path, "store header")
+            if store.manifest_path.exists():
+                store.manifest_path.replace(store.root / "manifest.json.damaged")
+                done.append("kept the damaged manifest as manifest.json.damaged")
+            for rel in _FINAL_FILES:
+                if (store.root / rel).exists():
+                    (store.root / rel).replace(store.root / f"{rel}.unverified")
+                    done.append(f"set aside {rel} as {rel}.unverified (a rerun rebuilds it)")
+            manifest = {**header, "chunks": dict(sorted(recovered.items(), key=lambda kv: int(kv[0]))), "files": {}}
+            done.append(f"rebuilt manifest.json from store.json and {len(recovered)} verified chunk(s): "
+                        f"{_ranges(recovered)}")
+        else:
+            for c in before["damaged"]:
+                manifest["chunks"].pop(c, None)
+            if before["damaged"]:
+                done.append(f"dropped {len(before['damaged'])} damaged chunk(s): {_ranges(before['damaged'])}")
+            for c in before["recoverable"]:
+                manifest["chunks"][str(c)] = recovered[str(c)]
+            if before["recoverable"]:
+                done.append(f"recorded {len(before['recoverable'])} verified chunk(s) the manifest missed: "
+                            f"{_ranges(before['recoverable'])}")
+            for rel, st in before["files"].items():
+                if st != "ok":
+                    manifest["files"].pop(rel, None)
+                    if (store.root / rel).exists():
+                        (store.root / rel).replace(store.root / f"{rel}.unverified")
+                    done.append(f"set aside {rel} as {rel}.unverified (a rerun rebuilds it)")
+        log = manifest.setdefault("integrity_events", [])
+        log.append({"event": "store repair: " + "; ".join(done)})
+        del log[:-100]
+        store.write_manifest(manifest)
+        sync_directory(store.root)
+    after = check(store.root)
+    return {**after, "repaired": done}

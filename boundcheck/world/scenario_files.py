@@ -65,6 +65,7 @@ from ..errors import BoundcheckError
 from ..model.domains import FiniteDomain, grid
 from ..model.kernels import KERNEL_NAMES, make_kernel
 from ..model.priors import GPPrior, RKHSFamily
+from ..utils.blas import scenario_blas
 from .actions import AlternatingAvailability, AlwaysAvailable, TopK
 from .scenario import Scenario
 
@@ -446,7 +447,14 @@ def _delta(f: _File, root: dict) -> float:
 
 
 def parse_scenario(data: dict, source: str = "<scenario>", base_dir: str | Path = ".") -> Scenario:
-    """A :class:`Scenario` from the parsed TOML ``data`` (see the module docstring for the keys)."""
+    """A :class:`Scenario` from the parsed TOML ``data`` (see the module docstring for the keys). Its generators
+    and kernels run on a fixed number of BLAS threads (:func:`~boundcheck.utils.blas.scenario_blas`): the same
+    scenario, bit for bit, whatever ``OMP_NUM_THREADS`` says."""
+    with scenario_blas():
+        return _parse_scenario(data, source, base_dir)
+
+
+def _parse_scenario(data: dict, source: str, base_dir: str | Path) -> Scenario:
     f = _File(source, Path(base_dir))
     root = f.keys(data, "", _ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "priors", "truth"})
     if "format" in root and root["format"] != FORMAT:

@@ -21,6 +21,7 @@ from pathlib import Path
 from theory import plugins
 
 from ...errors import BoundcheckError
+from ...utils.blas import scenario_blas
 from ..scenario import Scenario
 from ..scenario_files import load_scenario
 
@@ -72,4 +73,5 @@ def get_scenario(name: str, horizon: int | None = None, delta: float | None = No
     if builder is None:
         raise BoundcheckError(f"unknown scenario {name!r}; known: {', '.join(scenario_names())} (or give a "
                               "scenario file, FILE.toml)")
-    return builder().at(horizon, delta)
+    with scenario_blas():  # Python builders too: the same scenario whatever the environment's BLAS threads
+        return builder().at(horizon, delta)
