@@ -23,8 +23,10 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -51,13 +53,23 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
-           "stop_workers"]
+           "stop_workers", "read_toml"]
 
 DEFAULT_RUNS = 200
 DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
 REPRODUCE_FALSE_ALARM = 0.05
 
 PolicyLike = "str | PolicySpec | type | Callable"  # a string: PolicySpec is imported only when a study is built
+
+
+# ------------------------------------------------------------------------------------------------ input files
+def read_toml(name: str, path: str | Path, where: str | None = None) -> dict:
+    """An input TOML file (a config), parsed, or a one-line :class:`BoundcheckError`: missing, a directory or a
+    special file, too large, not UTF-8, malformed or nested too deeply
+    (:func:`boundcheck.utils.validation.read_toml`)."""
+    from .utils.validation import read_toml as _read
+
+    return _read(name, path, where=where)
 
 
 # ------------------------------------------------------------------------------------------------ workers
@@ -67,6 +79,23 @@ def prewarm(jobs: int = -1, backend: str = "loky") -> None:
     from .study.pool import prewarm as _prewarm
 
     _prewarm(jobs, backend)
+
+
+def _capped_jobs(options: RunOptions, spec: StudySpec) -> tuple[RunOptions, str | None]:
+    """``options`` with at most as many workers as the machine has cores and the study has chunks (more would only
+    start idle processes: ``--jobs 100000`` started hundreds), and the note to print when the cores capped an
+    explicit ``--jobs``. A dask scheduler's workers are on other machines: left as they are. Results do not depend
+    on the number of workers."""
+    if options.backend == "dask" and options.scheduler:
+        return options, None
+    cores = os.cpu_count() or 1
+    chunks = max(1, -(-spec.runs // spec.chunk_size))
+    asked = cores if options.jobs == -1 else options.jobs
+    jobs = min(asked, cores, chunks)
+    note = (f"--jobs {options.jobs} is more than this machine's {cores} cores: running {jobs} worker(s)"
+            if options.jobs > cores else None)
+    return (options if jobs == options.jobs or (options.jobs == -1 and jobs == cores)
+            else replace(options, jobs=jobs)), note
 
 
 def stop_workers() -> None:
@@ -196,8 +225,26 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
     from .policies import policy_spec
 
     if isinstance(policy, str) and ":" in policy:
-        return policy_spec(_load_object(policy))
+        obj = _load_object(policy)
+        _check_policy_protocol(policy, obj)
+        return policy_spec(obj)
     return policy_spec(policy)
+
+
+def _check_policy_protocol(ref: str, obj) -> None:
+    """A class named by ``FILE.py:CLASS`` follows one of the two protocols (docs/extending.md): the per-run
+    ask/tell form (methods ``ask`` and ``tell``) or a batched :class:`~boundcheck.policies.base.Policy`; a
+    factory (any other callable) is checked when it is called. Refused at once, before any study starts."""
+    from .policies.asktell import is_ask_tell
+    from .policies.base import Policy
+
+    if isinstance(obj, type):
+        if not (is_ask_tell(obj) or issubclass(obj, Policy)):
+            raise BoundcheckError(f"{ref}: {obj.__name__} follows neither policy protocol: an ask/tell class needs "
+                                  f"methods ask(self) and tell(self, x, y), a batched policy subclasses "
+                                  f"boundcheck.policies.base.Policy")
+    elif not callable(obj):
+        raise BoundcheckError(f"{ref}: {type(obj).__name__} {obj!r} is not a policy class or factory")
 
 
 def recorded_by(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
@@ -349,7 +396,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     from .study.power import apply_defects, defect_instance
     from .study.preflight import preflight, run_options
     from .study.runner import Sequential, preload_workers, run_study
-    from .utils.validation import check_output_dir
+    from .utils.validation import check_output_dir, check_report_dir
     from .world.assumptions import Conditions
 
     s = settings_from(settings, keywords, caller="verify")
@@ -358,7 +405,6 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
     budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
-    prewarm(options.jobs, options.backend)  # workers start importing the engine while the theorem is set up
     planted = resolve_defects(spec.theorem, defects)
     sequential = None
     if s.until_conclusive:  # (max_runs without until_conclusive: refused by VerifySettings)
@@ -371,13 +417,20 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     if out_path is None and not temporary:
         out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
     largest = spec if sequential is None else replace(spec, runs=sequential.max_runs)  # memory at the most runs
+    options, note = _capped_jobs(options, largest)
     preflight(largest, options, None if temporary else out_path / "results", limit, conditions=cond,
               allow_out_of_theory=s.allow_out_of_theory)
+    if report and not temporary:
+        check_report_dir(out_path)
     spec = apply_defects(spec, planted)
     # labels from what is actually run: a defect that changes the world breaks assumptions of its own
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
     inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
+    if note:
+        warnings.warn(note, stacklevel=2)
+    # only now, with every input validated and the theorem instantiated, do worker processes start (issue 25)
+    prewarm(options.jobs, options.backend)
     preload_workers(spec, inst)  # the workers unpickle the study (and import what it needs) before their first task
     meta = _meta(spec)
     meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
@@ -971,11 +1024,12 @@ def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20
     Returns the bracket as JSON (lower, upper, methods)."""
     import math
 
+    from .model.kernels import check_lengthscale
     from .model.mig import gamma_for_grid
     from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
     from .utils.validation import check_int, check_positive, check_unit_interval
 
-    check_positive("--lengthscale", lengthscale)
+    check_lengthscale(lengthscale)
     check_positive("--noise", noise)
     grid, dim = check_int("--grid", grid), check_int("--dim", dim)
     horizon, batch = check_int("--horizon", horizon), check_int("--batch", batch)

@@ -25,7 +25,6 @@ import sys
 import tempfile
 import textwrap
 import time
-import tomllib
 import traceback
 import warnings
 from pathlib import Path
@@ -67,28 +66,42 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _integer(text: str) -> int:
-    """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails)."""
-    t = text.strip().replace("_", "")
-    m = re.fullmatch(r"([+-]?\d+)\^(\d+)", t)
-    try:
-        if m:
-            if int(m.group(2)) > 400:
-                raise ValueError
-            return int(m.group(1)) ** int(m.group(2))
-        if re.fullmatch(r"[+-]?\d+", t):
-            return int(t)
-        m = re.fullmatch(r"([+-]?\d+(?:\.\d*)?)[eE]\+?(\d+)", t)
+    """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails).
+
+    ASCII digits only (``５``, a full-width digit, is refused although Python's ``int`` takes it), underscores
+    only between groups of three digits (``1_000``; ``1_0`` is refused), and at most 2⁶³ − 1 (``1e400`` is
+    refused here rather than overflowing a float later)."""
+    t = text.strip()
+    if "_" in t:  # digit grouping: 1_000_000
+        if not re.fullmatch(r"[+-]?[0-9]{1,3}(_[0-9]{3})+", t, flags=re.ASCII):
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer (underscores only between groups of "
+                                             f"three digits: 1_000)")
+        t = t.replace("_", "")
+    value = None
+    m = re.fullmatch(r"([+-]?[0-9]+)\^([0-9]+)", t, flags=re.ASCII)
+    if m:
+        if int(m.group(2)) <= 400:
+            value = int(m.group(1)) ** int(m.group(2))
+    elif re.fullmatch(r"[+-]?[0-9]+", t, flags=re.ASCII):
+        value = int(t) if len(t) <= 400 else 10**400
+    else:
+        m = re.fullmatch(r"([+-]?[0-9]+(?:\.[0-9]*)?)[eE]\+?([0-9]+)", t, flags=re.ASCII)
         if m and int(m.group(2)) <= 400:
             mant, exp = m.group(1), int(m.group(2))
             whole, _, frac = mant.partition(".")
             frac = frac.rstrip("0")
             if len(frac) <= exp:
-                return int(whole + frac + "0" * (exp - len(frac))) if whole.lstrip("+-") else 0
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+                value = int(whole + frac + "0" * (exp - len(frac))) if whole.lstrip("+-") else 0
+        elif m:
+            value = 10**400  # an exponent above 400: far too large, refused below
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+    if abs(value) > _MAX_INT:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large (at most 2^63 - 1)")
+    return value
 
 
+_MAX_INT = 2**63 - 1  # boundcheck.utils.validation.MAX_INT (the cli imports only the api)
 _integer.__name__ = "integer"  # argparse names the type in its message
 
 
@@ -252,15 +265,8 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
 
 
 def _load_config(path: str) -> dict:
-    p = Path(path)
-    if not p.is_file():
-        raise BoundcheckError(f"config file {path} not found" if not p.exists() else f"config {path} is not a file")
-    try:
-        data = tomllib.loads(p.read_bytes().decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise BoundcheckError(f"malformed config {path}: {str(exc).splitlines()[0]}") from None
-    except OSError as exc:
-        raise BoundcheckError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    # missing, a special file, huge, undecodable, malformed or nested too deeply: one line, exit 2
+    data = api.read_toml("config file", path, where=f"malformed config {path}")
     if "verify" in data:
         if not isinstance(data["verify"], dict):
             raise BoundcheckError(f"malformed config {path}: 'verify' must be a table ([verify])")
@@ -298,7 +304,7 @@ def _render_summary(summary: dict) -> None:
     colour = COLOUR
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
                     else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + escape("; ".join(summary["out_of_theory_reasons"])))
-    con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
+    con.print(f"[bold]{escape(summary['theorem'])}[/bold] on {escape(summary['scenario'])} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
               + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else "")
               + (f"; false-alarm budget {summary['false_alarm']:g} (Holm)" if summary.get("false_alarm") else "")
@@ -329,13 +335,13 @@ def _render_summary(summary: dict) -> None:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
             f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
     _render_applicability(con, summary, colour)
-    main_alg = summary.get("main_algorithm", "the theorem's algorithm")
+    main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
     for col in ("algorithm", "mean", "median", "max", f"q{1 - summary['delta']:.2g}"):
         rt.add_column(col, justify="right" if col != "algorithm" else "left")
     for a, s in summary["regret"].items():
-        rt.add_row(a, *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
+        rt.add_row(escape(a), *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
     con.print(rt)
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
@@ -349,17 +355,19 @@ def _render_summary(summary: dict) -> None:
 
 def _render_applicability(con, summary: dict, colour: dict) -> None:
     """Which claims applied to the checked policy, why the others did not; verdicts of further checked ones."""
+    from rich.markup import escape
+
     na = summary.get("not_applicable") or {}
     if na:
-        con.print(f"[dim]not applicable to {summary.get('main_algorithm')}: "
-                  + "; ".join(f"{k} ({v})" for k, v in na.items())
+        con.print(f"[dim]not applicable to {escape(str(summary.get('main_algorithm')))}: "
+                  + escape("; ".join(f"{k} ({v})" for k, v in na.items()))
                   + " — report these extras (ask/tell `records`) to check them[/dim]")
     for name, info in (summary.get("checked") or {}).items():
         if name == summary.get("main_algorithm"):
             continue
         v = info["verdict"]
         bad = [c["id"] for c in info["claims"] if c["verdict"] == "violated"]
-        con.print(f"also checked: [bold]{name}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
+        con.print(f"also checked: [bold]{escape(name)}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
                   + (f" (violated: {', '.join(bad)})" if bad else "")
                   + (f"; not applicable: {', '.join(info['not_applicable'])}" if info.get("not_applicable") else ""))
 
@@ -419,9 +427,7 @@ def _shown(progress):
 
 
 def cmd_verify(args) -> int:
-    cfg = _verify_config(args)
-    if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
-        api.prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))  # workers import while the theorem loads
+    cfg = _verify_config(args)  # no worker starts here: api.verify starts them once everything is validated
     th = api.resolve_theorem(cfg["theorem"])
     settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
                          out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
@@ -450,7 +456,8 @@ def _render_power(table: dict) -> None:
 
     con = _console()
     target = table["power_target"]
-    con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
+    con.print(f"[bold]power of {escape(table['theorem'])}[/bold] on {escape(table['scenario'])}: a verify of "
+              f"N = {table['runs']} runs, "
               f"T = {table['horizon']}, false-alarm budget {table['false_alarm']:g}")
     base = table["defects"].get("none", {}).get("probability", {})
     t = Table(title=f"per claim: the defects it catches, with the probability that a verify of N runs calls it "
@@ -515,12 +522,14 @@ def cmd_report(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ sweep
 def cmd_sweep(args) -> int:
+    from rich.markup import escape
+
     th = api.resolve_theorem(args.theorem)
     con = _console() if not args.json else None
 
     def on_cell(done, total, cell, summary):
         if con is not None and summary is not None:
-            con.print(f"[{done}/{total}] {cell}: {summary['verdict']}"
+            con.print(escape(f"[{done}/{total}] {cell}: {summary['verdict']}")
                       + ("" if summary["in_theory"] else " (out of theory)"))
 
     settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed,
@@ -540,6 +549,8 @@ def cmd_sweep(args) -> int:
 # --------------------------------------------------------------------------------------------- scenario
 def cmd_scenario(args) -> int:
     if args.action == "list":
+        if args.file:
+            raise BoundcheckError(f"scenario list takes no FILE, got {args.file!r}")
         rows = api.scenario_list()
         if args.json:
             _print_json(rows)
@@ -561,23 +572,30 @@ def cmd_scenario(args) -> int:
     if args.json:
         _print_json(info)
         return EXIT_OK
+    from rich.markup import escape
+
     con = _console()
-    con.print(f"[bold]{info['name']}[/bold]" + (f"  ({info['source']})" if info["source"] else ""))
-    con.print(info["description"])
-    con.print("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {info['out_of_theory_reason']}")
+    say = con.print
+
+    def text(line: str) -> None:  # names and descriptions come from the file: printed literally, never as markup
+        say(escape(line))
+
+    say(f"[bold]{escape(info['name'])}[/bold]" + escape(f"  ({info['source']})" if info["source"] else ""))
+    text(info["description"])
+    say("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {escape(info['out_of_theory_reason'])}")
     d = info["domain"]
-    con.print(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
-    con.print(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
-              + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
+    text(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
+    text(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
+         + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
     t = info["truth"]
-    con.print(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
-              + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
-    con.print(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
-              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
-              f"γ: {info['gamma_rule']}")
-    con.print(f"actions: {info['actions']}")
+    text(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
+         + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
+    text(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
+         f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
+         f"γ: {info['gamma_rule']}")
+    text(f"actions: {info['actions']}")
     for n in info["notes"]:
-        con.print(f"note: {n}")
+        text(f"note: {n}")
     return EXIT_OK
 
 
