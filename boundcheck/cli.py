@@ -500,7 +500,7 @@ def cmd_power(args) -> int:
             err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
 
     settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed, jobs=args.jobs,
-                         backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                         backend=args.backend, out=args.out, false_alarm=args.false_alarm, max_memory=args.max_memory,
                          allow_out_of_theory=args.allow_out_of_theory)  # runs None: api.DEFAULT_RUNS
     table = api.power(th, args.scenario, settings=settings, defects=args.defect or None, subsets=args.subsets,
                       on_study=on_study)
@@ -527,17 +527,33 @@ def cmd_sweep(args) -> int:
     th = api.resolve_theorem(args.theorem)
     con = _console() if not args.json else None
 
+    started = [0.0]
+
     def on_cell(done, total, cell, summary):
+        if summary is None and done == 0:  # sized first: how many cells, then how long the first took
+            started[0] = time.monotonic()
+            print(f"sweep {th.id}: {total} cells", file=sys.stderr, flush=True)
+        if summary is not None and done == 1 and total > 1:
+            took = time.monotonic() - started[0]
+            print(f"sweep {th.id}: the first cell took {took:.1f} s; the {total - 1} others, about "
+                  f"{took * (total - 1):.0f} s if they take as long (resumable: completed cells are kept)",
+                  file=sys.stderr, flush=True)
         if con is not None and summary is not None:
             con.print(escape(f"[{done}/{total}] {cell}: {summary['verdict']}")
                       + ("" if summary["in_theory"] else " (out of theory)"))
 
-    settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed,
-                         beta_scale=args.beta_scale, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                         out=args.out or Path("reports") / f"{th.id}-sweep", report=not args.no_report,
-                         false_alarm=args.false_alarm, allow_out_of_theory=args.allow_out_of_theory)
-    result = api.sweep(th, args.vary, args.scenario, settings=settings, algorithm=args.algorithm or None,
-                       on_cell=on_cell)
+    cfg = _load_config(args.config) if args.config else {}
+    for k in VERIFY_KEYS:  # command-line flags win over the config file
+        v = getattr(args, k, None)
+        if v is not None and v is not False:
+            cfg[k] = v
+    settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
+                         out=cfg.get("out") or Path("reports") / f"{th.id}-sweep")
+    defects = cfg.get("defect") or []
+    defects = [defects] if isinstance(defects, str) else list(defects)
+    algorithm = cfg.get("algorithm") or None
+    result = api.sweep(th, args.vary, cfg.get("scenario"), settings=settings, algorithm=algorithm,
+                       on_cell=on_cell, defects=defects)
     if args.json:
         _print_json(result)
     else:
@@ -648,7 +664,7 @@ def cmd_reproduce(args) -> int:
             progress.update(task, description=label, completed=done, total=total)
 
     settings = _settings(runs=args.runs, seed=args.seed, jobs=args.jobs, out=args.out, false_alarm=args.false_alarm,
-                         report=not args.no_report)
+                         report=not args.no_report, max_memory=args.max_memory)
     with _shown(progress):
         summary = api.reproduce(args.paper, args.experiment, settings=settings, explore=args.explore,
                                 explore_runs=args.explore_runs, on_progress=on_progress)
@@ -794,6 +810,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="run cells that break an assumption anyway, labelled (default: refuse the sweep, exit 3)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="no HTML page (default: write it)")
+    s.add_argument("--until-conclusive", dest="until_conclusive", action="store_true",
+                   help="in each cell, add chunks of runs until every claim is settled or --max-runs (default: off)")
+    s.add_argument("--max-runs", dest="max_runs", type=_integer, metavar="N",
+                   help="with --until-conclusive: stop each cell at N runs (default: 2000)")
+    s.add_argument("--defect", action="append", metavar="NAME",
+                   help="plant a defect in every cell (a negative control; names: `boundcheck power`); repeat for "
+                        "several (default: none)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse a cell estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
+    s.add_argument("--config", metavar="FILE",
+                   help="TOML file with verify's keys (runs, horizon, seed, ...); flags win (default: none)")
     s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("power", help="which claims catch which planted defect, with what probability",
@@ -818,6 +845,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                  "(default: 200)")
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="measure on a scenario that breaks an assumption (default: refuse, exit 3)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse work estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--out", metavar="DIR",
                    help="folder for the defect studies and power.json (default: reports/<theorem>/power)")
     s.add_argument("--json", action="store_true", help="print the power table's JSON (default: tables)")
@@ -850,6 +879,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="paired runs per explored setting (default: the grid's own)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="write no report (default: write it)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse work estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.set_defaults(func=cmd_reproduce)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
