@@ -53,7 +53,7 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
-           "stop_workers", "read_toml"]
+           "stop_workers", "read_toml", "check_environment", "reproducible_papers"]
 
 DEFAULT_RUNS = 200
 MAX_SWEEP_CELLS = 10_000  # a sweep runs its cells one after another: more is a mistake (issue 25: 1000 × 1000)
@@ -71,6 +71,13 @@ def read_toml(name: str, path: str | Path, where: str | None = None) -> dict:
     from .utils.validation import read_toml as _read
 
     return _read(name, path, where=where)
+
+
+def check_environment() -> None:
+    """Refuse unknown values of boundcheck's environment variables (``BOUNDCHECK_POSTERIOR_ARITHMETIC``,
+    ``BOUNDCHECK_POSTERIOR_REPRESENTATION``) before anything starts: importing the modules that own the switches
+    checks them (:class:`boundcheck.utils.switches.EnvSwitch`)."""
+    from .model import dataspace, posterior  # noqa: F401 - imported for the check their switches make
 
 
 # ------------------------------------------------------------------------------------------------ workers
@@ -925,6 +932,14 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 # ----------------------------------------------------------------------------------- theorems: list, show, bound
 # What the CLI shows about theorems, scenarios and reports, as data: cli.py renders it and imports nothing else
 # of boundcheck. Each function imports what it needs, so that `boundcheck list` and `--help` stay fast.
+def reproducible_papers() -> list[dict]:
+    """The papers ``reproduce`` takes: id, title and the names of their experiments (``reproduce --help``)."""
+    from .study.experiments import experiments_of, get_paper, paper_ids
+
+    return [{"id": pid, "title": getattr(get_paper(pid), "title", ""),
+             "experiments": [e.name for e in experiments_of(pid)]} for pid in paper_ids()]
+
+
 def list_theorems() -> list[dict]:
     """id, paper, guarantee and default scenario of every built-in theorem (``boundcheck list``).
 

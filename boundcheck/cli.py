@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import math
 import os
@@ -44,6 +45,41 @@ EXIT_CODES_HELP = """exit codes:
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
   130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+
+#: the exit codes of the commands that only read or compute (list, show, bound, gamma, scenario, report)
+EXIT_CODES_SIMPLE = """exit codes:
+  0    done
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C)"""
+
+EXIT_CODES_SWEEP = EXIT_CODES_HELP.replace("no claim violated (holds", "no claim violated in any cell (holds").replace(
+    "some claim violated", "some claim violated in some cell").replace(
+    "(the message names it; nothing written)", "in some cell (the message names it; no cell run)")
+
+EXIT_CODES_POWER = """exit codes:
+  0    the power table was written (whatever it says)
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  3    not applicable: an assumption of the theorem fails on the scenario (nothing written);
+       --allow-out-of-theory measures it anyway
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+EXIT_CODES_REPRODUCE = """exit codes:
+  0    no empirical claim "not reproduced" (reproduced or inconclusive: the table says which)
+  1    some empirical claim not reproduced
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+
+def _reproduce_epilog() -> str:
+    lines = ["papers and their experiments (`--experiment NAME` runs one):"]
+    for p in api.reproducible_papers():
+        lines.append(textwrap.fill(f"{p['id']:<16} {', '.join(p['experiments'])}", width=100, initial_indent="  ",
+                                   subsequent_indent=" " * 19))
+    return "\n".join(lines + ["", EXIT_CODES_REPRODUCE])
 
 
 class _Parser(argparse.ArgumentParser):
@@ -346,7 +382,7 @@ def _render_summary(summary: dict) -> None:
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
               + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
-              + f"   [{summary['elapsed_s']:.1f} s"
+              + f"   [{_wall_s(summary['elapsed_s']):.1f} s"
               + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
                  if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
     if summary["report"].get("html"):
@@ -389,26 +425,60 @@ def _settings(**values) -> api.VerifySettings:
     return api.VerifySettings(**{k: v for k, v in values.items() if v is not None})
 
 
+#: without a terminal (a CI log), progress is one plain line to stderr at most this often, seconds
+PLAIN_PROGRESS_EVERY = 5.0
+
+
+def _plain_progress(label: str):
+    """Progress without a terminal: one line to stderr every :data:`PLAIN_PROGRESS_EVERY` seconds at most (the
+    first after that long: a short command prints none). Returns (on_chunk, on_progress)."""
+    state = {"chunks": "", "steps": "", "last": time.monotonic()}
+
+    def emit() -> None:
+        now = time.monotonic()
+        if now - state["last"] >= PLAIN_PROGRESS_EVERY:
+            state["last"] = now
+            print(f"boundcheck: {label}: {state['steps']}{state['chunks']} [{now - _STARTED[0]:.0f} s]",
+                  file=sys.stderr, flush=True)
+
+    def on_chunk(done, total):
+        state["chunks"] = f"{done}/{total} chunks stored" if isinstance(total, int) else f"{done}/{total}"
+        emit()
+
+    def on_progress(done, total):
+        state["steps"] = f"{100 * done / max(total, 1):.0f}% of the run-steps, " if total else ""
+        emit()
+
+    return on_chunk, on_progress
+
+
 def _progress_bar(label: str):
     """A bar on stderr (a terminal only) that moves within a second: a spinner and the elapsed time while the
-    study is prepared (certified γ brackets), then run-steps done inside the chunks. Returns (progress or None,
-    on_chunk, on_progress)."""
+    study is prepared (certified γ brackets), then run-steps done inside the chunks; without a terminal, a
+    plain line every few seconds (:func:`_plain_progress`). Returns (progress or None, on_chunk, on_progress)."""
     if not sys.stderr.isatty():
-        return None, None, None
+        return None, *_plain_progress(label)
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    label = escape(label)
     progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
                         TextColumn("{task.fields[chunks]}"), TimeElapsedColumn(), transient=True,
                         console=Console(stderr=True))
     task = progress.add_task(f"{label}: preparing", total=None, chunks="")
+    chunks = {"done": 0, "total": None}
 
     def on_chunk(done, total):
+        chunks.update(done=done, total=total)
         progress.update(task, chunks=f"{done}/{total} chunks")
 
     def on_progress(done, total):
-        phase = "summarising" if done >= total else "simulating"
-        progress.update(task, description=f"{label}: {phase}", completed=done, total=total)
+        # "summarising" only once every chunk is stored: the run-steps of the chunks in flight may all be done
+        # while others wait to be written
+        finished = done >= total and (chunks["total"] is None or chunks["done"] >= chunks["total"])
+        progress.update(task, description=f"{label}: {'summarising' if finished else 'simulating'}",
+                        completed=done, total=total)
 
     return progress, on_chunk, on_progress
 
@@ -489,6 +559,8 @@ def _render_power(table: dict) -> None:
 
 
 def cmd_power(args) -> int:
+    from rich.markup import escape
+
     th = api.resolve_theorem(args.theorem)
     on_study = None
     if sys.stderr.isatty():
@@ -497,7 +569,12 @@ def cmd_power(args) -> int:
         err = Console(stderr=True)
 
         def on_study(name, i, total):
-            err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
+            err.print(escape(f"power {th.id}: study {i + 1}/{total} ({name})"), style="dim")
+    else:  # a CI log: the same, as plain lines, at most one every few seconds
+        plain, _ = _plain_progress(f"power {th.id}")
+
+        def on_study(name, i, total):
+            plain(i, f"{total} studies ({name} next)")
 
     settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed, jobs=args.jobs,
                          backend=args.backend, out=args.out, false_alarm=args.false_alarm, max_memory=args.max_memory,
@@ -645,7 +722,7 @@ def _render_reproduce(summary: dict) -> None:
         for cid, block in ex["claims"].items():
             con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']} (screen); "
                       f"{block.get('confirmation', '')}")
-    con.print(f"[{summary['elapsed_s']:.1f} s]  budget: {summary['budget']}")
+    con.print(f"[{_wall_s(summary['elapsed_s']):.1f} s]  budget: {summary['budget']}")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
@@ -662,6 +739,11 @@ def cmd_reproduce(args) -> int:
 
         def on_progress(label, done, total):
             progress.update(task, description=label, completed=done, total=total)
+    else:  # a CI log: plain lines, at most one every few seconds
+        plain, _ = _plain_progress(args.paper)
+
+        def on_progress(label, done, total):
+            plain(done, f"{total} chunks of {label}")
 
     settings = _settings(runs=args.runs, seed=args.seed, jobs=args.jobs, out=args.out, false_alarm=args.false_alarm,
                          report=not args.no_report, max_memory=args.max_memory)
@@ -696,13 +778,13 @@ def build_parser() -> argparse.ArgumentParser:
     json_help = "print JSON instead of tables (default: tables)"
 
     s = sub.add_parser("list", help="theorems: id, paper, guarantee, default scenario",
-                       description="List the theorems boundcheck can check.", epilog=EXIT_CODES_HELP)
+                       description="List the theorems boundcheck can check.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("show", help="statement, explicit bound, assumptions, claims, corrections",
                        description="Show a theorem: statement, explicit bound, symbols, assumptions, claims, "
-                                   "corrections.", epilog=EXIT_CODES_HELP)
+                                   "corrections.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_show)
@@ -710,7 +792,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bound", help="evaluate the explicit bound and each of its terms",
                        description="Evaluate a theorem's explicit bound at given values of its symbols. Each "
                                    "symbol must lie in its domain (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1)).",
-                       epilog=EXIT_CODES_HELP)
+                       epilog=EXIT_CODES_SIMPLE)
     s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="a bound symbol's value, once per symbol; all are required (names and domains: "
@@ -720,7 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("gamma", help="certified bracket on the maximum information gain γ_T",
                        description="Certified lower and upper ends of γ_T on a regular grid in [0,1]^d.",
-                       epilog=EXIT_CODES_HELP)
+                       epilog=EXIT_CODES_SIMPLE)
     s.add_argument("--kernel", required=True, choices=["rbf", "matern12", "matern32", "matern52", "linear"],
                    help="kernel (required)")
     s.add_argument("--lengthscale", type=float, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form; default: 0.2)")
@@ -787,7 +869,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sweep", help="a grid of verifies over parameter values: tidy table and page",
                        description="One verify per cell of the grid of --vary values, each resumable; a tidy parquet "
                                    "table (one row per cell × claim) and an HTML page of bound and regret against "
-                                   "each varied parameter.", epilog=EXIT_CODES_HELP)
+                                   "each varied parameter.", epilog=EXIT_CODES_SWEEP)
     s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="horizon, delta, runs, seed, beta_scale, epsilon, noise, or a dotted key of the scenario "
@@ -827,7 +909,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run the theorem's claims against a library of planted defects (wrappers around "
                                    "the algorithm, the scenario or the bound's evaluation) and print, per defect, "
                                    "which claims catch it and with what probability at N runs, and each claim's "
-                                   "smallest detectable effect.", epilog=EXIT_CODES_HELP)
+                                   "smallest detectable effect.", epilog=EXIT_CODES_POWER)
     s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--scenario", help="scenario name or file (default: the theorem's)")
     s.add_argument("--runs", type=_integer, help="N: the verify whose power is measured (default: 200)")
@@ -854,7 +936,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them",
                        description="Show a scenario file or built-in scenario in words, validate a file, or list "
-                                   "the built-in scenarios.", epilog=EXIT_CODES_HELP)
+                                   "the built-in scenarios.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("action", choices=["show", "validate", "list"], help="what to do (required)")
     s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name (required for show, validate)")
     s.add_argument("--json", action="store_true", help="print JSON (default: text)")
@@ -864,9 +946,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run a paper's experiments (stated settings, documented guesses where the paper "
                                    "is silent) and judge its empirical claims with paired tests inside one "
                                    "false-alarm budget. Exit 0: no claim 'not reproduced'; 1: some claim not "
-                                   "reproduced.", epilog=EXIT_CODES_HELP)
-    s.add_argument("paper", help="paper id: pe_gp_ucb (seed 000), igp_ucb_gp_ts (seed 004), ... (required)")
-    s.add_argument("--experiment", help="one experiment of the paper (default: all)")
+                                   "reproduced.", epilog_fn=_reproduce_epilog)
+    s.add_argument("paper", help="paper id, one of those listed below (required)")
+    s.add_argument("--experiment", help="one experiment of the paper, as listed below (default: all)")
     s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
     s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
@@ -885,7 +967,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
                        description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "
-                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_HELP)
+                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out folder of a verify, or its results/ folder")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
     s.set_defaults(func=cmd_report)
@@ -924,12 +1006,29 @@ def main(argv: list[str] | None = None) -> int:
             api.stop_workers()
 
 
+#: when the command started (time.monotonic()): the time printed at the end is the command's wall time, not the
+#: study's (which omits parsing, imports and the theorem's set-up)
+_STARTED = [time.monotonic()]
+
+
+def _wall_s(study_s: float) -> float:
+    return max(study_s, time.monotonic() - _STARTED[0])
+
+
+#: errors of a full disk or quota: not a bug, the store keeps what it completed (its writes are atomic)
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
 def _main(argv: list[str] | None) -> int:
+    if argv is not None:  # called in-process: the command starts now (else: when this module was imported)
+        _STARTED[0] = time.monotonic()
     parser = build_parser()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # every warning is one line with the one prefix
         try:
             args = parser.parse_args(argv)
+            if args.func in (cmd_verify, cmd_sweep, cmd_power, cmd_reproduce, cmd_gamma, cmd_report):
+                api.check_environment()  # the commands that compute: environment variables first
             return int(args.func(args))
         except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
@@ -950,6 +1049,12 @@ def _main(argv: list[str] | None) -> int:
             if isinstance(exc, BoundcheckError) or (th is not None and isinstance(exc, th.UnknownTheorem)):
                 msg = " ".join(str(exc.args[0] if exc.args else exc).split())
                 print(f"boundcheck: error: {msg}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            if isinstance(exc, OSError) and exc.errno in _DISK_FULL:
+                where = Path(exc.filename).parent if exc.filename else "the output folder"
+                print(f"boundcheck: error: no space left on the device writing into {where} "
+                      f"({os.strerror(exc.errno)}); every chunk completed before is kept there — free some space "
+                      f"and re-run the same command to resume", file=sys.stderr)
                 return EXIT_BAD_INPUT
             if isinstance(exc, MemoryError):
                 print(f"boundcheck: error: out of memory despite the estimate; lower --runs, --horizon or --jobs "
