@@ -294,3 +294,130 @@ def test_markup_in_a_scenario_name_is_printed_literally(place, capsys):
     _, inputs = place
     assert main(["scenario", "show", str(inputs / "colour.toml")]) == 0
     assert "[bold red]x" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------- cases that need a process
+def _boundcheck(*argv: str, env: dict | None = None, cwd: Path | None = None, **kwargs) -> subprocess.Popen:
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.Popen([sys.executable, "-m", "boundcheck", *argv], env=full, cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+@pytest.mark.parametrize("variable", ["BOUNDCHECK_POSTERIOR_ARITHMETIC", "BOUNDCHECK_POSTERIOR_REPRESENTATION"])
+@pytest.mark.parametrize("command", [PE, GA])
+def test_unknown_environment_values_are_refused(variable, command, tmp_path):
+    proc = _boundcheck(*command, env={variable: "bogus"}, cwd=tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err
+    assert err.count("\n") == 1 and variable in err and "bogus" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def _descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                kids = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for k in map(int, kids):
+                if k not in found:
+                    found.add(k)
+                    todo.append(k)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="counts processes through /proc")
+def test_jobs_far_above_the_machine_starts_no_more_workers_than_cores(tmp_path):
+    """``--jobs 4000`` is capped at the cores and at the study's chunks (2 runs: one chunk, no worker at all), with
+    a one-line note; ``--jobs 6 --runs 0`` is refused before any worker starts."""
+    import time
+
+    proc = _boundcheck("verify", "--theorem", "pe_gp_ucb", "--runs", "2", "--horizon", "5", "--jobs", "4000",
+                       "--no-report", cwd=tmp_path)
+    most = 0
+    while proc.poll() is None:
+        most = max(most, len(_descendants(proc.pid)))
+        time.sleep(0.05)
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    assert most <= (os.cpu_count() or 1), most
+    assert "capped" not in err and "more than this machine" in err and err.count("\n") == 1
+    proc = _boundcheck("verify", "--theorem", "pe_gp_ucb", "--runs", "0", "--jobs", "6", cwd=tmp_path)
+    most = 0
+    while proc.poll() is None:
+        most = max(most, len(_descendants(proc.pid)))
+        time.sleep(0.02)
+    _, err = proc.communicate()
+    assert proc.returncode == 2 and most == 0 and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------------- disk full
+def test_disk_full_is_one_line_and_a_rerun_resumes(place, capsys, monkeypatch):
+    from boundcheck.study.store import ResultStore
+
+    work, _ = place
+    real = ResultStore.write_chunks
+    calls = []
+
+    def full(self, items):
+        calls.append(1)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "chunk.tmp"))
+        return real(self, items)
+
+    monkeypatch.setattr(ResultStore, "write_chunks", full)
+    argv = ["verify", "--theorem", "pe_gp_ucb", "--runs", "60", "--horizon", "5", "--jobs", "1", "--no-report",
+            "--out", "o"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no space left" in err and "resume" in err and "results" in err, err
+    assert not (work.parent / "logs").exists()
+    monkeypatch.setattr(ResultStore, "write_chunks", real)
+    assert main(argv) == 0
+    capsys.readouterr()
+
+
+# --------------------------------------------------------------------------------- help and progress
+@pytest.mark.parametrize("command, codes", [
+    ("list", ["0 ", "2 ", "4 "]), ("show", ["0 ", "2 "]), ("bound", ["0 ", "2 "]), ("gamma", ["0 ", "2 "]),
+    ("scenario", ["0 ", "2 "]), ("report", ["0 ", "2 "]), ("verify", ["0 ", "1 ", "2 ", "3 ", "4 "]),
+    ("sweep", ["0 ", "1 ", "2 ", "3 "]), ("power", ["0 ", "2 ", "3 "]), ("reproduce", ["0 ", "1 ", "2 "])])
+def test_each_subcommand_lists_its_own_exit_codes(command, codes, capsys):
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    listed = [line.strip()[:2] for line in text.split("exit codes:")[1].splitlines() if line[:3] == "  " + line[2:3]
+              and line.strip()[:1].isdigit()]
+    for c in codes:
+        assert c in listed, (command, listed)
+    if command in ("list", "show", "bound", "gamma", "scenario", "report"):
+        assert "1 " not in listed and "3 " not in listed
+    if command == "reproduce":
+        assert "not reproduced" in text and "pe_gp_ucb" in text and "toy" in text and "..." not in text
+
+
+def test_sweep_takes_verifys_options(capsys):
+    assert main(["sweep", "--help"]) == 0
+    text = capsys.readouterr().out
+    for flag in ("--max-memory", "--config", "--until-conclusive", "--max-runs", "--defect"):
+        assert flag in text
+
+
+def test_sweep_says_how_many_cells_and_how_long_the_first_took(place, capsys):
+    assert main(SW + ["--vary", "seed=1,2", "--out", "s"]) == 0
+    err = capsys.readouterr().err
+    assert "2 cells" in err and "the first cell took" in err
+
+
+def test_progress_without_a_terminal_is_plain_lines(place, capsys, monkeypatch):
+    import boundcheck.cli as cli
+
+    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 0.0)
+    assert main(["verify", "--theorem", "pe_gp_ucb", "--runs", "50", "--horizon", "5", "--jobs", "1",
+                 "--no-report"]) == 0
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x]
+    assert lines and all(x.startswith("boundcheck: pe_gp_ucb: ") for x in lines), err
+    assert any("chunks stored" in x for x in lines)
