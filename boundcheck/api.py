@@ -1085,7 +1085,7 @@ def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20
     from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
     from .utils.validation import check_int, check_positive, check_unit_interval
 
-    check_lengthscale(lengthscale)
+    check_lengthscale(lengthscale, "--lengthscale")
     check_positive("--noise", noise)
     grid, dim = check_int("--grid", grid), check_int("--dim", dim)
     horizon, batch = check_int("--horizon", horizon), check_int("--batch", batch)

@@ -105,8 +105,8 @@ def _integer(text: str) -> int:
     """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails).
 
     ASCII digits only (``５``, a full-width digit, is refused although Python's ``int`` takes it), underscores
-    only between groups of three digits (``1_000``; ``1_0`` is refused), and at most 2⁶³ − 1 (``1e400`` is
-    refused here rather than overflowing a float later)."""
+    only between groups of three digits (``1_000``; ``1_0`` is refused). Larger than 10⁴⁰⁰ reads as 10⁴⁰⁰: every
+    setting refuses far less (:func:`boundcheck.utils.validation.check_int`), before any float could overflow."""
     t = text.strip()
     if "_" in t:  # digit grouping: 1_000_000
         if not re.fullmatch(r"[+-]?[0-9]{1,3}(_[0-9]{3})+", t, flags=re.ASCII):
@@ -132,12 +132,7 @@ def _integer(text: str) -> int:
             value = 10**400  # an exponent above 400: far too large, refused below
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
-    if abs(value) > _MAX_INT:
-        raise argparse.ArgumentTypeError(f"{text!r} is too large (at most 2^63 - 1)")
-    return value
-
-
-_MAX_INT = 2**63 - 1  # boundcheck.utils.validation.MAX_INT (the cli imports only the api)
+    return value  # its range (at most 2⁶³ − 1 for every count) is checked by boundcheck.utils.validation
 _integer.__name__ = "integer"  # argparse names the type in its message
 
 

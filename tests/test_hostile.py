@@ -94,7 +94,7 @@ CASES = [
     # --- numbers: overflow, non-ASCII digits, underscores, out of range --------------------------------------
     ("runs-1e400", PE + ["--runs", "1e400"], 2, "runs"),
     ("horizon-1e400", PE + ["--horizon", "1e400"], 2, "horizon"),
-    ("max-runs-1e400", PE + ["--until-conclusive", "--max-runs", "1e400"], 2, "max-runs"),
+    ("max-runs-1e400", PE + ["--until-conclusive", "--max-runs", "1e400"], 2, "max runs"),
     ("runs-10^400", PE + ["--runs", "10^400"], 2, "runs"),
     ("runs-2^63", PE + ["--runs", "2^63"], 2, "runs"),
     ("runs-fullwidth", PE + ["--runs", "５"], 2, "not an integer"),

@@ -86,11 +86,11 @@ class RBF(Kernel):
 MIN_LENGTHSCALE = 1e-100
 
 
-def check_lengthscale(value) -> float:
+def check_lengthscale(value, name: str = "lengthscale") -> float:
     """A kernel lengthscale: a finite number ≥ :data:`MIN_LENGTHSCALE` (one line otherwise, no numpy warnings)."""
-    v = check_positive("lengthscale", value)
+    v = check_positive(name, value)
     if v < MIN_LENGTHSCALE:
-        raise BoundcheckError(f"lengthscale {value!r} is too small: at least {MIN_LENGTHSCALE:g} (below it ℓ² "
+        raise BoundcheckError(f"{name} {value!r} is too small: at least {MIN_LENGTHSCALE:g} (below it ℓ² "
                               f"underflows and the kernel matrix is not finite)")
     return v
 

@@ -267,7 +267,10 @@ def read_toml(name: str, path, error: type[BoundcheckError] = BoundcheckError, w
     ``where`` starts those about its content (default: the path)."""
     import tomllib
 
-    p = check_input_file(name, path, max_bytes=MAX_TOML_BYTES)
+    try:
+        p = check_input_file(name, path, max_bytes=MAX_TOML_BYTES)
+    except BoundcheckError as exc:
+        raise error(str(exc)) from None
     name = where if where is not None else str(p)
     try:
         text = p.read_bytes().decode("utf-8")
