@@ -616,6 +616,10 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
     algorithm = [resolve_policy(a) for a in _as_sequence(algorithm)] or None
     policies = None if policies is None else [resolve_policy(p) for p in policies]
     out = s.out if s.out is not None else Path("reports") / f"{th.id}-sweep"
+    if s.report:
+        from .utils.validation import check_report_dir
+
+        check_report_dir(out)  # its index.html is the sweep's page: never someone else's, overwritten
     fixed = {"runs": s.runs, "horizon": s.horizon, "delta": s.delta, "seed": s.seed, "beta_scale": s.beta_scale}
     # resolve every cell before running any: a bad value fails at once, with nothing written
     plan = []

@@ -235,6 +235,10 @@ CASES = [
     ("sweep-delta", SW + ["--vary", "delta=0.1,5e-324"], 2, "not finite"),
     ("sweep-config-absent", SW + ["--vary", "seed=1,2", "--config", "{in}/absent.toml"], 2, "not found"),
     ("sweep-max-runs-alone", SW + ["--vary", "seed=1,2", "--max-runs", "100"], 2, "until-conclusive"),
+    ("sweep-foreign-page", SW[:-1] + ["--vary", "seed=1,2", "--out", "{in}/report_dir"], 2, "index.html"),
+    ("sweep-algorithm-no-ask", SW + ["--vary", "seed=1,2", "--algorithm", "{in}/pol.py:NoAsk"], 2, "ask"),
+    ("sweep-cells-over-limit", SW + ["--vary", "seed=" + ",".join(map(str, range(101))),
+                                     "--vary", "runs=" + ",".join(map(str, range(2, 102)))], 2, "10000"),
     ("sweep-defect-unknown", SW + ["--vary", "seed=1,2", "--defect", "nope"], 2, "defect"),
     # --- reproduce ------------------------------------------------------------------------------------------------
     ("reproduce-unknown", ["reproduce", "nope"], 2, "unknown paper"),
