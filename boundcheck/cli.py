@@ -766,6 +766,10 @@ def _theorems_epilog() -> str:
     return "\n".join(lines)
 
 
+JOBS_HELP = ("worker processes, or -1 for all cores; at most 4096, and never more than the cores or the chunks to run "
+             "(default: -1)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.",
                 epilog=EXIT_CODES_HELP)
@@ -825,7 +829,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--horizon", type=_integer, help="T, rounds per run (default: the scenario's)")
     s.add_argument("--delta", type=float, help="confidence parameter δ ∈ (0, 1) (default: the scenario's)")
     s.add_argument("--seed", type=_integer, help="seed, an integer in [0, 2^63 - 1] (default: 0)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"],
                    help="joblib backend; dask needs boundcheck[dask] (default: loky)")
     s.add_argument("--scheduler", metavar="ADDR",
@@ -877,7 +881,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--beta-scale", dest="beta_scale", type=float, help="multiply β_t by C > 0 (default: 1)")
     s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
                    help="your implementation checked in each cell (default: the theorem's algorithm)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"], help="joblib backend (default: loky)")
     s.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (default: a LocalCluster)")
     s.add_argument("--out", metavar="DIR", help="sweep directory (default: reports/<theorem>-sweep)")
@@ -913,7 +917,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_integer, default=0, help="seed (default: 0)")
     s.add_argument("--defect", action="append", metavar="NAME",
                    help="only these defects; repeat for several (default: every one that applies to the theorem)")
-    s.add_argument("--jobs", type=_integer, default=-1, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, default=-1, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                    help="joblib backend (default: loky)")
     s.add_argument("--false-alarm", dest="false_alarm", type=float, default=0.01, metavar="A",
@@ -946,7 +950,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--experiment", help="one experiment of the paper, as listed below (default: all)")
     s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--out", metavar="DIR", help="output folder (default: reports/reproduce/<paper>)")
     s.add_argument("--false-alarm", dest="false_alarm", type=float,
                    help="family-wise probability that any verdict is wrong (default: 0.05)")

@@ -48,7 +48,7 @@ def format_size(n: float) -> str:
     float: ``--runs 1e300``)."""
     if n >= 1024**6:
         digits = len(str(int(n)))
-        return f"about 10^{digits - 1} B"
+        return f"10^{digits - 1} B"
     for unit, scale in (("TiB", 1024**4), ("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
         if n >= scale:
             return f"{n / scale:.3g} {unit}"
