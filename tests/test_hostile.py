@@ -199,6 +199,10 @@ CASES = [
     ("bound-inf", ["bound", "gp_ucb", "--set", "T=1e400"], 2, "finite"),
     ("bound-nan", ["bound", "gp_ucb", "--set", "T=nan"], 2, "finite"),
     ("bound-malformed", ["bound", "gp_ucb", "--set", "=3"], 2, "malformed"),
+    ("bound-delta-subnormal", ["bound", "gp_ucb", "--set", "T=10", "--set", "delta=5e-324", "--set", "n_X=10",
+                               "--set", "gamma_T=3", "--set", "R=0.1"], 2, "not a finite number"),
+    ("bound-overflow", ["bound", "gp_ucb", "--set", "T=1e300", "--set", "delta=0.1", "--set", "n_X=1e300",
+                        "--set", "gamma_T=1e300", "--set", "R=1e300"], 2, "too large"),
     # --- gamma ----------------------------------------------------------------------------------------------------
     ("gamma-horizon-1e400", GA[:-1] + ["1e400"], 2, "horizon"),
     ("gamma-horizon-zero", GA[:-1] + ["0"], 2, "horizon"),
@@ -425,3 +429,15 @@ def test_progress_without_a_terminal_is_plain_lines(place, capsys, monkeypatch):
     lines = [x for x in err.splitlines() if x]
     assert lines and all(x.startswith("boundcheck: pe_gp_ucb: ") for x in lines), err
     assert any("chunks stored" in x for x in lines)
+
+
+def test_a_study_named_with_markup_is_printed_literally(place, capsys):
+    """A scenario named ``[/x] [bold red]y`` (rich markup) runs, and its name is printed as written (rich parsed
+    it: a crash after the results were stored, or silent colour)."""
+    work, inputs = place
+    (work.parent / "m.toml").write_text(SCENARIO.replace("NAME", "[/x] [bold red]y").replace("LS", "0.3"))
+    rc = main(["verify", "--theorem", "gp_ucb", "--scenario", str(work.parent / "m.toml"), "--runs", "2",
+               "--horizon", "5", "--jobs", "1", "--no-report", "--out", str(work.parent / "o")])
+    out, err = capsys.readouterr()
+    assert rc in (0, 1), err
+    assert "on [/x] [bold red]y" in out and "error" not in err
