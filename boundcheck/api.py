@@ -23,8 +23,10 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -51,13 +53,32 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
-           "stop_workers", "store_check", "store_repair"]
+           "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
+           "reproducible_papers"]
 
 DEFAULT_RUNS = 200
+MAX_SWEEP_CELLS = 10_000  # a sweep runs its cells one after another: more is a mistake (issue 25: 1000 × 1000)
 DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
 REPRODUCE_FALSE_ALARM = 0.05
 
 PolicyLike = "str | PolicySpec | type | Callable"  # a string: PolicySpec is imported only when a study is built
+
+
+# ------------------------------------------------------------------------------------------------ input files
+def read_toml(name: str, path: str | Path, where: str | None = None) -> dict:
+    """An input TOML file (a config), parsed, or a one-line :class:`BoundcheckError`: missing, a directory or a
+    special file, too large, not UTF-8, malformed or nested too deeply
+    (:func:`boundcheck.utils.validation.read_toml`)."""
+    from .utils.validation import read_toml as _read
+
+    return _read(name, path, where=where)
+
+
+def check_environment() -> None:
+    """Refuse unknown values of boundcheck's environment variables (``BOUNDCHECK_POSTERIOR_ARITHMETIC``,
+    ``BOUNDCHECK_POSTERIOR_REPRESENTATION``) before anything starts: importing the modules that own the switches
+    checks them (:class:`boundcheck.utils.switches.EnvSwitch`)."""
+    from .model import dataspace, posterior  # noqa: F401 - imported for the check their switches make
 
 
 # ------------------------------------------------------------------------------------------------ workers
@@ -67,6 +88,23 @@ def prewarm(jobs: int = -1, backend: str = "loky") -> None:
     from .study.pool import prewarm as _prewarm
 
     _prewarm(jobs, backend)
+
+
+def _capped_jobs(options: RunOptions, spec: StudySpec) -> tuple[RunOptions, str | None]:
+    """``options`` with at most as many workers as the machine has cores and the study has chunks (more would only
+    start idle processes: ``--jobs 100000`` started hundreds), and the note to print when the cores capped an
+    explicit ``--jobs``. A dask scheduler's workers are on other machines: left as they are. Results do not depend
+    on the number of workers."""
+    if options.backend == "dask" and options.scheduler:
+        return options, None
+    cores = os.cpu_count() or 1
+    chunks = max(1, -(-spec.runs // spec.chunk_size))
+    asked = cores if options.jobs == -1 else options.jobs
+    jobs = min(asked, cores, chunks)
+    note = (f"--jobs {options.jobs} is more than this machine's {cores} cores: running {jobs} worker(s)"
+            if options.jobs > cores else None)
+    return (options if jobs == options.jobs or (options.jobs == -1 and jobs == cores)
+            else replace(options, jobs=jobs)), note
 
 
 def stop_workers() -> None:
@@ -196,8 +234,26 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
     from .policies import policy_spec
 
     if isinstance(policy, str) and ":" in policy:
-        return policy_spec(_load_object(policy))
+        obj = _load_object(policy)
+        _check_policy_protocol(policy, obj)
+        return policy_spec(obj)
     return policy_spec(policy)
+
+
+def _check_policy_protocol(ref: str, obj) -> None:
+    """A class named by ``FILE.py:CLASS`` follows one of the two protocols (docs/extending.md): the per-run
+    ask/tell form (methods ``ask`` and ``tell``) or a batched :class:`~boundcheck.policies.base.Policy`; a
+    factory (any other callable) is checked when it is called. Refused at once, before any study starts."""
+    from .policies.asktell import is_ask_tell
+    from .policies.base import Policy
+
+    if isinstance(obj, type):
+        if not (is_ask_tell(obj) or issubclass(obj, Policy)):
+            raise BoundcheckError(f"{ref}: {obj.__name__} follows neither policy protocol: an ask/tell class needs "
+                                  f"methods ask(self) and tell(self, x, y), a batched policy subclasses "
+                                  f"boundcheck.policies.base.Policy")
+    elif not callable(obj):
+        raise BoundcheckError(f"{ref}: {type(obj).__name__} {obj!r} is not a policy class or factory")
 
 
 def recorded_by(spec: PolicySpec, scenario: Scenario) -> frozenset[str]:
@@ -362,7 +418,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     from .study.power import apply_defects, defect_instance
     from .study.preflight import preflight, run_options
     from .study.runner import Sequential, preload_workers, run_study
-    from .utils.validation import check_output_dir
+    from .utils.validation import check_output_dir, check_report_dir
     from .world.assumptions import Conditions
 
     s = settings_from(settings, keywords, caller="verify")
@@ -371,7 +427,6 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
     budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
-    prewarm(options.jobs, options.backend)  # workers start importing the engine while the theorem is set up
     planted = resolve_defects(spec.theorem, defects)
     sequential = None
     if s.until_conclusive:  # (max_runs without until_conclusive: refused by VerifySettings)
@@ -384,13 +439,20 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     if out_path is None and not temporary:
         out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
     largest = spec if sequential is None else replace(spec, runs=sequential.max_runs)  # memory at the most runs
+    options, note = _capped_jobs(options, largest)
     preflight(largest, options, None if temporary else out_path / "results", limit, conditions=cond,
               allow_out_of_theory=s.allow_out_of_theory)
+    if report and not temporary:
+        check_report_dir(out_path)
     spec = apply_defects(spec, planted)
     # labels from what is actually run: a defect that changes the world breaks assumptions of its own
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
     inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
+    if note:
+        warnings.warn(note, stacklevel=2)
+    # only now, with every input validated and the theorem instantiated, do worker processes start (issue 25)
+    prewarm(options.jobs, options.backend)
     preload_workers(spec, inst)  # the workers unpickle the study (and import what it needs) before their first task
     meta = _meta(spec)
     meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
@@ -423,7 +485,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
 
 
 #: the settings power does not read (a keyword among them is refused; see settings_from)
-_POWER_UNUSED = ("beta_scale", "max_memory", "until_conclusive", "max_runs", "report")
+_POWER_UNUSED = ("beta_scale", "until_conclusive", "max_runs", "report")
 
 
 def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
@@ -433,13 +495,16 @@ def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, set
     that applies), with the probability that a verify of ``runs`` runs (default :data:`DEFAULT_RUNS`) catches
     each, and each claim's smallest detectable effect. Writes ``out/power.json`` (default
     ``reports/<theorem>/power``) and returns it. ``settings`` or its fields as keywords: see :func:`verify` (of
-    them, power reads runs, horizon, delta, seed, jobs, backend, scheduler, false_alarm, allow_out_of_theory and
-    out). Validated like ``verify`` (one pass, nothing written on an error; not applicable: exit 3)."""
+    them, power reads runs, horizon, delta, seed, jobs, backend, scheduler, false_alarm, allow_out_of_theory,
+    max_memory and out). Validated like ``verify`` (one pass, nothing written on an error; not applicable: exit 3),
+    and sized like it: the pool of ``pool`` × N runs each defect study simulates is estimated and refused above
+    ``max_memory`` (default: the memory available) before anything runs."""
     from .claims.budget import HolmBudget
     from .claims.defects import defects_for
     from .study.power import run_power
-    from .study.preflight import check_applicable, run_options
+    from .study.preflight import check_applicable, estimate_study_memory, run_options
     from .utils.io import atomic_write_json
+    from .utils.resources import check_memory
     from .utils.validation import check_int, check_output_dir
     from .world.assumptions import Conditions
 
@@ -455,7 +520,17 @@ def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, set
     out_path = s.out if s.out is not None else check_output_dir("--out", Path("reports") / th.id / "power")
     check_applicable(spec, Conditions(), s.allow_out_of_theory)  # in the order of the preflight
     spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
+    # each defect study simulates a pool of pool × N runs of the checked algorithm (study/power.py: run_power)
+    pooled = replace(spec, policies=spec.policies[:1], runs=spec.runs * pool)
+    options, note = _capped_jobs(options, pooled)
+    est = estimate_study_memory(pooled, options)
+    est.parts["subsets judged"] = 8 * subsets * spec.runs * 4
+    est.total += est.parts["subsets judged"]
+    check_memory(est, s.max_memory, hint="lower --runs, --horizon, --subsets or --jobs, or set --max-memory if "
+                                         "you know better")
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    if note:
+        warnings.warn(note, stacklevel=2)
     table = run_power(spec, inst, planted, out_path, options, budget=budget, pool=pool, subsets=subsets,
                       seed=s.seed, on_study=on_study)
     atomic_write_json(out_path / "power.json", table, default=float)
@@ -532,7 +607,7 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
           settings: VerifySettings | None = None, policies: Sequence[PolicyLike] | None = None,
           algorithm: PolicyLike | Sequence[PolicyLike] | None = None, page: bool | None = None,
           on_cell: Callable[[int, int, str, dict | None], None] | None = None,
-          **keywords: Unpack[SettingsKeywords]) -> dict:
+          defects: Sequence[str] | None = None, **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) a sweep: one study per cell of the grid of ``vary`` (``"NAME=V1,V2"`` or :class:`Axis`).
 
     ``settings`` or its fields as keywords: see :func:`verify`; a varied runs, horizon, delta, seed or beta_scale
@@ -543,10 +618,16 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
     older name). Returns the content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is
     called before each cell (summary None) and after it. Each cell is a verify with its own false-alarm budget
     ``false_alarm``; a cell where the theorem does not apply refuses the whole sweep before any cell runs (exit
-    3) unless ``allow_out_of_theory``."""
-    from .study.preflight import check_applicable
+    3) unless ``allow_out_of_theory``. ``defects``: planted in every cell (a negative control, as in verify).
+
+    Sized before any cell runs: at most :data:`MAX_SWEEP_CELLS` cells, and each cell's memory estimate within
+    ``max_memory`` (default: the memory available)."""
+    import math
+
+    from .study.preflight import check_applicable, estimate_study_memory, run_options
     from .study.sweep import Axis, cell_id, cells, parse_vary, sweep_table, vary_scenario
     from .utils.io import atomic_write_json
+    from .utils.resources import check_memory
     from .world.assumptions import Conditions
 
     if page is not None:
@@ -556,12 +637,21 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
     axes = [a if isinstance(a, Axis) else parse_vary(a) for a in vary]
     if not axes:
         raise BoundcheckError("a sweep needs at least one --vary NAME=V1,V2,...")
+    count = math.prod(len(a.values) for a in axes)
+    if count > MAX_SWEEP_CELLS:
+        raise BoundcheckError(f"a sweep of {count} cells ({' × '.join(str(len(a.values)) for a in axes)}) is more "
+                              f"than {MAX_SWEEP_CELLS}; split it into several sweeps")
+    planted = resolve_defects(th, defects) if defects else []
     base = resolve_scenario(scenario, th)
     grid = cells(axes)
     # user files are imported once, not once per cell
     algorithm = [resolve_policy(a) for a in _as_sequence(algorithm)] or None
     policies = None if policies is None else [resolve_policy(p) for p in policies]
     out = s.out if s.out is not None else Path("reports") / f"{th.id}-sweep"
+    if s.report:
+        from .utils.validation import check_report_dir
+
+        check_report_dir(out)  # its index.html is the sweep's page: never someone else's, overwritten
     fixed = {"runs": s.runs, "horizon": s.horizon, "delta": s.delta, "seed": s.seed, "beta_scale": s.beta_scale}
     # resolve every cell before running any: a bad value fails at once, with nothing written
     plan = []
@@ -571,15 +661,23 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
                          report=False)
         spec = build_study(th, sc, runs=cell.runs, horizon=cell.horizon, delta=cell.delta, seed=cell.seed,
                            beta_scale=cell.beta_scale, policies=policies, algorithm=algorithm)
-        check_applicable(spec, Conditions(beta_scale=spec.beta_scale), s.allow_out_of_theory)
+        check_applicable(spec, Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted)),
+                         s.allow_out_of_theory)
         spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
+        # the bound and β_t finite in every cell (a non-finite one is refused before the first cell runs)
+        spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+        largest = spec if not cell.until_conclusive else replace(
+            spec, runs=DEFAULT_MAX_RUNS if cell.max_runs is None else cell.max_runs)
+        check_memory(estimate_study_memory(largest, _capped_jobs(run_options(cell), largest)[0]), cell.max_memory,
+                     hint=f"cell {cell_id(params)}: lower --runs, --horizon or --jobs, or set --max-memory if you "
+                          f"know better")
         plan.append((cell_id(params), params, sc, cell, spec))
     uninformed = next((p.name for p in plan[0][4].policies if getattr(p.declared, "role", "") == "uninformed"), None)
     rows, info = [], []
     for i, (cid, params, sc, cell, _) in enumerate(plan):
         if on_cell:
             on_cell(i, len(plan), cid, None)
-        summary = verify(th, sc, settings=cell, policies=policies, algorithm=algorithm)
+        summary = verify(th, sc, settings=cell, policies=policies, algorithm=algorithm, defects=planted)
         rows.append((cid, params, summary))
         info.append({"cell": cid, "params": params, "verdict": summary["verdict"], "in_theory": summary["in_theory"],
                      "results": str(out / "cells" / cid / "results")})
@@ -723,7 +821,7 @@ def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, 
 
 
 #: the settings reproduce does not read: each panel has its own horizon, δ and β scale (see settings_from)
-_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "max_memory", "until_conclusive", "max_runs",
+_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_runs",
                      "allow_out_of_theory")
 
 
@@ -749,9 +847,10 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     from .claims.budget import HolmBudget
     from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical, printed_beside_ours
     from .study.experiments import experiments_of, get_experiment, get_paper
-    from .study.preflight import run_options
+    from .study.preflight import estimate_study_memory, run_options
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
+    from .utils.resources import check_memory
     from .utils.validation import check_int, check_output_dir
 
     s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
@@ -771,7 +870,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         return None if on_progress is None else (lambda done, total: on_progress(label, done, total))
 
     # ----------------------------------------------------------------------------- the experiments' studies
-    data, panels_json, specs = {}, {}, {}
+    # every panel is built and sized before the first one runs: a refusal leaves nothing behind
+    planned = []
     for exp in chosen:
         if not exp.runnable:
             continue
@@ -779,20 +879,26 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         for panel in exp.panels:
             spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
                                beta_scale=panel.beta_scale)
-            rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
-            summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
-            data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
-            specs[(exp.name, panel.name)] = spec
-            panels_json.setdefault(exp.name, []).append({
-                "name": panel.name, "title": panel.title, "results": str(rel / "results"), "theorem": spec.theorem.id,
-                "scenario": spec.scenario.name, "scenario_description": spec.scenario.description,
-                "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "beta_scale": spec.beta_scale,
-                "algorithms": list(spec.algorithms), "truth_index": spec.scenario.truth_index,
-                "candidate_names": [c.name for c in spec.scenario.candidates],
-                "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
-                "theorem_verdict": summary["verdict"], "regret": summary["regret"],
-                # R-GP-UCB's period N of a time-varying scenario (the stopping-time figure's reference line)
-                "reset_period": getattr(spec.scenario, "period", None)})
+            check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
+                         hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
+                              f"better")
+            planned.append((exp, n, panel, spec))
+    data, panels_json, specs = {}, {}, {}
+    for exp, n, panel, spec in planned:
+        rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
+        summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
+        data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
+        specs[(exp.name, panel.name)] = spec
+        panels_json.setdefault(exp.name, []).append({
+            "name": panel.name, "title": panel.title, "results": str(rel / "results"), "theorem": spec.theorem.id,
+            "scenario": spec.scenario.name, "scenario_description": spec.scenario.description,
+            "runs": spec.runs, "horizon": spec.horizon, "delta": spec.delta, "beta_scale": spec.beta_scale,
+            "algorithms": list(spec.algorithms), "truth_index": spec.scenario.truth_index,
+            "candidate_names": [c.name for c in spec.scenario.candidates],
+            "in_theory": summary["in_theory"], "out_of_theory_reasons": summary["out_of_theory_reasons"],
+            "theorem_verdict": summary["verdict"], "regret": summary["regret"],
+            # R-GP-UCB's period N of a time-varying scenario (the stopping-time figure's reference line)
+            "reset_period": getattr(spec.scenario, "period", None)})
     claims = [c for exp in chosen for c in empirical_claims(pap.id, exp.name)]
     results = judge_empirical(claims, data, budget)
     printed = {exp.name: printed_beside_ours(exp.printed, {p: d for (e, p), d in data.items() if e == exp.name})
@@ -862,6 +968,14 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 # ----------------------------------------------------------------------------------- theorems: list, show, bound
 # What the CLI shows about theorems, scenarios and reports, as data: cli.py renders it and imports nothing else
 # of boundcheck. Each function imports what it needs, so that `boundcheck list` and `--help` stay fast.
+def reproducible_papers() -> list[dict]:
+    """The papers ``reproduce`` takes: id, title and the names of their experiments (``reproduce --help``)."""
+    from .study.experiments import experiments_of, get_paper, paper_ids
+
+    return [{"id": pid, "title": getattr(get_paper(pid), "title", ""),
+             "experiments": [e.name for e in experiments_of(pid)]} for pid in paper_ids()]
+
+
 def list_theorems() -> list[dict]:
     """id, paper, guarantee and default scenario of every built-in theorem (``boundcheck list``).
 
@@ -1002,11 +1116,12 @@ def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20
     Returns the bracket as JSON (lower, upper, methods)."""
     import math
 
+    from .model.kernels import check_lengthscale
     from .model.mig import gamma_for_grid
     from .utils.resources import MemoryEstimate, check_memory, gamma_memory, parse_size
     from .utils.validation import check_int, check_positive, check_unit_interval
 
-    check_positive("--lengthscale", lengthscale)
+    check_lengthscale(lengthscale, "--lengthscale")
     check_positive("--noise", noise)
     grid, dim = check_int("--grid", grid), check_int("--dim", dim)
     horizon, batch = check_int("--horizon", horizon), check_int("--batch", batch)

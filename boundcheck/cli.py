@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import math
 import os
@@ -25,7 +26,6 @@ import sys
 import tempfile
 import textwrap
 import time
-import tomllib
 import traceback
 import warnings
 from pathlib import Path
@@ -45,6 +45,41 @@ EXIT_CODES_HELP = """exit codes:
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
   130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+
+#: the exit codes of the commands that only read or compute (list, show, bound, gamma, scenario, report)
+EXIT_CODES_SIMPLE = """exit codes:
+  0    done
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C)"""
+
+EXIT_CODES_SWEEP = EXIT_CODES_HELP.replace("no claim violated (holds", "no claim violated in any cell (holds").replace(
+    "some claim violated", "some claim violated in some cell").replace(
+    "(the message names it; nothing written)", "in some cell (the message names it; no cell run)")
+
+EXIT_CODES_POWER = """exit codes:
+  0    the power table was written (whatever it says)
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  3    not applicable: an assumption of the theorem fails on the scenario (nothing written);
+       --allow-out-of-theory measures it anyway
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+EXIT_CODES_REPRODUCE = """exit codes:
+  0    no empirical claim "not reproduced" (reproduced or inconclusive: the table says which)
+  1    some empirical claim not reproduced
+  2    bad input or work refused: one line on stderr, no traceback, nothing written
+  4    internal error (a bug): one line on stderr, the traceback in a log file it names
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+
+
+def _reproduce_epilog() -> str:
+    lines = ["papers and their experiments (`--experiment NAME` runs one):"]
+    for p in api.reproducible_papers():
+        lines.append(textwrap.fill(f"{p['id']:<16} {', '.join(p['experiments'])}", width=100, initial_indent="  ",
+                                   subsequent_indent=" " * 19))
+    return "\n".join(lines + ["", EXIT_CODES_REPRODUCE])
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,28 +102,37 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _integer(text: str) -> int:
-    """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails)."""
-    t = text.strip().replace("_", "")
-    m = re.fullmatch(r"([+-]?\d+)\^(\d+)", t)
-    try:
-        if m:
-            if int(m.group(2)) > 400:
-                raise ValueError
-            return int(m.group(1)) ** int(m.group(2))
-        if re.fullmatch(r"[+-]?\d+", t):
-            return int(t)
-        m = re.fullmatch(r"([+-]?\d+(?:\.\d*)?)[eE]\+?(\d+)", t)
+    """An integer flag: ``200``, ``-1``, ``1_000``, ``1e6`` or ``10^6`` (exact integers only: ``2.5`` fails).
+
+    ASCII digits only (``５``, a full-width digit, is refused although Python's ``int`` takes it), underscores
+    only between groups of three digits (``1_000``; ``1_0`` is refused). Larger than 10⁴⁰⁰ reads as 10⁴⁰⁰: every
+    setting refuses far less (:func:`boundcheck.utils.validation.check_int`), before any float could overflow."""
+    t = text.strip()
+    if "_" in t:  # digit grouping: 1_000_000
+        if not re.fullmatch(r"[+-]?[0-9]{1,3}(_[0-9]{3})+", t, flags=re.ASCII):
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer (underscores only between groups of "
+                                             f"three digits: 1_000)")
+        t = t.replace("_", "")
+    value = None
+    m = re.fullmatch(r"([+-]?[0-9]+)\^([0-9]+)", t, flags=re.ASCII)
+    if m:
+        if int(m.group(2)) <= 400:
+            value = int(m.group(1)) ** int(m.group(2))
+    elif re.fullmatch(r"[+-]?[0-9]+", t, flags=re.ASCII):
+        value = int(t) if len(t) <= 400 else 10**400
+    else:
+        m = re.fullmatch(r"([+-]?[0-9]+(?:\.[0-9]*)?)[eE]\+?([0-9]+)", t, flags=re.ASCII)
         if m and int(m.group(2)) <= 400:
             mant, exp = m.group(1), int(m.group(2))
             whole, _, frac = mant.partition(".")
             frac = frac.rstrip("0")
             if len(frac) <= exp:
-                return int(whole + frac + "0" * (exp - len(frac))) if whole.lstrip("+-") else 0
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
-
-
+                value = int(whole + frac + "0" * (exp - len(frac))) if whole.lstrip("+-") else 0
+        elif m:
+            value = 10**400  # an exponent above 400: far too large, refused below
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+    return value  # its range (at most 2⁶³ − 1 for every count) is checked by boundcheck.utils.validation
 _integer.__name__ = "integer"  # argparse names the type in its message
 
 
@@ -252,15 +296,8 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
 
 
 def _load_config(path: str) -> dict:
-    p = Path(path)
-    if not p.is_file():
-        raise BoundcheckError(f"config file {path} not found" if not p.exists() else f"config {path} is not a file")
-    try:
-        data = tomllib.loads(p.read_bytes().decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise BoundcheckError(f"malformed config {path}: {str(exc).splitlines()[0]}") from None
-    except OSError as exc:
-        raise BoundcheckError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    # missing, a special file, huge, undecodable, malformed or nested too deeply: one line, exit 2
+    data = api.read_toml("config file", path, where=f"malformed config {path}")
     if "verify" in data:
         if not isinstance(data["verify"], dict):
             raise BoundcheckError(f"malformed config {path}: 'verify' must be a table ([verify])")
@@ -298,7 +335,7 @@ def _render_summary(summary: dict) -> None:
     colour = COLOUR
     theory_label = ("[green]in theory[/green]" if summary["in_theory"]
                     else "[yellow]OUTSIDE THE THEOREM[/yellow]: " + escape("; ".join(summary["out_of_theory_reasons"])))
-    con.print(f"[bold]{summary['theorem']}[/bold] on {summary['scenario']} — {theory_label}")
+    con.print(f"[bold]{escape(summary['theorem'])}[/bold] on {escape(summary['scenario'])} — {theory_label}")
     con.print(f"runs = {summary['runs']}, T = {summary['horizon']}, δ = {summary['delta']}, seed = {summary['seed']}"
               + (f", β × {summary['beta_scale']:g}" if summary["beta_scale"] != 1 else "")
               + (f"; false-alarm budget {summary['false_alarm']:g} (Holm)" if summary.get("false_alarm") else "")
@@ -329,18 +366,18 @@ def _render_summary(summary: dict) -> None:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
             f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
     _render_applicability(con, summary, colour)
-    main_alg = summary.get("main_algorithm", "the theorem's algorithm")
+    main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
     for col in ("algorithm", "mean", "median", "max", f"q{1 - summary['delta']:.2g}"):
         rt.add_column(col, justify="right" if col != "algorithm" else "left")
     for a, s in summary["regret"].items():
-        rt.add_row(a, *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
+        rt.add_row(escape(a), *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
     con.print(rt)
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
               + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
-              + f"   [{summary['elapsed_s']:.1f} s"
+              + f"   [{_wall_s(summary['elapsed_s']):.1f} s"
               + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
                  if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
     if summary["report"].get("html"):
@@ -349,17 +386,19 @@ def _render_summary(summary: dict) -> None:
 
 def _render_applicability(con, summary: dict, colour: dict) -> None:
     """Which claims applied to the checked policy, why the others did not; verdicts of further checked ones."""
+    from rich.markup import escape
+
     na = summary.get("not_applicable") or {}
     if na:
-        con.print(f"[dim]not applicable to {summary.get('main_algorithm')}: "
-                  + "; ".join(f"{k} ({v})" for k, v in na.items())
+        con.print(f"[dim]not applicable to {escape(str(summary.get('main_algorithm')))}: "
+                  + escape("; ".join(f"{k} ({v})" for k, v in na.items()))
                   + " — report these extras (ask/tell `records`) to check them[/dim]")
     for name, info in (summary.get("checked") or {}).items():
         if name == summary.get("main_algorithm"):
             continue
         v = info["verdict"]
         bad = [c["id"] for c in info["claims"] if c["verdict"] == "violated"]
-        con.print(f"also checked: [bold]{name}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
+        con.print(f"also checked: [bold]{escape(name)}[/bold] — [{colour[v]}]{v}[/{colour[v]}]"
                   + (f" (violated: {', '.join(bad)})" if bad else "")
                   + (f"; not applicable: {', '.join(info['not_applicable'])}" if info.get("not_applicable") else ""))
 
@@ -381,26 +420,60 @@ def _settings(**values) -> api.VerifySettings:
     return api.VerifySettings(**{k: v for k, v in values.items() if v is not None})
 
 
+#: without a terminal (a CI log), progress is one plain line to stderr at most this often, seconds
+PLAIN_PROGRESS_EVERY = 5.0
+
+
+def _plain_progress(label: str):
+    """Progress without a terminal: one line to stderr every :data:`PLAIN_PROGRESS_EVERY` seconds at most (the
+    first after that long: a short command prints none). Returns (on_chunk, on_progress)."""
+    state = {"chunks": "", "steps": "", "last": time.monotonic()}
+
+    def emit() -> None:
+        now = time.monotonic()
+        if now - state["last"] >= PLAIN_PROGRESS_EVERY:
+            state["last"] = now
+            print(f"boundcheck: {label}: {state['steps']}{state['chunks']} [{now - _STARTED[0]:.0f} s]",
+                  file=sys.stderr, flush=True)
+
+    def on_chunk(done, total):
+        state["chunks"] = f"{done}/{total} chunks stored" if isinstance(total, int) else f"{done}/{total}"
+        emit()
+
+    def on_progress(done, total):
+        state["steps"] = f"{100 * done / max(total, 1):.0f}% of the run-steps, " if total else ""
+        emit()
+
+    return on_chunk, on_progress
+
+
 def _progress_bar(label: str):
     """A bar on stderr (a terminal only) that moves within a second: a spinner and the elapsed time while the
-    study is prepared (certified γ brackets), then run-steps done inside the chunks. Returns (progress or None,
-    on_chunk, on_progress)."""
+    study is prepared (certified γ brackets), then run-steps done inside the chunks; without a terminal, a
+    plain line every few seconds (:func:`_plain_progress`). Returns (progress or None, on_chunk, on_progress)."""
     if not sys.stderr.isatty():
-        return None, None, None
+        return None, *_plain_progress(label)
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    label = escape(label)
     progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
                         TextColumn("{task.fields[chunks]}"), TimeElapsedColumn(), transient=True,
                         console=Console(stderr=True))
     task = progress.add_task(f"{label}: preparing", total=None, chunks="")
+    chunks = {"done": 0, "total": None}
 
     def on_chunk(done, total):
+        chunks.update(done=done, total=total)
         progress.update(task, chunks=f"{done}/{total} chunks")
 
     def on_progress(done, total):
-        phase = "summarising" if done >= total else "simulating"
-        progress.update(task, description=f"{label}: {phase}", completed=done, total=total)
+        # "summarising" only once every chunk is stored: the run-steps of the chunks in flight may all be done
+        # while others wait to be written
+        finished = done >= total and (chunks["total"] is None or chunks["done"] >= chunks["total"])
+        progress.update(task, description=f"{label}: {'summarising' if finished else 'simulating'}",
+                        completed=done, total=total)
 
     return progress, on_chunk, on_progress
 
@@ -419,9 +492,7 @@ def _shown(progress):
 
 
 def cmd_verify(args) -> int:
-    cfg = _verify_config(args)
-    if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
-        api.prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))  # workers import while the theorem loads
+    cfg = _verify_config(args)  # no worker starts here: api.verify starts them once everything is validated
     th = api.resolve_theorem(cfg["theorem"])
     settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
                          out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
@@ -450,7 +521,8 @@ def _render_power(table: dict) -> None:
 
     con = _console()
     target = table["power_target"]
-    con.print(f"[bold]power of {table['theorem']}[/bold] on {table['scenario']}: a verify of N = {table['runs']} runs, "
+    con.print(f"[bold]power of {escape(table['theorem'])}[/bold] on {escape(table['scenario'])}: a verify of "
+              f"N = {table['runs']} runs, "
               f"T = {table['horizon']}, false-alarm budget {table['false_alarm']:g}")
     base = table["defects"].get("none", {}).get("probability", {})
     t = Table(title=f"per claim: the defects it catches, with the probability that a verify of N runs calls it "
@@ -482,6 +554,8 @@ def _render_power(table: dict) -> None:
 
 
 def cmd_power(args) -> int:
+    from rich.markup import escape
+
     th = api.resolve_theorem(args.theorem)
     on_study = None
     if sys.stderr.isatty():
@@ -490,10 +564,15 @@ def cmd_power(args) -> int:
         err = Console(stderr=True)
 
         def on_study(name, i, total):
-            err.print(f"[dim]power {th.id}: study {i + 1}/{total} ({name})[/dim]")
+            err.print(escape(f"power {th.id}: study {i + 1}/{total} ({name})"), style="dim")
+    else:  # a CI log: the same, as plain lines, at most one every few seconds
+        plain, _ = _plain_progress(f"power {th.id}")
+
+        def on_study(name, i, total):
+            plain(i, f"{total} studies ({name} next)")
 
     settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed, jobs=args.jobs,
-                         backend=args.backend, out=args.out, false_alarm=args.false_alarm,
+                         backend=args.backend, out=args.out, false_alarm=args.false_alarm, max_memory=args.max_memory,
                          allow_out_of_theory=args.allow_out_of_theory)  # runs None: api.DEFAULT_RUNS
     table = api.power(th, args.scenario, settings=settings, defects=args.defect or None, subsets=args.subsets,
                       on_study=on_study)
@@ -515,20 +594,38 @@ def cmd_report(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ sweep
 def cmd_sweep(args) -> int:
+    from rich.markup import escape
+
     th = api.resolve_theorem(args.theorem)
     con = _console() if not args.json else None
 
+    started = [0.0]
+
     def on_cell(done, total, cell, summary):
+        if summary is None and done == 0:  # sized first: how many cells, then how long the first took
+            started[0] = time.monotonic()
+            print(f"sweep {th.id}: {total} cells", file=sys.stderr, flush=True)
+        if summary is not None and done == 1 and total > 1:
+            took = time.monotonic() - started[0]
+            print(f"sweep {th.id}: the first cell took {took:.1f} s; the {total - 1} others, about "
+                  f"{took * (total - 1):.0f} s if they take as long (resumable: completed cells are kept)",
+                  file=sys.stderr, flush=True)
         if con is not None and summary is not None:
-            con.print(f"[{done}/{total}] {cell}: {summary['verdict']}"
+            con.print(escape(f"[{done}/{total}] {cell}: {summary['verdict']}")
                       + ("" if summary["in_theory"] else " (out of theory)"))
 
-    settings = _settings(runs=args.runs, horizon=args.horizon, delta=args.delta, seed=args.seed,
-                         beta_scale=args.beta_scale, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                         out=args.out or Path("reports") / f"{th.id}-sweep", report=not args.no_report,
-                         false_alarm=args.false_alarm, allow_out_of_theory=args.allow_out_of_theory)
-    result = api.sweep(th, args.vary, args.scenario, settings=settings, algorithm=args.algorithm or None,
-                       on_cell=on_cell)
+    cfg = _load_config(args.config) if args.config else {}
+    for k in VERIFY_KEYS:  # command-line flags win over the config file
+        v = getattr(args, k, None)
+        if v is not None and v is not False:
+            cfg[k] = v
+    settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
+                         out=cfg.get("out") or Path("reports") / f"{th.id}-sweep")
+    defects = cfg.get("defect") or []
+    defects = [defects] if isinstance(defects, str) else list(defects)
+    algorithm = cfg.get("algorithm") or None
+    result = api.sweep(th, args.vary, cfg.get("scenario"), settings=settings, algorithm=algorithm,
+                       on_cell=on_cell, defects=defects)
     if args.json:
         _print_json(result)
     else:
@@ -540,6 +637,8 @@ def cmd_sweep(args) -> int:
 # --------------------------------------------------------------------------------------------- scenario
 def cmd_scenario(args) -> int:
     if args.action == "list":
+        if args.file:
+            raise BoundcheckError(f"scenario list takes no FILE, got {args.file!r}")
         rows = api.scenario_list()
         if args.json:
             _print_json(rows)
@@ -561,23 +660,30 @@ def cmd_scenario(args) -> int:
     if args.json:
         _print_json(info)
         return EXIT_OK
+    from rich.markup import escape
+
     con = _console()
-    con.print(f"[bold]{info['name']}[/bold]" + (f"  ({info['source']})" if info["source"] else ""))
-    con.print(info["description"])
-    con.print("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {info['out_of_theory_reason']}")
+    say = con.print
+
+    def text(line: str) -> None:  # names and descriptions come from the file: printed literally, never as markup
+        say(escape(line))
+
+    say(f"[bold]{escape(info['name'])}[/bold]" + escape(f"  ({info['source']})" if info["source"] else ""))
+    text(info["description"])
+    say("in theory" if info["in_theory"] else f"[yellow]OUT OF THEORY[/yellow]: {escape(info['out_of_theory_reason'])}")
     d = info["domain"]
-    con.print(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
-    con.print(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
-              + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
+    text(f"domain: {d['name']}, {d['points']} points in R^{d['dim']}, box {d['low']} – {d['high']}")
+    text(f"priors U ({len(info['priors'])}, {info['kernel_groups']} kernel(s)): "
+         + ", ".join(f"{p['name']} (ε = {p['eps']:g})" for p in info["priors"]))
     t = info["truth"]
-    con.print(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
-              + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
-    con.print(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
-              f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
-              f"γ: {info['gamma_rule']}")
-    con.print(f"actions: {info['actions']}")
+    text(f"truth: {t['kind']} {t['name']!r}" + (f", {t['norm']}" if "norm" in t else "")
+         + (f"; monitors use {t['reference']!r}" if t.get("reference") else ""))
+    text(f"noise R = {info['noise']:.4g}, model λ = {info['model_noise']}, B = {info['B']}, "
+         f"T = {info['horizon']}, δ = {info['delta']}, runs = {info['runs'] or 'default'}, "
+         f"γ: {info['gamma_rule']}")
+    text(f"actions: {info['actions']}")
     for n in info["notes"]:
-        con.print(f"note: {n}")
+        text(f"note: {n}")
     return EXIT_OK
 
 
@@ -611,7 +717,7 @@ def _render_reproduce(summary: dict) -> None:
         for cid, block in ex["claims"].items():
             con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']} (screen); "
                       f"{block.get('confirmation', '')}")
-    con.print(f"[{summary['elapsed_s']:.1f} s]  budget: {summary['budget']}")
+    con.print(f"[{_wall_s(summary['elapsed_s']):.1f} s]  budget: {summary['budget']}")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
@@ -628,9 +734,14 @@ def cmd_reproduce(args) -> int:
 
         def on_progress(label, done, total):
             progress.update(task, description=label, completed=done, total=total)
+    else:  # a CI log: plain lines, at most one every few seconds
+        plain, _ = _plain_progress(args.paper)
+
+        def on_progress(label, done, total):
+            plain(done, f"{total} chunks of {label}")
 
     settings = _settings(runs=args.runs, seed=args.seed, jobs=args.jobs, out=args.out, false_alarm=args.false_alarm,
-                         report=not args.no_report)
+                         report=not args.no_report, max_memory=args.max_memory)
     with _shown(progress):
         summary = api.reproduce(args.paper, args.experiment, settings=settings, explore=args.explore,
                                 explore_runs=args.explore_runs, on_progress=on_progress)
@@ -655,6 +766,10 @@ def _theorems_epilog() -> str:
     return "\n".join(lines)
 
 
+JOBS_HELP = ("worker processes, or -1 for all cores; at most 4096, and never more than the cores or the chunks to run "
+             "(default: -1)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="boundcheck", description="Empirical checks of GP-bandit regret bounds.",
                 epilog=EXIT_CODES_HELP)
@@ -662,13 +777,13 @@ def build_parser() -> argparse.ArgumentParser:
     json_help = "print JSON instead of tables (default: tables)"
 
     s = sub.add_parser("list", help="theorems: id, paper, guarantee, default scenario",
-                       description="List the theorems boundcheck can check.", epilog=EXIT_CODES_HELP)
+                       description="List the theorems boundcheck can check.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("show", help="statement, explicit bound, assumptions, claims, corrections",
                        description="Show a theorem: statement, explicit bound, symbols, assumptions, claims, "
-                                   "corrections.", epilog=EXIT_CODES_HELP)
+                                   "corrections.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_show)
@@ -676,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bound", help="evaluate the explicit bound and each of its terms",
                        description="Evaluate a theorem's explicit bound at given values of its symbols. Each "
                                    "symbol must lie in its domain (B > 0, γ_T ≥ 0, counts integral ≥ 1, δ ∈ (0,1)).",
-                       epilog=EXIT_CODES_HELP)
+                       epilog=EXIT_CODES_SIMPLE)
     s.add_argument("theorem", help="theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of your own")
     s.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="a bound symbol's value, once per symbol; all are required (names and domains: "
@@ -686,7 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("gamma", help="certified bracket on the maximum information gain γ_T",
                        description="Certified lower and upper ends of γ_T on a regular grid in [0,1]^d.",
-                       epilog=EXIT_CODES_HELP)
+                       epilog=EXIT_CODES_SIMPLE)
     s.add_argument("--kernel", required=True, choices=["rbf", "matern12", "matern32", "matern52", "linear"],
                    help="kernel (required)")
     s.add_argument("--lengthscale", type=float, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form; default: 0.2)")
@@ -714,7 +829,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--horizon", type=_integer, help="T, rounds per run (default: the scenario's)")
     s.add_argument("--delta", type=float, help="confidence parameter δ ∈ (0, 1) (default: the scenario's)")
     s.add_argument("--seed", type=_integer, help="seed, an integer in [0, 2^63 - 1] (default: 0)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"],
                    help="joblib backend; dask needs boundcheck[dask] (default: loky)")
     s.add_argument("--scheduler", metavar="ADDR",
@@ -753,7 +868,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sweep", help="a grid of verifies over parameter values: tidy table and page",
                        description="One verify per cell of the grid of --vary values, each resumable; a tidy parquet "
                                    "table (one row per cell × claim) and an HTML page of bound and regret against "
-                                   "each varied parameter.", epilog=EXIT_CODES_HELP)
+                                   "each varied parameter.", epilog=EXIT_CODES_SWEEP)
     s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="horizon, delta, runs, seed, beta_scale, epsilon, noise, or a dotted key of the scenario "
@@ -766,7 +881,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--beta-scale", dest="beta_scale", type=float, help="multiply β_t by C > 0 (default: 1)")
     s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
                    help="your implementation checked in each cell (default: the theorem's algorithm)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"], help="joblib backend (default: loky)")
     s.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (default: a LocalCluster)")
     s.add_argument("--out", metavar="DIR", help="sweep directory (default: reports/<theorem>-sweep)")
@@ -776,13 +891,24 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="run cells that break an assumption anyway, labelled (default: refuse the sweep, exit 3)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="no HTML page (default: write it)")
+    s.add_argument("--until-conclusive", dest="until_conclusive", action="store_true",
+                   help="in each cell, add chunks of runs until every claim is settled or --max-runs (default: off)")
+    s.add_argument("--max-runs", dest="max_runs", type=_integer, metavar="N",
+                   help="with --until-conclusive: stop each cell at N runs (default: 2000)")
+    s.add_argument("--defect", action="append", metavar="NAME",
+                   help="plant a defect in every cell (a negative control; names: `boundcheck power`); repeat for "
+                        "several (default: none)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse a cell estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
+    s.add_argument("--config", metavar="FILE",
+                   help="TOML file with verify's keys (runs, horizon, seed, ...); flags win (default: none)")
     s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("power", help="which claims catch which planted defect, with what probability",
                        description="Run the theorem's claims against a library of planted defects (wrappers around "
                                    "the algorithm, the scenario or the bound's evaluation) and print, per defect, "
                                    "which claims catch it and with what probability at N runs, and each claim's "
-                                   "smallest detectable effect.", epilog=EXIT_CODES_HELP)
+                                   "smallest detectable effect.", epilog=EXIT_CODES_POWER)
     s.add_argument("--theorem", required=True, help="theorem id (required) or FILE.py:NAME")
     s.add_argument("--scenario", help="scenario name or file (default: the theorem's)")
     s.add_argument("--runs", type=_integer, help="N: the verify whose power is measured (default: 200)")
@@ -791,7 +917,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_integer, default=0, help="seed (default: 0)")
     s.add_argument("--defect", action="append", metavar="NAME",
                    help="only these defects; repeat for several (default: every one that applies to the theorem)")
-    s.add_argument("--jobs", type=_integer, default=-1, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, default=-1, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                    help="joblib backend (default: loky)")
     s.add_argument("--false-alarm", dest="false_alarm", type=float, default=0.01, metavar="A",
@@ -800,6 +926,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                  "(default: 200)")
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="measure on a scenario that breaks an assumption (default: refuse, exit 3)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse work estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--out", metavar="DIR",
                    help="folder for the defect studies and power.json (default: reports/<theorem>/power)")
     s.add_argument("--json", action="store_true", help="print the power table's JSON (default: tables)")
@@ -807,7 +935,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("scenario", help="show or validate a scenario file (or a built-in scenario); list them",
                        description="Show a scenario file or built-in scenario in words, validate a file, or list "
-                                   "the built-in scenarios.", epilog=EXIT_CODES_HELP)
+                                   "the built-in scenarios.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("action", choices=["show", "validate", "list"], help="what to do (required)")
     s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name (required for show, validate)")
     s.add_argument("--json", action="store_true", help="print JSON (default: text)")
@@ -817,12 +945,12 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run a paper's experiments (stated settings, documented guesses where the paper "
                                    "is silent) and judge its empirical claims with paired tests inside one "
                                    "false-alarm budget. Exit 0: no claim 'not reproduced'; 1: some claim not "
-                                   "reproduced.", epilog=EXIT_CODES_HELP)
-    s.add_argument("paper", help="paper id: pe_gp_ucb (seed 000), igp_ucb_gp_ts (seed 004), ... (required)")
-    s.add_argument("--experiment", help="one experiment of the paper (default: all)")
+                                   "reproduced.", epilog_fn=_reproduce_epilog)
+    s.add_argument("paper", help="paper id, one of those listed below (required)")
+    s.add_argument("--experiment", help="one experiment of the paper, as listed below (default: all)")
     s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
-    s.add_argument("--jobs", type=_integer, help="worker processes, or -1 for all cores (default: -1)")
+    s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--out", metavar="DIR", help="output folder (default: reports/reproduce/<paper>)")
     s.add_argument("--false-alarm", dest="false_alarm", type=float,
                    help="family-wise probability that any verdict is wrong (default: 0.05)")
@@ -832,11 +960,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="paired runs per explored setting (default: the grid's own)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="write no report (default: write it)")
+    s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
+                   help="refuse work estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.set_defaults(func=cmd_reproduce)
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
                        description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "
-                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_HELP)
+                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_SIMPLE)
     s.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out folder of a verify, or its results/ folder")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
     s.set_defaults(func=cmd_report)
@@ -911,12 +1041,29 @@ def main(argv: list[str] | None = None) -> int:
             api.stop_workers()
 
 
+#: when the command started (time.monotonic()): the time printed at the end is the command's wall time, not the
+#: study's (which omits parsing, imports and the theorem's set-up)
+_STARTED = [time.monotonic()]
+
+
+def _wall_s(study_s: float) -> float:
+    return max(study_s, time.monotonic() - _STARTED[0])
+
+
+#: errors of a full disk or quota: not a bug, the store keeps what it completed (its writes are atomic)
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
 def _main(argv: list[str] | None) -> int:
+    if argv is not None:  # called in-process: the command starts now (else: when this module was imported)
+        _STARTED[0] = time.monotonic()
     parser = build_parser()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # every warning is one line with the one prefix
         try:
             args = parser.parse_args(argv)
+            if args.func in (cmd_verify, cmd_sweep, cmd_power, cmd_reproduce, cmd_gamma, cmd_report):
+                api.check_environment()  # the commands that compute: environment variables first
             return int(args.func(args))
         except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
@@ -937,6 +1084,12 @@ def _main(argv: list[str] | None) -> int:
             if isinstance(exc, BoundcheckError) or (th is not None and isinstance(exc, th.UnknownTheorem)):
                 msg = " ".join(str(exc.args[0] if exc.args else exc).split())
                 print(f"boundcheck: error: {msg}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            if isinstance(exc, OSError) and exc.errno in _DISK_FULL:
+                where = Path(exc.filename).parent if exc.filename else "the output folder"
+                print(f"boundcheck: error: no space left on the device writing into {where} "
+                      f"({os.strerror(exc.errno)}); every chunk completed before is kept there — free some space "
+                      f"and re-run the same command to resume", file=sys.stderr)
                 return EXIT_BAD_INPUT
             if isinstance(exc, MemoryError):
                 print(f"boundcheck: error: out of memory despite the estimate; lower --runs, --horizon or --jobs "

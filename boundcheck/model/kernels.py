@@ -64,7 +64,7 @@ class RBF(Kernel):
     variance: float = 1.0
 
     def __post_init__(self) -> None:
-        check_positive("lengthscale", self.lengthscale)
+        check_lengthscale(self.lengthscale)
         check_positive("variance", self.variance)
 
     @classmethod
@@ -81,6 +81,20 @@ class RBF(Kernel):
         return self.variance * np.exp(-0.5 * d2 / self.lengthscale**2)
 
 
+#: the smallest lengthscale a kernel takes: below it ℓ² underflows to 0 (or d²/ℓ² overflows on any domain), the
+#: Gram matrix is 0/0 on its diagonal, and numpy would print warnings before the non-finite matrix is refused
+MIN_LENGTHSCALE = 1e-100
+
+
+def check_lengthscale(value, name: str = "lengthscale") -> float:
+    """A kernel lengthscale: a finite number ≥ :data:`MIN_LENGTHSCALE` (one line otherwise, no numpy warnings)."""
+    v = check_positive(name, value)
+    if v < MIN_LENGTHSCALE:
+        raise BoundcheckError(f"{name} {value!r} is too small: at least {MIN_LENGTHSCALE:g} (below it ℓ² "
+                              f"underflows and the kernel matrix is not finite)")
+    return v
+
+
 @dataclass(frozen=True)
 class Matern(Kernel):
     """Matérn kernel with ``nu`` in {1/2, 3/2, 5/2}: ``s^2 f_nu(sqrt(2 nu) r / l)``."""
@@ -92,7 +106,7 @@ class Matern(Kernel):
     def __post_init__(self) -> None:
         if self.nu not in (0.5, 1.5, 2.5):
             raise BoundcheckError(f"Matern nu must be one of 0.5, 1.5, 2.5, got {self.nu!r}")
-        check_positive("lengthscale", self.lengthscale)
+        check_lengthscale(self.lengthscale)
         check_positive("variance", self.variance)
 
     def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:

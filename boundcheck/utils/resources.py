@@ -44,6 +44,11 @@ def parse_size(value, name: str = "--max-memory") -> int:
 
 
 def format_size(n: float) -> str:
+    """``n`` bytes in words (``1.5 GiB``); any size, however large (an estimate of a refused study may exceed a
+    float: ``--runs 1e300``)."""
+    if n >= 1024**6:
+        digits = len(str(int(n)))
+        return f"10^{digits - 1} B"
     for unit, scale in (("TiB", 1024**4), ("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
         if n >= scale:
             return f"{n / scale:.3g} {unit}"

@@ -14,13 +14,17 @@ __all__ = ["EnvSwitch"]
 
 
 class EnvSwitch:
-    """One named choice among ``choices``, initially ``os.environ.get(env, default)``.
+    """One named choice among ``choices``, initially ``os.environ.get(env, default)``; an unknown value of the
+    variable is refused when the switch is made (the module that owns it is imported), in one line.
 
     ``what`` names the switch in the error for an unknown choice (``"posterior arithmetic"``)."""
 
     def __init__(self, env: str, choices: tuple[str, ...], default: str, what: str) -> None:
         self.env, self.choices, self.what = env, choices, what
         self.value = os.environ.get(env, default)
+        if self.value not in choices:  # a typo must not silently mean the default (issue 25: "bogus" meant "fast")
+            raise BoundcheckError(f"environment variable {env}={self.value!r}: unknown {what}; choose "
+                                  f"{', '.join(choices)} (or unset it: {default})")
 
     @contextlib.contextmanager
     def use(self, name: str) -> Iterator[None]:

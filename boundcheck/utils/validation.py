@@ -33,11 +33,29 @@ __all__ = [
     "check_jobs",
     "check_text",
     "check_output_dir",
+    "check_input_file",
+    "check_report_dir",
+    "read_toml",
     "MAX_SEED",
+    "MAX_INT",
+    "MAX_TOML_BYTES",
+    "MAX_TOML_DEPTH",
 ]
 
 #: seeds are stored in int64 columns and fed to numpy.random.SeedSequence
 MAX_SEED = 2**63 - 1
+
+#: the largest count any setting takes (runs, T, ...): counts become int64 array sizes and floats in the memory
+#: estimates, so a larger one is refused here rather than overflowing there (issue 25: ``--runs 1e400``)
+MAX_INT = 2**63 - 1
+
+#: input TOML files (scenarios, configs) larger than this are refused before they are read: a scenario is a few
+#: kilobytes, its data lives in CSV files beside it
+MAX_TOML_BYTES = 16 * 1024**2
+
+#: deepest nesting of arrays and tables accepted in an input TOML file (tomllib recurses once per level, so a
+#: 100 000-deep array would end in a RecursionError; no scenario or config needs more than a handful of levels)
+MAX_TOML_DEPTH = 32
 
 
 def _is_bool(value) -> bool:
@@ -66,8 +84,10 @@ def check_int(name: str, value, minimum: int | None = 1, maximum: int | None = N
         raise BoundcheckError(f"{name} must be an integer, got {value!r}")
     if minimum is not None and v < minimum:
         raise BoundcheckError(f"{name} must be at least {minimum}, got {v}")
-    if maximum is not None and v > maximum:
-        raise BoundcheckError(f"{name} must be at most {maximum}, got {v}")
+    most = MAX_INT if maximum is None else maximum
+    if v > most:
+        shown = str(v) if v < 10**30 else f"a number of {len(str(v))} digits"
+        raise BoundcheckError(f"{name} must be at most {most}, got {shown}")
     return v
 
 
@@ -175,6 +195,24 @@ def check_output_dir(name: str, value) -> Path:
     return path
 
 
+#: the files a report writes into its --out folder (boundcheck.report); a folder that holds one of them but no
+#: results/ of a study (nor a sweep's sweep.json) is not boundcheck's: it is never overwritten
+REPORT_FILES = ("index.html", "report.tex")
+
+
+def check_report_dir(path) -> None:
+    """Refuse a report folder whose ``index.html`` or ``report.tex`` boundcheck did not write (it would be
+    overwritten without a word): the folder exists, holds one of :data:`REPORT_FILES`, and no ``results/``
+    folder nor ``sweep.json`` says a study wrote it."""
+    path = Path(path)
+    if not path.is_dir() or (path / "results").exists() or (path / "sweep.json").exists():
+        return
+    theirs = [f for f in REPORT_FILES if (path / f).exists()]
+    if theirs:
+        raise BoundcheckError(f"--out {path} already holds {' and '.join(theirs)} that boundcheck did not write "
+                              f"(no results/ beside them); choose another folder or remove them")
+
+
 def check_symbol_values(theorem, values: dict) -> None:
     """Values given for a theorem's bound symbols (``boundcheck bound --set``) must satisfy the theorem's
     ``constraints``, the relations between symbols (e.g. H ≤ T); each symbol's own range is its ``Domain``."""
@@ -186,3 +224,66 @@ def check_symbol_values(theorem, values: dict) -> None:
         if not bool(rel.subs(subs)):
             given = ", ".join(f"{s}={subs[s]:g}" for s in rel.free_symbols)
             raise BoundcheckError(f"the values violate {rel} ({given})")
+
+
+def check_input_file(name: str, value, *, max_bytes: int | None = None) -> Path:
+    """A regular file that can be read: not missing, not a directory, not a FIFO, device or socket (reading
+    those blocks or never ends: a symbolic link to ``/dev/zero``), and at most ``max_bytes`` long."""
+    import stat
+
+    path = Path(value)
+    try:
+        st = path.stat()  # follows symbolic links: the file that would be read
+    except FileNotFoundError:
+        raise BoundcheckError(f"{name} {path} not found") from None
+    except OSError as exc:
+        raise BoundcheckError(f"cannot read {name} {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise BoundcheckError(f"{name} {path} is not a file: it is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise BoundcheckError(f"{name} {path} is not a regular file (a FIFO, device or socket)")
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise BoundcheckError(f"{name} {path} is too large ({st.st_size} bytes; at most {max_bytes} are read)")
+    return path
+
+
+def _toml_depth(data) -> int:
+    """The nesting depth of parsed TOML (iterative: the value may be as deep as the parser allowed)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_TOML_DEPTH:
+            break
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return deepest
+
+
+def read_toml(name: str, path, error: type[BoundcheckError] = BoundcheckError, where: str | None = None) -> dict:
+    """The parsed TOML of the file ``path``, every failure one line (``error``, a :class:`BoundcheckError`
+    class): missing or special file, too large (:data:`MAX_TOML_BYTES`), not UTF-8, malformed, nested deeper than
+    :data:`MAX_TOML_DEPTH`. ``name`` says what the file is (``"scenario file"``) in the messages about the file,
+    ``where`` starts those about its content (default: the path)."""
+    import tomllib
+
+    try:
+        p = check_input_file(name, path, max_bytes=MAX_TOML_BYTES)
+    except BoundcheckError as exc:
+        raise error(str(exc)) from None
+    name = where if where is not None else str(p)
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{name}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise error(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{name}: malformed TOML: {str(exc).splitlines()[0]}") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise error(f"{name}: arrays or tables nested too deeply (at most {MAX_TOML_DEPTH} levels)") from None
+    if _toml_depth(data) > MAX_TOML_DEPTH:
+        raise error(f"{name}: arrays or tables nested too deeply (at most {MAX_TOML_DEPTH} levels)")
+    return data

@@ -52,7 +52,6 @@ import copy
 import inspect
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from numbers import Integral, Real
 from pathlib import Path
@@ -115,16 +114,10 @@ def _generator(name: str) -> Callable[..., Mapping[str, object]]:
 
 # ------------------------------------------------------------------------------------------ reading
 def read_toml(path: str | Path) -> dict:
-    """The parsed TOML of ``path`` (one-line errors for a missing or malformed file)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ScenarioFileError(f"scenario file {path} not found")
-    try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise ScenarioFileError(f"{path}: not a UTF-8 text file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioFileError(f"{path}: malformed TOML: {exc}") from None
+    """The parsed TOML of ``path`` (one-line errors for a missing, special, huge, deep or malformed file)."""
+    from ..utils.validation import read_toml as _read
+
+    return _read("scenario file", path, ScenarioFileError)
 
 
 def load_scenario(path: str | Path, overrides: Mapping[str, object] | None = None) -> Scenario:

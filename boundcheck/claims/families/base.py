@@ -296,14 +296,21 @@ class Family:
                                                         self.gamma_noise_var(scenario))
         g_used = np.asarray(self.gamma_used(scenario, g_up), dtype=float)
         values["gamma_T"] = float(g_used[-1])
-        sched = {k: np.asarray(v, dtype=float) for k, v in self.schedules(scenario, values, g_used).items()}
-        beta, xi = sched.pop("beta"), sched.pop("xi", np.zeros(T + 1))
-        beta = beta * beta_scale
-        bound = th.evaluate(values)
-        if th.anytime_terms is not None:
-            anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)["value"]
-        else:
-            anytime = np.nan
+        # extreme inputs (δ = 5e-324, β × 1e308) overflow here: refused below in one line, without numpy's warnings
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            sched = {k: np.asarray(v, dtype=float) for k, v in self.schedules(scenario, values, g_used).items()}
+            beta, xi = sched.pop("beta"), sched.pop("xi", np.zeros(T + 1))
+            beta = beta * beta_scale
+            bound = th.evaluate(values)
+            if th.anytime_terms is not None:
+                anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)["value"]
+            else:
+                anytime = np.nan
+        if not (np.all(np.isfinite(beta[1:])) and np.isfinite(float(bound["value"]))):
+            what = "the explicit bound" if not np.isfinite(float(bound["value"])) else "the width schedule β_t"
+            raise BoundcheckError(f"{th.id}: {what} is not finite at T = {T}, δ = {float(delta):g}"
+                                  + (f", β × {beta_scale:g}" if beta_scale != 1 else "")
+                                  + " (a number overflows); choose a larger δ or a smaller β scale")
 
         def constant(name: str) -> float:
             return float(th.schedule_values(name, 1.0, values)) if name in th.schedules else float("nan")
