@@ -254,6 +254,12 @@ CASES = [
     ("reproduce-max-memory", RP + ["--max-memory", "1K"], 2, "refusing to start"),
     ("reproduce-false-alarm", RP + ["--false-alarm", "2"], 2, "false-alarm"),
     ("reproduce-explore-runs", RP + ["--explore", "--explore-runs", "0"], 2, "explore"),
+    # --- store check | repair: only results folders --------------------------------------------------------
+    ("store-check-a-file", ["store", "check", "{in}/a_file"], 2, "a_file"),
+    ("store-check-missing", ["store", "check", "{in}/absent"], 2, "absent"),
+    ("store-repair-not-a-store", ["store", "repair", "{in}/report_dir"], 2, "report_dir"),
+    ("store-repair-a-fifo", ["store", "repair", "{in}/fifo.toml"], 2, "fifo.toml"),
+    ("store-unknown-action", ["store", "fix", "{in}/report_dir"], 2, "fix"),
 ]
 
 
