@@ -237,7 +237,7 @@ SETTING_KEYS = ("runs", "horizon", "delta", "seed", "jobs", "backend", "schedule
                 "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory")
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
                "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
-               "max_runs", "allow_out_of_theory", "defect"}
+               "max_runs", "allow_out_of_theory", "defect", "no_conformance"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -248,7 +248,7 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
                 "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int)),
                 "algorithm": ("FILE.py:CLASS or a list of them", (str, list)), "false_alarm": _REAL,
                 "until_conclusive": _BOOL, "max_runs": _INT, "allow_out_of_theory": _BOOL,
-                "defect": ("a defect name or a list of them", (str, list))}
+                "defect": ("a defect name or a list of them", (str, list)), "no_conformance": _BOOL}
 
 
 def _load_config(path: str) -> dict:
@@ -424,6 +424,7 @@ def cmd_verify(args) -> int:
         api.prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))  # workers import while the theorem loads
     th = api.resolve_theorem(cfg["theorem"])
     settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
+                         conformance=not cfg.get("no_conformance"),
                          out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
     progress, on_chunk, on_progress = _progress_bar(th.id)
     defects = cfg.get("defect") or []
@@ -736,6 +737,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--defect", action="append", metavar="NAME",
                    help="plant a defect (a negative control, implies --allow-out-of-theory; names: `boundcheck "
                         "power`); repeat for several (default: none)")
+    s.add_argument("--no-conformance", dest="no_conformance", action="store_true",
+                   help="do not check that the checked code behaves as the theorem's algorithm (for a deliberately "
+                        "different algorithm); the verdict is then out of theory (default: checked)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")
