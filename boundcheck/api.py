@@ -313,7 +313,7 @@ def conformance_shadows(spec: StudySpec, conformance: bool = True) -> tuple[Stud
         for name, why in skip.items():
             na.setdefault(name, {})[CONFORMANCE] = why
         spec = replace(spec, not_applicable=na)
-    return spec, shadows
+    return replace(spec, shadowed=tuple(shadows)), shadows
 
 
 def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) -> list[Defect]:

@@ -55,13 +55,15 @@ def _randomised(theorem: Theorem) -> bool:
 
 
 def _statistic(ev) -> dict[str, np.ndarray]:
-    """fail: some step's choice is not one the shadow would make (beyond :data:`TOLERANCE`); premise: every run.
+    """fail: some step's choice is not one the shadow would make (beyond :data:`TOLERANCE`); premise: every run;
+    steps: how many steps did not conform; first: the first of them (0: none), for the reader of the runs table.
     Without a shadow's monitor (no shadow ran, or a randomised algorithm) nothing fails."""
     tr = ev.traj.algorithms[ev.main]
     gap = tr.monitors.get("conform_gap")
     m = ev.traj.run_ids.size
-    fail = np.zeros(m, dtype=bool) if gap is None else (np.asarray(gap) > TOLERANCE).any(axis=1)
-    return {"fail": fail, "premise": np.ones(m, dtype=bool)}
+    bad = np.zeros((m, 1), dtype=bool) if gap is None else np.asarray(gap) > TOLERANCE
+    first = np.where(bad.any(axis=1), bad.argmax(axis=1) + 1, 0)
+    return {"fail": bad.any(axis=1), "premise": np.ones(m, dtype=bool), "steps": bad.sum(axis=1), "first": first}
 
 
 def conformance_spec(theorem: Theorem) -> ClaimSpec:
