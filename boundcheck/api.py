@@ -403,6 +403,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     out_path, limit, report = s.out, s.max_memory, s.report
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
+    spec, _ = conformance_shadows(spec, s.conformance)  # before the preflight: the key it checks holds them
     budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
     prewarm(options.jobs, options.backend)  # workers start importing the engine while the theorem is set up
     planted = resolve_defects(spec.theorem, defects)
