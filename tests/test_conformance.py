@@ -129,8 +129,11 @@ def test_wrong_user_code_without_records_is_violated(theorem, algo):
     s = api.verify(theorem, algorithm=algo, policies=[], seed=1, **SMALL)
     na = s.get("not_applicable") or {}
     assert "conformance" not in na.get(algo.__name__, {})
-    assert _conformance(s)["verdict"] == "violated"
+    c = _conformance(s)
+    assert c["verdict"] == "violated"
     assert s["verdict"] == "violated" and s["in_theory"]
+    if c["kind"] == "deterministic":  # the message can name where: the first run and step off the algorithm
+        assert c["details"]["first_counterexample_step"] >= 1
 
 
 def test_example_gp_ucb_conforms_on_the_command_line(tmp_path, capsys):
