@@ -166,3 +166,18 @@ def test_the_shadow_changes_nothing_the_checked_code_does():
     on = api.verify("gp_ts", algorithm=_copy("gp_ts"), policies=["igp_ucb"], seed=4, **SMALL)
     off = api.verify("gp_ts", algorithm=_copy("gp_ts"), policies=["igp_ucb"], seed=4, conformance=False, **SMALL)
     assert on["regret"] == off["regret"]
+
+
+def test_a_runs_shadow_ranks_do_not_depend_on_its_batch():
+    """Results are bit-identical for any number of workers: a run's conform_z is the same in any batch."""
+    from dataclasses import replace
+
+    from boundcheck.study.engine import simulate
+
+    spec, shadows = api.conformance_shadows(api.build_study("gp_ts", algorithm=_copy("gp_ts"), policies=[],
+                                                            runs=8, horizon=12))
+    assert spec.shadowed == ("gp_ts",)
+    inst = replace(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta), shadows=shadows)
+    whole = simulate(spec.scenario, spec.policies, list(range(8)), 0, inst).algorithms["gp_ts"].monitors
+    part = simulate(spec.scenario, spec.policies, list(range(5, 8)), 0, inst).algorithms["gp_ts"].monitors
+    assert np.array_equal(whole["conform_z"][5:], part["conform_z"])

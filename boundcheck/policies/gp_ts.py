@@ -120,8 +120,9 @@ class GPTS(Policy):
         key_a = mu[r, a]
         below = np.zeros(r.size)
         same = np.zeros(r.size)
-        for _ in range(self.shadow_draws):
-            x = self.ctx.actions.oracle(mu + v * self.paths.draw(self.ctx.rngs), available)[:, 0]
+        h = self.paths.draws(self.ctx.rngs, self.shadow_draws)  # (m, M, n)
+        for i in range(self.shadow_draws):
+            x = self.ctx.actions.oracle(mu + v * h[:, i], available)[:, 0]
             key_x = mu[r, x]
             below += (key_x < key_a) | ((key_x == key_a) & (x < a))
             same += x == a
