@@ -351,9 +351,16 @@ def _render_applicability(con, summary: dict, colour: dict) -> None:
     """Which claims applied to the checked policy, why the others did not; verdicts of further checked ones."""
     na = summary.get("not_applicable") or {}
     if na:
+        hint = any(str(v).startswith("needs") for v in na.values())  # records the policy could report
         con.print(f"[dim]not applicable to {summary.get('main_algorithm')}: "
                   + "; ".join(f"{k} ({v})" for k, v in na.items())
-                  + " — report these extras (ask/tell `records`) to check them[/dim]")
+                  + (" — report these extras (ask/tell `records`) to check them" if hint else "") + "[/dim]")
+    for c in summary.get("claims", []):  # where the checked code first left the theorem's algorithm
+        d = c.get("details") or {}
+        if c.get("id") == "conformance" and c.get("verdict") == "violated" and "first_counterexample_step" in d:
+            con.print(f"[{colour['violated']}]conformance: in run {d['first_counterexample_run']} (of the "
+                      f"{c['runs']}), step {d['first_counterexample_step']} is the first choice the theorem's "
+                      f"algorithm would not make[/{colour['violated']}]")
     for name, info in (summary.get("checked") or {}).items():
         if name == summary.get("main_algorithm"):
             continue
