@@ -1,9 +1,13 @@
 """False alarms of verify on correct theorems and correct code (issue 10 acceptance).
 
 Part 1, real verifies: every theorem, on every scenario it lists, over many seeds at small settings, run
-exactly as ``boundcheck verify`` runs them (the theorem's algorithm, one false-alarm budget). Prints the
-fraction of verifies that call any claim violated and its Clopper–Pearson upper end (one-sided 95 %), which
-must not exceed the budget.
+exactly as ``boundcheck verify --algorithm`` runs them (one false-alarm budget). The checked code is the
+theorem's algorithm behind a factory of the benchmark's own, so that boundcheck treats it as user code: a shadow
+of the theorem's algorithm runs beside it and the conformance claim (boundcheck.claims.conformance; a p-value in
+the budget for GP-TS) is judged with the others; the copy keeps the random stream of a plain verify, so every
+other claim sees the same runs. ``--plain`` runs the theorem's algorithm itself (conformance is then a sanity
+identity). Prints the fraction of verifies that call any claim violated and its Clopper–Pearson upper end
+(one-sided 95 %), which must not exceed the budget.
 
 Part 2, the verdict layer alone: each theorem's claim table judged on synthetic runs in which every stochastic
 claim is true and *at its boundary* (failure rate = level, mean = bound, exact N(0,1) samples), the worst case
@@ -33,6 +37,7 @@ from boundcheck import api  # noqa: E402
 from boundcheck.claims.budget import HolmBudget  # noqa: E402
 from boundcheck.claims.families import family_for  # noqa: E402
 from boundcheck.claims.table import judge, level_of  # noqa: E402
+from boundcheck.policies import PolicySpec  # noqa: E402
 
 THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
 
@@ -42,14 +47,29 @@ def upper95(k: int, n: int) -> float:
     return 1.0 if k == n else float(stats.beta.ppf(0.95, k + 1, n - k))
 
 
-def real_verifies(seeds: int, runs: int, horizon: int, budget: float, jobs: int) -> tuple[int, int]:
+def _make(factory, kwargs: dict):
+    """Builds the theorem's algorithm (a module-level factory of the benchmark's own: not the theorem's spec)."""
+    return factory(**kwargs)
+
+
+def checked_copy(algorithm: str) -> PolicySpec:
+    """The theorem's algorithm as user code: the same class, built by a factory that is not the theorem's."""
+    import functools
+
+    own = api.resolve_policy(algorithm)
+    return PolicySpec(own.name, functools.partial(_make, own.factory, dict(own.kwargs)), {}, own.label)
+
+
+def real_verifies(seeds: int, runs: int, horizon: int, budget: float, jobs: int,
+                  plain: bool = False) -> tuple[int, int]:
     total = hits = 0
     for th_id in THEOREMS:
         th = theory.get(th_id)
         t0, th_hits = time.perf_counter(), 0
         for seed in range(seeds):
             sc = th.scenarios[seed % len(th.scenarios)]
-            s = api.verify(th, sc, runs=runs, horizon=horizon, seed=1000 + seed, policies=[th.algorithm],
+            who = {"policies": [th.algorithm]} if plain else {"policies": [], "algorithm": checked_copy(th.algorithm)}
+            s = api.verify(th, sc, runs=runs, horizon=horizon, seed=1000 + seed, **who,
                            jobs=jobs, report=False, false_alarm=budget)
             bad = [c["id"] for c in s["claims"] if c["verdict"] == "violated"]
             if bad:
@@ -89,11 +109,13 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=0.01)
     ap.add_argument("--null", type=int, default=10_000, help="null verdicts per theorem")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--plain", action="store_true",
+                    help="verify the theorem's algorithm itself (no shadow: conformance is a sanity identity)")
     args = ap.parse_args()
     print(f"# {time.strftime('%Y-%m-%d')}, {platform.node()}, Python {platform.python_version()}; "
           f"false-alarm budget {args.budget}")
     print(f"## real verifies: {args.seeds} seeds × {len(THEOREMS)} theorems, {args.runs} runs, T = {args.horizon}")
-    hits, total = real_verifies(args.seeds, args.runs, args.horizon, args.budget, args.jobs)
+    hits, total = real_verifies(args.seeds, args.runs, args.horizon, args.budget, args.jobs, args.plain)
     up = upper95(hits, total)
     print(f"REAL: {hits}/{total} = {hits / total:.4f} verifies with any violated claim; "
           f"Clopper–Pearson 95 % upper end {up:.4f} (budget {args.budget})")

@@ -340,6 +340,38 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
         not_applicable={k: v for k, v in not_applicable.items() if v})
 
 
+def conformance_shadows(spec: StudySpec, conformance: bool = True) -> tuple[StudySpec, dict[str, PolicySpec]]:
+    """The study with its conformance claim settled, and the shadows to run (:mod:`boundcheck.claims.conformance`):
+    every checked algorithm that is not the theorem's own unwrapped algorithm runs beside a shadow, a fresh
+    instance of that algorithm (checked name -> its spec). ``conformance=False`` (``--no-conformance``) or a
+    theorem's algorithm that cannot run as a shadow: the claim is not applicable to those algorithms."""
+    from .claims.conformance import CONFORMANCE, OFF_REASON
+
+    if not any(c.id == CONFORMANCE for c in spec.family.claims):
+        return spec, {}
+    try:
+        own = resolve_policy(spec.theorem.algorithm)
+    except BoundcheckError:
+        own = None
+    by_name = {p.name: p for p in spec.policies}
+    shadows, skip = {}, {}
+    for name in spec.checked_algorithms:
+        if not conformance:
+            skip[name] = OFF_REASON
+        elif own is not None and by_name[name] == own:
+            continue  # the theorem's own algorithm: conforms by construction (a sanity identity)
+        elif own is None or not own.declared.conformance_monitors:
+            skip[name] = f"{spec.theorem.algorithm} cannot run as a shadow (no conformance check for it yet)"
+        else:
+            shadows[name] = own
+    if skip:
+        na = {k: dict(v) for k, v in spec.not_applicable.items()}
+        for name, why in skip.items():
+            na.setdefault(name, {})[CONFORMANCE] = why
+        spec = replace(spec, not_applicable=na)
+    return replace(spec, shadowed=tuple(shadows)), shadows
+
+
 def resolve_defects(theorem: Theorem, defects: Sequence[str | Defect] | None) -> list[Defect]:
     """Defect names or objects, each checked to apply to the theorem (one-line error otherwise)."""
     from .claims.defects import Defect, defects_for, get_defect
@@ -415,6 +447,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     no results folder behind. ``on_chunk(done, total)`` counts chunks, ``on_progress(done, total)`` run-steps
     (from a background thread, several times a second)."""
     from .claims.budget import HolmBudget
+    from .claims.conformance import OUT_OF_THEORY
     from .study.power import apply_defects, defect_instance
     from .study.preflight import preflight, run_options
     from .study.runner import Sequential, preload_workers, run_study
@@ -426,6 +459,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     out_path, limit, report = s.out, s.max_memory, s.report
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
+    spec, _ = conformance_shadows(spec, s.conformance)  # before the preflight: the key it checks holds them
     budget = HolmBudget(DEFAULT_FALSE_ALARM if s.false_alarm is None else s.false_alarm)
     planted = resolve_defects(spec.theorem, defects)
     sequential = None
@@ -445,10 +479,14 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     if report and not temporary:
         check_report_dir(out_path)
     spec = apply_defects(spec, planted)
+    spec, shadows = conformance_shadows(spec, s.conformance)  # after the defects: a wrapped algorithm is checked
     # labels from what is actually run: a defect that changes the world breaks assumptions of its own
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
+    if not s.conformance:
+        reasons.append(OUT_OF_THEORY)
     inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
+    inst = replace(inst, shadows=shadows)
     if note:
         warnings.warn(note, stacklevel=2)
     # only now, with every input validated and the theorem instantiated, do worker processes start (issue 25)
@@ -485,7 +523,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
 
 
 #: the settings power does not read (a keyword among them is refused; see settings_from)
-_POWER_UNUSED = ("beta_scale", "until_conclusive", "max_runs", "report")
+_POWER_UNUSED = ("beta_scale", "until_conclusive", "max_runs", "report", "conformance")
 
 
 def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
@@ -821,7 +859,7 @@ def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, 
 
 
 #: the settings reproduce does not read: each panel has its own horizon, δ and β scale (see settings_from)
-_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_runs",
+_REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_runs", "conformance",
                      "allow_out_of_theory")
 
 

@@ -281,7 +281,7 @@ SETTING_KEYS = ("runs", "horizon", "delta", "seed", "jobs", "backend", "schedule
                 "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory")
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
                "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
-               "max_runs", "allow_out_of_theory", "defect"}
+               "max_runs", "allow_out_of_theory", "defect", "no_conformance"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -292,7 +292,7 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
                 "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int)),
                 "algorithm": ("FILE.py:CLASS or a list of them", (str, list)), "false_alarm": _REAL,
                 "until_conclusive": _BOOL, "max_runs": _INT, "allow_out_of_theory": _BOOL,
-                "defect": ("a defect name or a list of them", (str, list))}
+                "defect": ("a defect name or a list of them", (str, list)), "no_conformance": _BOOL}
 
 
 def _load_config(path: str) -> dict:
@@ -390,9 +390,16 @@ def _render_applicability(con, summary: dict, colour: dict) -> None:
 
     na = summary.get("not_applicable") or {}
     if na:
+        hint = any(str(v).startswith("needs") for v in na.values())  # records the policy could report
         con.print(f"[dim]not applicable to {escape(str(summary.get('main_algorithm')))}: "
                   + escape("; ".join(f"{k} ({v})" for k, v in na.items()))
-                  + " — report these extras (ask/tell `records`) to check them[/dim]")
+                  + (" — report these extras (ask/tell `records`) to check them" if hint else "") + "[/dim]")
+    for c in summary.get("claims", []):  # where the checked code first left the theorem's algorithm
+        d = c.get("details") or {}
+        if c.get("id") == "conformance" and c.get("verdict") == "violated" and "first_counterexample_step" in d:
+            con.print(f"[{colour['violated']}]conformance: in run {d['first_counterexample_run']} (of the "
+                      f"{c['runs']}), step {d['first_counterexample_step']} is the first choice the theorem's "
+                      f"algorithm would not make[/{colour['violated']}]")
     for name, info in (summary.get("checked") or {}).items():
         if name == summary.get("main_algorithm"):
             continue
@@ -495,6 +502,7 @@ def cmd_verify(args) -> int:
     cfg = _verify_config(args)  # no worker starts here: api.verify starts them once everything is validated
     th = api.resolve_theorem(cfg["theorem"])
     settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
+                         conformance=not cfg.get("no_conformance"),
                          out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
     progress, on_chunk, on_progress = _progress_bar(th.id)
     defects = cfg.get("defect") or []
@@ -851,6 +859,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--defect", action="append", metavar="NAME",
                    help="plant a defect (a negative control, implies --allow-out-of-theory; names: `boundcheck "
                         "power`); repeat for several (default: none)")
+    s.add_argument("--no-conformance", dest="no_conformance", action="store_true",
+                   help="do not check that the checked code behaves as the theorem's algorithm (for a deliberately "
+                        "different algorithm); the verdict is then out of theory (default: checked)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")

@@ -28,6 +28,10 @@ pinned column, every regret statistic and every bound was checked bit-identical 
   steps column removed: lemma8_p (the formula Φ̄(max (f − μ)/(vσ))). New columns are not compared.
 * the replication case (igp_ucb/rkhs_paper_replication) now runs with allow_out_of_theory (it is not applicable
   to the theorem by default).
+
+Not re-pinned for issue 24 (conformance): every claim gains the generic ``conformance`` claim, a sanity identity
+when the checked code is the theorem's own algorithm (no shadow runs, nothing else changes); it is left out of
+the comparison and checked to be that identity.
 """
 
 import json
@@ -47,7 +51,11 @@ def test_bit_identical_to_pin(case):
     want = PINNED[case_key(case)]
     with use_arithmetic("reference"):
         got = fingerprint(*case)
-    assert got["claims"] == want["claims"]
+    # the generic conformance claim (issue 24) came later: a sanity identity on a plain verify (no shadow runs),
+    # outside the verdict; every pinned claim is unchanged
+    extra = [c for c in got["claims"] if c["id"] == "conformance"]
+    assert all(c["kind"] == "identity" and c["violations"] == 0 for c in extra)
+    assert [c for c in got["claims"] if c["id"] != "conformance"] == want["claims"]
     assert got["regret"] == want["regret"]
     assert got["bound"] == want["bound"]
     for table, cols in want["tables"].items():

@@ -47,6 +47,7 @@ def _study_changes(spec: StudySpec) -> dict[str, StudySpec]:
         "chunk_size": replace(spec, chunk_size=10),
         "checked": replace(spec, checked=(spec.main, spec.policies[1].name)),
         "not_applicable": replace(spec, not_applicable={spec.main: {"some_claim": "needs x"}}),
+        "shadowed": replace(spec, shadowed=(spec.main,)),
     }
 
 

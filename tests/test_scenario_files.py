@@ -47,6 +47,10 @@ def test_results_of_scenarios_outside_the_regression_pins_are_bit_identical(case
     want = PINNED["results"][case_key(case)]
     with use_arithmetic("reference"):  # the pins were recorded with the first engine's arithmetic
         got = result_fingerprint(*case)
+    # the generic conformance claim (issue 24) came later: a sanity identity here (no shadow runs), left out
+    extra = [c for c in got["claims"] if c["id"] == "conformance"]
+    assert all(c["kind"] == "identity" and c["violations"] == 0 for c in extra)
+    got["claims"] = [c for c in got["claims"] if c["id"] != "conformance"]
     assert got["claims"] == want["claims"] and got["regret"] == want["regret"] and got["bound"] == want["bound"]
     for table, cols in want["tables"].items():
         for col, h in cols.items():

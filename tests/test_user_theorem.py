@@ -28,7 +28,8 @@ def test_my_theorem_holds(capsys, tmp_path):
     assert code == 0 and s["verdict"] == "holds", s["verdict"]
     assert s["theorem"] == "my_gp_ucb_bound" and s["in_theory"]
     assert [c["id"] for c in s["claims"]] == ["regret_bound", "regret_bound_anytime", "confidence_event",
-                                              "D1_optimism", "D3_information"]  # the claims it lists, its order
+                                              "D1_optimism", "D3_information",  # the claims it lists, its order
+                                              "conformance"]  # and the generic one every theorem gets
 
 
 def test_the_overstated_twin_is_caught_exit_1(capsys, tmp_path):

@@ -166,8 +166,12 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
                                                         sequential=sequential, chunk=chunk)))
         elif c.kind in ("deterministic", "identity"):
             fn = deterministic_verdict if c.kind == "deterministic" else identity_verdict
-            results[c.id] = fn(c.id, main_runs[f"fail_{c.id}"].to_numpy(), main_runs[f"premise_{c.id}"].to_numpy(),
-                               statement=c.statement, source=c.source, main=c.main)
+            res = fn(c.id, main_runs[f"fail_{c.id}"].to_numpy(), main_runs[f"premise_{c.id}"].to_numpy(),
+                     statement=c.statement, source=c.source, main=c.main)
+            pos = res.details.get("first_counterexample_run")
+            if pos is not None and f"first_{c.id}" in main_runs:  # the step, where the statistic reports it
+                res.details["first_counterexample_step"] = int(main_runs[f"first_{c.id}"].iloc[pos])
+            results[c.id] = res
         else:
             raise ValueError(f"claim {c.id}: no test for kind {c.kind!r}")
     if evidence:

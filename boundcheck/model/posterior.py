@@ -448,6 +448,21 @@ class PathwiseSampler:
         return gvals - np.einsum("mnt,mt->mn", self.W[:, :, :t], u)
 
 
+    def draws(self, rngs: list[np.random.Generator], k: int) -> np.ndarray:
+        """k independent h ~ N(0, Σ_t) per run: (m, k, n), as :meth:`draw` k times but in one pass (a shadow's
+        draws, :meth:`boundcheck.policies.gp_ts.GPTS.conformance`). The products are stacked per run
+        (``np.matmul`` multiplies each run's (k, ·) slice on its own), so a run's values never depend on how many
+        runs share the call."""
+        t, r = self.t, self.A.shape[1]
+        z = np.stack([g.standard_normal((k, r + t)) for g in rngs])  # (m, k, r + t)
+        gvals = np.matmul(z[:, :, :r], np.broadcast_to(self.A.T, (z.shape[0],) + self.A.T.shape))  # (m, k, n)
+        if t == 0:
+            return gvals
+        X = np.broadcast_to(self.X[:, None, :t], (z.shape[0], k, t))
+        u = np.take_along_axis(gvals, X, axis=2) + np.sqrt(self.post.noise_var) * z[:, :, r:]
+        return gvals - np.matmul(u, np.swapaxes(self.W[:, :, :t], 1, 2))
+
+
 def naive_posterior(
     K_X: np.ndarray, mean: np.ndarray, eps: float, idx: np.ndarray, times: np.ndarray, y: np.ndarray,
     t_pred: int, noise_var: float,

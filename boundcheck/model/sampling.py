@@ -107,6 +107,15 @@ def _child(seed: int, run: int, i: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(seed), spawn_key=(int(run), i))))
 
 
+_SHADOW_CHILD = _AVAILABILITY_CHILD + 1  # child index of the first shadow's stream (conformance), clear of the others
+
+
+def shadow_stream(seed: int, run: int, k: int) -> np.random.Generator:
+    """The random stream of the shadow of the k-th policy of a study in run ``run`` (its own child: adding a
+    shadow never moves the truth's, the noise's or any algorithm's stream)."""
+    return _child(seed, run, _SHADOW_CHILD + int(k))
+
+
 def run_streams(seed: int, run: int, n_algorithms: int) -> RunStreams:
     return RunStreams(f=_child(seed, run, 0), noise=_child(seed, run, 1),
                       algorithms=tuple(_child(seed, run, 2 + j) for j in range(n_algorithms)),

@@ -118,6 +118,11 @@ class Policy:
     #: False: the engine records no truth-side monitor of this policy and keeps no reference posterior for it
     #: (an experiment's runs that no claim reads); a class attribute or set per instance
     monitored: bool = True
+    #: True for an algorithm whose choice is random given the history (Thompson sampling): its conformance
+    #: claim is a test of the law of the choices, not a check of every choice (:mod:`boundcheck.claims.conformance`)
+    randomised: ClassVar[bool] = False
+    #: the monitors :meth:`conformance` returns when this policy runs as a shadow
+    conformance_monitors: ClassVar[frozenset[str]] = frozenset()
 
     def start(self, ctx: RunContext) -> None:
         self.ctx = ctx
@@ -137,6 +142,15 @@ class Policy:
         """The policy's own truth-side monitors of step t (declared in ``monitors``): f_t is the truth, which the
         policy must never act on. Called by the engine after ``select`` and before ``update``."""
         return {}
+
+    def conformance(self, t: int, available: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+        """As a *shadow* of another implementation of this algorithm (:mod:`boundcheck.claims.conformance`): how
+        the implementation's ``action`` at step t compares with what this algorithm would do given the same
+        history, computed before :meth:`update` is told that action and its observation. A deterministic
+        algorithm returns ``conform_gap`` (its index at its own choice minus at the implementation's, relative);
+        a randomised one ``conform_z`` (Φ⁻¹ of the randomised rank of the choice under its law). Policies that
+        cannot act as a shadow leave ``conformance_monitors`` empty."""
+        raise NotImplementedError(f"{type(self).__name__} cannot run as a shadow")
 
     def models(self) -> dict[str, object]:
         """The models the policy exposes, by role (:data:`MODEL_ROLES`), after ``start``: the posterior it keeps

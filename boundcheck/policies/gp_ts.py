@@ -42,6 +42,10 @@ class GPTS(Policy):
     final_records = frozenset({"mu_final", "var_final"})
     monitors = frozenset({"fdev", "anti_hit", "lemma10_rhs", "unsaturated", "draw_star", "mu_star", "sigma_star"})
     fixed_point = 0  # x°: the index of the point, fixed in advance, at which the draws are recorded
+    randomised = True
+    conformance_monitors = frozenset({"conform_z"})
+    #: independent draws of the choice per step when running as a shadow (the rank is among M + 1)
+    shadow_draws = 16
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
@@ -96,6 +100,35 @@ class GPTS(Policy):
             "lemma10_rhs": c * (2.0 * sd_bar + sd[r, x_t]),
             "unsaturated": unsat[r, x_t],
         }
+
+    def conformance(self, t: int, available: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+        """``conform_z`` = Φ⁻¹(u_t), u_t the randomised rank of the implementation's choice a_t among M
+        independent choices x^(1..M) of this algorithm given the same history (each the argmax over X_t of its
+        own exact draw, from this shadow's stream), arms ordered by the posterior mean μ_{t−1} (ties by index):
+
+            u_t = (#{i: x^(i) ≺ a_t} + V (#{i: x^(i) = a_t} + 1)) / (M + 1),   V ~ U(0, 1).
+
+        When a_t has the law of this algorithm's choice given the history, the M + 1 choices are exchangeable
+        and u_t is exactly U(0, 1), independent over steps, whatever the law of the choices (ties included:
+        the floor and the fraction of V·(k + 1) are independent); so conform_z is i.i.d. N(0, 1), which the
+        calibration test checks. A sampler too narrow concentrates a_t on the mean's argmax (u_t near 1)."""
+        from ..utils.laws import stats
+
+        post, r, v = self.posterior, self._rows, self.v[t]
+        mu = post.mean()[:, 0]
+        a = action[:, 0]
+        key_a = mu[r, a]
+        below = np.zeros(r.size)
+        same = np.zeros(r.size)
+        h = self.paths.draws(self.ctx.rngs, self.shadow_draws)  # (m, M, n)
+        for i in range(self.shadow_draws):
+            x = self.ctx.actions.oracle(mu + v * h[:, i], available)[:, 0]
+            key_x = mu[r, x]
+            below += (key_x < key_a) | ((key_x == key_a) & (x < a))
+            same += x == a
+        V = np.array([g.random() for g in self.ctx.rngs])
+        u = (below + V * (same + 1.0)) / (self.shadow_draws + 1.0)
+        return {"conform_z": stats.norm.ppf(np.clip(u, 1e-300, 1.0 - 1e-16))}
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.paths.observe(action[:, 0])  # reads Σ_{t−1}: before conditioning

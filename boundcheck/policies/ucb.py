@@ -30,6 +30,7 @@ class UCBPolicy(Policy):
     schedule) in ``start`` or override :meth:`width_at`, and expose the model they score with."""
 
     _rows: np.ndarray
+    conformance_monitors = frozenset({"conform_gap"})
 
     def width_at(self, t: int) -> float:
         """w_t, the multiplier of σ in the index at step t."""
@@ -59,6 +60,7 @@ class UCBPolicy(Policy):
         w = self.width_at(t)
         mu, sd = self.mean_sd(t, available)
         score = self.index(t, mu, sd, w)
+        self._score = score  # kept for conformance(), when this policy runs as a shadow
         action, at = self.argmax(score, sd, available)
         record: dict[str, np.ndarray] = {}
         if at is not None:
@@ -73,3 +75,21 @@ class UCBPolicy(Policy):
         record.update(self.step_records(t, action, mu, sd, score))
         self.record = record
         return action
+
+    def choice_values(self, score: np.ndarray) -> np.ndarray:
+        """(m, n): the index of each base arm as the choice maximises it (a variant whose index has more axes
+        than the domain, PE-GP-UCB's (m, P, n), overrides this with its maximum over the other axes)."""
+        return score
+
+    def conformance(self, t: int, available: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+        """``conform_gap`` = (U_t(own choice) − U_t(action)) / (1 + |U_t(own choice)|): zero when ``action``
+        maximises this algorithm's index over X_t as well (a tie), positive when the action is one this
+        algorithm would not take. Super arms are compared by the oracle's value, Σ_{i∈a} U_t(i)."""
+        own = self.select(t, available)
+        score = self.choice_values(self._score)
+
+        def value(a: np.ndarray) -> np.ndarray:  # Σ over the super arm's base arms, −1 padding counting 0
+            return np.where(a >= 0, np.take_along_axis(score, np.maximum(a, 0), axis=1), 0.0).sum(axis=1)
+
+        best = value(own)
+        return {"conform_gap": (best - value(action)) / (1.0 + np.abs(best))}

@@ -43,7 +43,7 @@ from ..errors import BoundcheckError, UserCodeError
 from ..model.dataspace import make_posterior
 from ..model.noise import NoiseDraws
 from ..model.posterior import Posterior
-from ..model.sampling import RunStreams, make_sampler, run_streams
+from ..model.sampling import RunStreams, make_sampler, run_streams, shadow_stream
 from ..policies import Policy, PolicySpec, RunContext
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
@@ -198,14 +198,26 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                                 "does not subclass boundcheck.policies.Policy: subclass it (batched protocol) or "
                                 "write ask/tell methods (per-run protocol)")
     ids = tuple(int(r) for r in run_ids)
-    for j, pol in enumerate(pols):
-        ctx = RunContext(
+
+    def context(rngs: list[np.random.Generator]) -> RunContext:
+        return RunContext(
             runs=m, horizon=T, candidates=scenario.candidates, truth=scenario.truth, noise_sd=scenario.noise,
             noise_var=scenario.model_noise_var, beta=inst.beta, xi=inst.xi, actions=actions,
-            rngs=[s.algorithms[j] for s in streams], truth_index=scenario.truth_index,
+            rngs=rngs, truth_index=scenario.truth_index,
             reference_index=scenario.reference_index, schedules=dict(inst.schedules), delta=inst.delta,
             window=scenario.window, points=scenario.domain.points, B=scenario.B, run_ids=ids)
-        _guard(pol, "start()", 0, run_ids, pol.start, ctx)
+
+    for j, pol in enumerate(pols):
+        _guard(pol, "start()", 0, run_ids, pol.start, context([s.algorithms[j] for s in streams]))
+    # conformance (boundcheck.claims.conformance): a checked policy runs beside a shadow of the theorem's own
+    # algorithm, told only the policy's actions and observations, with a stream of its own
+    shadows: dict[str, Policy] = {}
+    for j, pol in enumerate(pols):
+        sh_spec = inst.shadows.get(pol.name)
+        if sh_spec is not None:
+            shadow = sh_spec.make()
+            shadow.start(context([shadow_stream(seed, int(r), j) for r in run_ids]))
+            shadows[pol.name] = shadow
     refs = [_reference_posterior(pol, scenario, m, T) for pol in pols]
 
     sampler = make_sampler(scenario.truth)
@@ -256,6 +268,10 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             y_t = f_t[rows[:, None], action] + eps_t
             for k, v in pol.truth_monitors(t, f_t, action).items():
                 store(tr.monitors, k, t, v)
+            shadow = shadows.get(pol.name)
+            if shadow is not None:  # what the theorem's algorithm would do with the same history, before updating
+                for k, v in shadow.conformance(t, avail, action).items():
+                    store(tr.monitors, k, t, v)
             if monitored and K == 1:
                 x_t = action[:, 0]
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
@@ -271,6 +287,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                         for k, v in obs.observe(t, models, f_t, avail, action, y_t, actions, cache).items():
                             store(tr.monitors, k, t, v)
             _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)
+            if shadow is not None:  # the shadow is told the policy's action and observation, never f
+                shadow.update(t, action, y_t)
             if ref is not None:
                 _condition_padded(ref, action, y_t)
                 ref.propagate()

@@ -51,6 +51,9 @@ class StudySpec:
     checked: tuple[str, ...] = ()
     #: algorithm -> {claim id: why it does not apply} (the policy does not record what the claim reads)
     not_applicable: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the checked algorithms that run beside a shadow of the theorem's algorithm (boundcheck.claims.conformance;
+    #: the engine reads the shadows from the theorem instance): they add the conformance monitors to the runs
+    shadowed: tuple[str, ...] = ()
 
     @property
     def theorem(self) -> Theorem:
@@ -96,6 +99,8 @@ class StudySpec:
             d["streams"] = [p.stream for p in self.policies]
         if any(self.not_applicable.values()):
             d["not_applicable"] = {k: dict(v) for k, v in self.not_applicable.items() if v}
+        if self.shadowed:
+            d["shadowed"] = list(self.shadowed)
         return d
 
     @property

@@ -69,6 +69,10 @@ class VerifySettings:
         refuse, :class:`~boundcheck.errors.NotApplicable`).
     report : bool
         Write the HTML/LaTeX reports (sweep: its page).
+    conformance : bool
+        verify: run every checked implementation beside a shadow of the theorem's algorithm and check that it
+        behaves as that algorithm (:mod:`boundcheck.claims.conformance`); False (``--no-conformance``): for a
+        deliberately different algorithm, the verdict is then out of theory.
     out : str, Path or None
         The output folder (stored as a Path). None: the command's default (verify: ``reports/<theorem>``, or a
         temporary folder with ``report=False``).
@@ -88,6 +92,7 @@ class VerifySettings:
     max_runs: int | None = None
     allow_out_of_theory: bool = False
     report: bool = True
+    conformance: bool = True
     out: str | Path | None = None
 
     def __post_init__(self) -> None:
@@ -121,7 +126,7 @@ class VerifySettings:
         put("beta_scale", v.check_positive("beta scale", self.beta_scale))
         if self.false_alarm is not None:
             put("false_alarm", v.check_probability("false-alarm budget", self.false_alarm))
-        for name in ("until_conclusive", "allow_out_of_theory", "report"):
+        for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance"):
             if not isinstance(getattr(self, name), bool):
                 raise BoundcheckError(f"{name.replace('_', ' ')} must be true or false, got {getattr(self, name)!r}")
         if self.max_runs is not None:
@@ -159,6 +164,7 @@ class SettingsKeywords(TypedDict, total=False):
     max_runs: int | None
     allow_out_of_theory: bool
     report: bool
+    conformance: bool
     out: str | Path | None
 
 

@@ -27,6 +27,7 @@ from ...model.priors import GPPrior, RKHSFamily
 from ...world.assumptions import Conditions, evaluate
 from ...world.scenario import Scenario
 from ...world.trajectory import Trajectories
+from ..conformance import identity_reasons, with_conformance
 from ..table import ClaimSpec, claim_columns
 
 __all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "Observer", "steps_table", "gamma_curves"]
@@ -74,6 +75,9 @@ class TheoremInstance:
     extra: dict[str, float] = field(default_factory=dict)  # family-specific constants (e.g. a tight bound form)
     #: truth-side monitors of a round the family registers (:class:`Observer`), called by the engine in order
     observers: tuple[Observer, ...] = ()
+    #: checked algorithm -> the PolicySpec of the theorem's own algorithm that runs beside it as its shadow
+    #: (:mod:`boundcheck.claims.conformance`); empty: no shadow (the checked code is the theorem's algorithm)
+    shadows: dict[str, object] = field(default_factory=dict)
 
 
 def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, noise_var: float,
@@ -157,6 +161,8 @@ class Family:
         want = [c.id for c in theorem.claims]
         if ids != want:
             raise BoundcheckError(f"family of {theorem.id}: claim table {ids} does not match the theorem's {want}")
+        # every theorem with a checkable algorithm also gets the generic conformance claim (claims.conformance)
+        self.claims = with_conformance(self.claims, theorem)
 
     # ------------------------------------------------------------------ what the theorem is about
     @property
@@ -262,13 +268,13 @@ class Family:
 
     def vacuous_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
         """Regret-bound claims this instance makes vacuous (claim id -> the reason, for the reports)."""
+        out = identity_reasons(inst)  # no shadow ran: conformance holds by construction
         rm = self.max_step_regret(scenario, inst)
         if rm is None:
-            return {}
+            return out
         r_max, why = rm
         T = inst.horizon
         t = np.arange(1, T + 1, dtype=float)
-        out = {}
         ids = {c.id for c in self.claims}
         trivial = r_max * T
         if "regret_bound" in ids and inst.bound_T >= trivial:

@@ -23,6 +23,7 @@ import sympy as sp
 from theory import S, Theorem
 
 from ...errors import BoundcheckError
+from ..conformance import CONFORMANCE
 from .base import Family
 
 __all__ = ["CheckedAs", "check_like"]
@@ -102,6 +103,8 @@ class CheckedAs:
         inner.theorem = dataclasses.replace(theorem, id=reference.theorem.id, family="")
         table = {c.id: c for c in reference.claims}
         inner.claims = tuple(dataclasses.replace(table[c.id], claim=c) for c in theorem.claims)
+        if CONFORMANCE in table and CONFORMANCE not in {c.id for c in theorem.claims}:
+            inner.claims = (*inner.claims, table[CONFORMANCE])  # the generic claim comes with the algorithm
         self.inner = inner
         self.theorem = theorem
 

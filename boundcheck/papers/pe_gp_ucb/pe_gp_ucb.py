@@ -54,6 +54,10 @@ class PEGPUCB(UCBPolicy):
         self.p_t, x_t = np.divmod(flat, n)
         return x_t[:, None], (self._rows, self.p_t, x_t)
 
+    def choice_values(self, score: np.ndarray) -> np.ndarray:
+        """max over the active priors U_{t−1} of U^p_t(x): the value of choosing x in the joint argmax."""
+        return np.where(self.active[:, :, None], score, -np.inf).max(axis=1)
+
     def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
         self.w_t = self.ctx.beta[t] * self.sd_t  # frozen before y_t (C8)
         # σ² of every kernel group at x_t, for the chain-rule check of Lemma 5.3 (D4)

@@ -1,0 +1,94 @@
+"""Conformance observed from the outside: is the checked code the theorem's algorithm?
+
+The theorem's claims hold for the theorem's algorithm; code that runs without the records a claim reads (a
+user's ask/tell class, say) leaves most of them "not applicable", and a wrong width or a too-narrow sampler
+could pass what remains. So every checked implementation runs in lockstep beside a *shadow*: a fresh instance of
+the theorem's own algorithm (``theory.Theorem.algorithm``), given the same run context and a random stream of
+its own (:func:`~boundcheck.model.sampling.shadow_stream`), told the implementation's actions and observations
+and nothing else (never f). At every step, before its update, the shadow says how the implementation's action
+compares with what it would do (:meth:`~boundcheck.policies.Policy.conformance`, called by
+:func:`boundcheck.study.engine.simulate`):
+
+* deterministic algorithms (the UCB family: :meth:`boundcheck.policies.ucb.UCBPolicy.conformance`): the
+  implementation's choice must maximise the shadow's index over X_t (super arms: the oracle's value) within a
+  relative tolerance :data:`TOLERANCE`; one step beyond it is a counterexample (a ``deterministic`` claim,
+  outside the budget). A reset or a window of the theorem's algorithm shows in the index, hence in the choices.
+* randomised algorithms (GP-TS: :meth:`boundcheck.policies.gp_ts.GPTS.conformance`): the randomised rank of the
+  choice among M independent choices of the shadow is exactly U(0, 1) and independent over steps under
+  conformance; its normal score ``conform_z`` is tested as a ``calibration`` claim (one p-value in the budget).
+
+The claim needs no record, so it applies to built-in and user code alike. When the checked code *is* the
+theorem's own unwrapped algorithm (a plain verify) no shadow runs: the claim is true by construction and shown
+as a sanity identity, outside the verdict (:func:`identity_reasons`). ``verify --no-conformance`` turns it off
+for a deliberately different algorithm; the study is then out of theory ("not the theorem's algorithm").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from theory import Claim, Theorem
+
+from .table import ClaimSpec
+
+__all__ = ["CONFORMANCE", "TOLERANCE", "conformance_spec", "identity_reasons", "OFF_REASON", "OUT_OF_THEORY"]
+
+#: the claim's id (every family's table ends with it)
+CONFORMANCE = "conformance"
+#: relative tolerance on the index gap (U_t(own) − U_t(a_t)) / (1 + |U_t(own)|): round-off of a different but
+#: exact posterior computation (a Cholesky refit against rank-1 updates, √ of a clipped variance) stays far below
+TOLERANCE = 1e-6
+#: why the claim is not applicable with ``--no-conformance``, and the study's out-of-theory label
+OFF_REASON = "turned off (--no-conformance)"
+OUT_OF_THEORY = "not the theorem's algorithm (--no-conformance: the checked code is not held to it)"
+_IDENTITY = "no shadow ran: the checked code is the theorem's own algorithm, which conforms by construction"
+
+
+def _randomised(theorem: Theorem) -> bool:
+    """Whether the theorem's algorithm chooses at random given the history (its policy class says so)."""
+    from ..policies import policy_spec
+
+    try:
+        return bool(getattr(policy_spec(theorem.algorithm).declared, "randomised", False))
+    except Exception:  # noqa: BLE001 - a theorem whose algorithm is not a registered policy: no shadow anyway
+        return False
+
+
+def _statistic(ev) -> dict[str, np.ndarray]:
+    """fail: some step's choice is not one the shadow would make (beyond :data:`TOLERANCE`); premise: every run;
+    steps: how many steps did not conform; first: the first of them (0: none), for the reader of the runs table.
+    Without a shadow's monitor (no shadow ran, or a randomised algorithm) nothing fails."""
+    tr = ev.traj.algorithms[ev.main]
+    gap = tr.monitors.get("conform_gap")
+    m = ev.traj.run_ids.size
+    bad = np.zeros((m, 1), dtype=bool) if gap is None else np.asarray(gap) > TOLERANCE
+    first = np.where(bad.any(axis=1), bad.argmax(axis=1) + 1, 0)
+    return {"fail": bad.any(axis=1), "premise": np.ones(m, dtype=bool), "steps": bad.sum(axis=1), "first": first}
+
+
+def conformance_spec(theorem: Theorem) -> ClaimSpec:
+    """The conformance claim of ``theorem`` (deterministic or calibration, from its algorithm's policy class)."""
+    algo = theorem.algorithm
+    if _randomised(theorem):
+        claim = Claim(CONFORMANCE, "calibration",
+                      f"the checked code's choices follow the law of {algo}'s choices given the same history "
+                      "(randomised ranks among the shadow's independent draws are i.i.d. U(0, 1))",
+                      f"the theorem's algorithm ({algo}); boundcheck.claims.conformance")
+        return ClaimSpec(claim, _statistic, sample="conform_z")
+    claim = Claim(CONFORMANCE, "deterministic",
+                  f"every choice of the checked code is one {algo} would make given the same history (its index "
+                  f"within a relative {TOLERANCE:g} of the maximum over X_t)",
+                  f"the theorem's algorithm ({algo}); boundcheck.claims.conformance")
+    return ClaimSpec(claim, _statistic)
+
+
+def with_conformance(specs: tuple[ClaimSpec, ...], theorem: Theorem) -> tuple[ClaimSpec, ...]:
+    """A family's claim table with the conformance claim appended (once)."""
+    if any(s.id == CONFORMANCE for s in specs):
+        return specs
+    return (*specs, conformance_spec(theorem))
+
+
+def identity_reasons(inst) -> dict[str, str]:
+    """{conformance: why it is an identity} when no shadow runs in this instance (``inst.shadows`` empty)."""
+    return {} if getattr(inst, "shadows", None) else {CONFORMANCE: _IDENTITY}
