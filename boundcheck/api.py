@@ -29,8 +29,8 @@ from .claims.families import Family, family_for
 from .claims.table import not_applicable as not_applicable_claims
 from .errors import BoundcheckError
 from .policies import PolicySpec, policy_spec
+from .runtime import prewarm
 from .study.engine import ENGINE_MONITORS
-from .study.pool import prewarm
 from .study.power import apply_defects, defect_instance, run_power
 from .study.preflight import check_applicable, check_run_settings, preflight
 from .study.runner import RunOptions, Sequential, preload_workers, run_study
@@ -264,6 +264,8 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, ru
     options, out_path, limit = check_run_settings(jobs=jobs, backend=backend, scheduler=scheduler, out=out,
                                                   max_memory=max_memory)
     options = replace(options, report=report)  # the parent may import the reports' libraries while workers run
+    if report:
+        from . import report as _report  # noqa: F401 - registers what the reports import (boundcheck.runtime.warmup)
     spec = build_study(theorem, scenario, runs=runs, horizon=horizon, delta=delta, seed=seed,
                        beta_scale=beta_scale, policies=policies, algorithm=algorithm)
     budget = HolmBudget(check_probability("false-alarm budget", false_alarm))
@@ -670,7 +672,7 @@ def reproduce(paper: str, experiment: str | None = None, *, runs: int | None = N
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
     if report:
-        from .report.replication import write_replication_reports
+        from .report.replication_reports import write_replication_reports
 
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}

@@ -110,16 +110,19 @@ def _console():
 def _theorem_rows() -> list[dict]:
     """id, paper, guarantee and default scenario of every built-in theorem.
 
-    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
-    key made of the theory sources' names, sizes and modification times and the package version, so
-    ``boundcheck list`` answers without importing sympy unless a theory module changed."""
+    The theory modules are sympy (≈ 0.3 s to import); the rows are kept in the runtime's cache (``theorems``,
+    :mod:`boundcheck.runtime.cache`) under a key made of the theory sources' names, sizes and modification
+    times and the package version, so ``boundcheck list`` answers without importing sympy unless a theory
+    module changed."""
     import hashlib
     import importlib.util
 
     from . import __version__
+    from .runtime import cache as runtime_cache
 
     rows = None
-    cache = None
+    key = None
+    store = runtime_cache("theorems", entries=16)
     spec = importlib.util.find_spec("theory")  # locates the package without importing it
     if spec is not None and spec.origin:
         root = Path(spec.origin).parent
@@ -127,24 +130,15 @@ def _theorem_rows() -> list[dict]:
         for f in sorted(root.glob("*.py")):
             st = f.stat()
             h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
-        try:
-            rows = json.loads(cache.read_text())
-        except (OSError, ValueError):
-            rows = None
+        key = f"list-{h.hexdigest()[:16]}"
+        rows = store.read(key, ".json", lambda path: json.loads(path.read_text()))
     if rows is None:
         import theory
 
         rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
                  "default_scenario": th.default_scenario} for th in theory.all_theorems()]
-        if cache is not None:
-            try:
-                from .utils.io import atomic_write_json
-
-                cache.parent.mkdir(exist_ok=True)
-                atomic_write_json(cache, rows)
-            except OSError:
-                pass  # a read-only install: no cache, still correct
+        if key is not None:  # a read-only or full disk: no cache, still correct
+            store.write(key, ".json", lambda tmp: Path(tmp).write_text(json.dumps(rows)))
     return rows
 
 
@@ -527,9 +521,9 @@ def _shown(progress):
 def cmd_verify(args) -> int:
     cfg = _verify_settings(args)
     if isinstance(cfg.get("jobs", -1), int) and isinstance(cfg.get("backend", "loky"), str):
-        from .study.pool import prewarm  # workers start importing while this process imports the engine
+        from . import runtime, study  # noqa: F401 - the study package registers the workers' warm-up (the engine)
 
-        prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))
+        runtime.prewarm(cfg.get("jobs", -1), cfg.get("backend", "loky"))  # workers import while this process does
     from . import api
 
     th = api.resolve_theorem(cfg["theorem"])
@@ -1041,9 +1035,9 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     finally:
         if argv is None:  # the command itself, not a caller in the same process: the process exits next
-            from .study.pool import stop_workers
+            from . import runtime
 
-            stop_workers()
+            runtime.shutdown()  # no worker outlives the command, and loky's exit handler has nothing to wait for
 
 
 def _main(argv: list[str] | None) -> int:

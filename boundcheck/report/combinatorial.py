@@ -17,6 +17,7 @@ from matplotlib.collections import LineCollection
 
 from ..utils.laws import stats  # scipy.stats.t without importing scipy.stats
 from .context import ReportContext
+from .figure_info import register_figure
 
 __all__ = ["fig_r1_chain", "experiment_figures"]
 
@@ -52,6 +53,9 @@ def fig_r1_chain(ctx: ReportContext, out: Path):
         "positive part over the optimal super arm Q₂, the exact conditional expectation over every base arm Q₃, "
         "its Gaussian-tail bound Q₄, σ ≤ s (Q₅) and the theorem's constant Q₆ (π²/6, or C_ω ξ/(ξ−ω)). The proof "
         "needs Q₁ ≤ … ≤ Q₆; symmetric-log scale.", png)
+
+
+register_figure("r1_chain", fig_r1_chain)  # a verify report's figure (boundcheck.report.figures)
 
 
 def experiment_figures(results: dict, out: Path) -> list[Path]:
