@@ -38,7 +38,8 @@ EXIT_CODES_HELP = """exit codes:
   3    not applicable: an assumption of the theorem fails on the scenario or the algorithm's configuration
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+  143  terminated (SIGTERM): as an interrupt"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -1029,8 +1030,22 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"boundcheck: warning: {text}", file=sys.stderr)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread wherever the command is: it stops as an interrupt does (completed
+    chunks kept, the worker pool stopped in order, no resource left to loky's resource tracker to report)."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise _Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``boundcheck`` command (``argv``: its arguments, default ``sys.argv[1:]``)."""
+    if argv is None:  # the command itself (a caller in the same process keeps its own signal handling)
+        import signal
+
+        with contextlib.suppress(ValueError, OSError):  # ValueError: not the main thread
+            signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return _main(argv)
     finally:
@@ -1051,10 +1066,11 @@ def _main(argv: list[str] | None) -> int:
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
             print(f"boundcheck: {msg}", file=sys.stderr)
             return EXIT_NOT_APPLICABLE
-        except KeyboardInterrupt:
-            print("boundcheck: error: interrupted; completed chunks are stored — re-run the same command to resume",
+        except KeyboardInterrupt as exc:
+            what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+            print(f"boundcheck: error: {what}; completed chunks are stored — re-run the same command to resume",
                   file=sys.stderr)
-            return 130
+            return code
         except SystemExit as exc:  # --help
             return exc.code if isinstance(exc.code, int) else EXIT_OK
         except BrokenPipeError:  # output piped into a command that stopped reading (| head)

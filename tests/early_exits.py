@@ -1,4 +1,5 @@
-"""Early exits of ``boundcheck verify --jobs 2`` (bad input, not applicable, interrupt), each in a fresh process:
+"""Early exits of ``boundcheck verify --jobs 2`` (bad input, not applicable, interrupt, SIGTERM), each in a fresh
+process:
 the exit status, stderr without a traceback or a ``resource_tracker`` warning, and no process the command
 started (its loky workers, their resource tracker) alive 2 s after it exited.
 
@@ -28,13 +29,16 @@ KINDS = {
     "bad input": (["verify", "--theorem", "gp_ucb", "--horizon", "0", "--runs", "5"], 2),
     "not applicable": (["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5"], 3),
     "interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
+    "terminate": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 143),
 }
+SIGNALS = {"interrupt": signal.SIGINT, "terminate": signal.SIGTERM}
 GRACE = 2.0  # seconds after the command's exit by which every process it started must be gone
 
 
 def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     """Run one early exit of ``kind`` in ``folder``; the problems found (empty: none). ``delay``: for an
-    interrupt, seconds between the first worker's appearance and SIGINT."""
+    interrupt (SIGINT) or a termination (SIGTERM), seconds between the first worker's appearance and the
+    signal."""
     args, want = KINDS[kind]
     out = Path(folder) / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -55,8 +59,8 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
                 pass
             if seen and first is None:
                 first = time.monotonic()
-            if kind == "interrupt" and not sent and first is not None and time.monotonic() >= first + delay:
-                p.send_signal(signal.SIGINT)
+            if kind in SIGNALS and not sent and first is not None and time.monotonic() >= first + delay:
+                p.send_signal(SIGNALS[kind])
                 sent = True
             time.sleep(0.01)
         if p.poll() is None:
