@@ -70,9 +70,7 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     time.sleep(GRACE)
     problems = []
     stderr = (Path(folder) / "stderr").read_text(errors="replace")
-    # An interrupted command sometimes ends killed by SIGINT (-2; the shell shows 130 for both) after printing
-    # its one line: CPython's finalization, seen on main before the runtime package too (its cause is not found)
-    if p.returncode != want and not (want == 130 and p.returncode == -signal.SIGINT):
+    if p.returncode != want:
         problems.append(f"{kind}: exit {p.returncode}, expected {want}; stderr: {stderr[-2000:]}")
     for word in ("Traceback", "resource_tracker", "Exception in thread"):
         if word in stderr:

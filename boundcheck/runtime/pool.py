@@ -18,8 +18,8 @@ with ``--jobs 2`` on early exits: a warm-up submitted a moment before the comman
 therefore cancels what has not started, asks loky for an orderly shutdown (no ``kill_workers``), and tells the
 workers to exit by removing a *stop token* (a folder every worker's watchdog looks at, :func:`watch_parent`):
 a busy worker exits within :data:`POLL` seconds instead of finishing its task, and the manager thread then
-winds down normally. The same watchdog ends a worker whose parent died (SIGTERM, SIGKILL: no exit handler runs
-there).
+winds down normally. A worker still starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The
+same watchdog ends a worker whose parent died (SIGTERM, SIGKILL: no exit handler runs there).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", 
                                      "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
 IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it exits
 POLL = 0.1  # seconds between a worker watchdog's looks at its parent and the stop token
+STOP_GRACE = 1.0  # seconds shutdown() gives the workers to exit by themselves (≈ 0.3 s: their own exit) before it
+#                   kills them
 
 _lock = threading.RLock()
 _executor = None  # the pool this module started (None: none running)
@@ -236,9 +238,10 @@ def spare_workers(executor=None) -> int:
 
 
 def shutdown() -> None:
-    """Stop the pool :func:`pool` started (no-op without one; never starts one), without waiting: warm-ups not
-    started are cancelled, loky shuts the executor down in order, and every worker exits within :data:`POLL`
-    seconds, busy or not (its stop token is removed). Safe from any thread and more than once."""
+    """Stop the pool :func:`pool` started (no-op without one; never starts one) without waiting for its tasks:
+    warm-ups not started are cancelled, loky shuts the executor down in order, every worker exits within
+    :data:`POLL` seconds, busy or not (its stop token is removed), and one that has not after :data:`STOP_GRACE`
+    seconds is killed. Returns when no worker is left. Safe from any thread and more than once."""
     global _executor, _size, _token
     with _lock:
         executor, token, futures = _executor, _token, list(_futures)
@@ -253,3 +256,26 @@ def shutdown() -> None:
         import shutil
 
         shutil.rmtree(token, ignore_errors=True)
+    if executor is not None:
+        _reap_workers(STOP_GRACE)
+
+
+def _reap_workers(grace: float) -> None:
+    """Kill the loky worker processes of this process that are still alive ``grace`` seconds from now. A worker
+    still starting (a fresh interpreter: seconds on a loaded machine) has no watchdog yet to see the stop token,
+    and it holds loky's resource tracker open; the others are gone within :data:`POLL` seconds and are not
+    waited for beyond that. Public API only: ``multiprocessing.active_children`` lists loky's workers too."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    with contextlib.suppress(Exception):  # a clean-up: whatever is left dies with this process (watch_parent)
+        workers = [p for p in multiprocessing.active_children() if type(p).__module__.startswith(_LOKY)]
+        deadline = time.monotonic() + grace
+        while workers and time.monotonic() < deadline:
+            wait([p.sentinel for p in workers], timeout=max(0.0, deadline - time.monotonic()))
+            workers = [p for p in workers if p.is_alive()]
+        for p in workers:
+            p.kill()
+
+
+_LOKY = "joblib.externals.loky"  # the module of loky's process class (joblib vendors loky)
