@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 import tempfile
 import textwrap
@@ -1035,17 +1036,20 @@ class _Terminated(KeyboardInterrupt):
     chunks kept, the worker pool stopped in order, no resource left to loky's resource tracker to report)."""
 
 
-def _on_sigterm(signum, frame) -> None:
-    raise _Terminated
+_signals: list[int] = []  # the signals the command received (SIGINT, SIGTERM)
+
+
+def _on_signal(signum, frame) -> None:
+    _signals.append(signum)
+    raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
     """The ``boundcheck`` command (``argv``: its arguments, default ``sys.argv[1:]``)."""
     if argv is None:  # the command itself (a caller in the same process keeps its own signal handling)
-        import signal
-
         with contextlib.suppress(ValueError, OSError):  # ValueError: not the main thread
-            signal.signal(signal.SIGTERM, _on_sigterm)
+            signal.signal(signal.SIGTERM, _on_signal)
+            signal.signal(signal.SIGINT, _on_signal)
     try:
         return _main(argv)
     finally:
@@ -1061,7 +1065,13 @@ def _main(argv: list[str] | None) -> int:
         warnings.showwarning = _show_warning  # every warning is one line with the one prefix
         try:
             args = parser.parse_args(argv)
-            return int(args.func(args))
+            code = int(args.func(args))
+            if _signals:
+                # a signal whose exception was lost: one that lands while a C extension is being imported can be
+                # raised inside the extension's own nested evaluation, which clears it; the command still ends
+                # as interrupted
+                raise _Terminated if _signals[-1] == int(signal.SIGTERM) else KeyboardInterrupt
+            return code
         except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
             print(f"boundcheck: {msg}", file=sys.stderr)
