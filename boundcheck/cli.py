@@ -1041,6 +1041,14 @@ _signals: list[int] = []  # the signals the command received (SIGINT, SIGTERM)
 
 def _on_signal(signum, frame) -> None:
     _signals.append(signum)
+    code = getattr(frame, "f_code", None)
+    if code is not None and (code.co_filename.startswith("<frozen importlib") or code.co_name == "__del__"):
+        # raised here (the import system's weakref callbacks, a finaliser) the exception would be printed with its
+        # traceback and ignored: the signal is sent again once this frame is left
+        import threading
+
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
     raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
