@@ -82,12 +82,12 @@ def check_environment() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ workers
-# the one place the api reaches the worker pool (it is moving to boundcheck.runtime: only these imports change)
+# the one place the api reaches the worker pool (boundcheck.runtime)
 def prewarm(jobs: int = -1, backend: str = "loky") -> None:
     """Start the worker processes and let them import the engine while this process sets the study up."""
-    from .study.pool import prewarm as _prewarm
+    from . import runtime, study  # noqa: F401 - importing the study package registers the engine's warm-up
 
-    _prewarm(jobs, backend)
+    runtime.prewarm(jobs, backend)
 
 
 def _capped_jobs(options: RunOptions, spec: StudySpec) -> tuple[RunOptions, str | None]:
@@ -108,10 +108,10 @@ def _capped_jobs(options: RunOptions, spec: StudySpec) -> tuple[RunOptions, str 
 
 
 def stop_workers() -> None:
-    """Shut the worker processes down (the command is about to exit)."""
-    from .study.pool import stop_workers as _stop
+    """Shut the worker processes down (the command is about to exit); never starts a pool."""
+    from . import runtime
 
-    _stop()
+    runtime.shutdown()
 
 
 def resolve_theorem(theorem: str | Theorem) -> Theorem:
@@ -456,6 +456,8 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
 
     s = settings_from(settings, keywords, caller="verify")
     options = replace(run_options(s), report=s.report)  # the parent may import the reports' libraries meanwhile
+    if s.report:
+        from . import report as _report  # noqa: F401 - registers what the reports import (boundcheck.runtime.warmup)
     out_path, limit, report = s.out, s.max_memory, s.report
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)
@@ -995,7 +997,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
     if report:
-        from .report.replication import write_replication_reports
+        from .report.replication_reports import write_replication_reports
 
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
@@ -1015,15 +1017,20 @@ def reproducible_papers() -> list[dict]:
 
 
 def list_theorems() -> list[dict]:
-    """id, paper, guarantee and default scenario of every built-in theorem (``boundcheck list``).
+    """id, paper, guarantee and default scenario of every installed theorem (``boundcheck list``).
 
-    The theory modules are sympy (≈ 0.3 s to import); the rows are cached next to their bytecode, under a
-    key made of the theory sources' and installed paper plugins' names, sizes and modification times and the
-    package version, so ``boundcheck list`` answers without importing sympy unless a theory module changed."""
+    The theory modules are sympy (≈ 0.3 s to import); the rows are kept in the runtime's cache (``theorems``,
+    :mod:`boundcheck.runtime.cache`) under a key made of the theory sources' names, sizes and modification times,
+    the installed paper plugins (:func:`boundcheck.utils.discovery.installed_papers_key`) and the package version,
+    so ``boundcheck list`` answers without importing sympy unless a theory module or a plugin changed."""
     import json
 
+    from .runtime import cache as runtime_cache
+    from .utils.discovery import installed_papers_key
+
     rows = None
-    cache = None
+    key = None
+    store = runtime_cache("theorems", entries=16)
     spec = importlib.util.find_spec("theory")  # locates the package without importing it
     if spec is not None and spec.origin:
         root = Path(spec.origin).parent
@@ -1031,27 +1038,16 @@ def list_theorems() -> list[dict]:
         for f in sorted(root.glob("*.py")):
             st = f.stat()
             h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-        from .utils.discovery import installed_papers_key
-
         h.update(installed_papers_key().encode())  # a paper installed, removed or edited outside theory/
-        cache = root / "__pycache__" / f"boundcheck-list-{h.hexdigest()[:16]}.json"
-        try:
-            rows = json.loads(cache.read_text())
-        except (OSError, ValueError):
-            rows = None
+        key = f"list-{h.hexdigest()[:16]}"
+        rows = store.read(key, ".json", lambda path: json.loads(path.read_text()))
     if rows is None:
         import theory
 
         rows = [{"id": th.id, "paper": th.source, "guarantee": th.guarantee,
                  "default_scenario": th.default_scenario} for th in theory.all_theorems()]
-        if cache is not None:
-            try:
-                from .utils.io import atomic_write_json
-
-                cache.parent.mkdir(exist_ok=True)
-                atomic_write_json(cache, rows)
-            except OSError:
-                pass  # a read-only install: no cache, still correct
+        if key is not None:  # a read-only or full disk: no cache, still correct
+            store.write(key, ".json", lambda tmp: Path(tmp).write_text(json.dumps(rows)))
     return rows
 
 

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 import tempfile
 import textwrap
@@ -44,7 +45,8 @@ EXIT_CODES_HELP = """exit codes:
   3    not applicable: an assumption of the theorem fails on the scenario or the algorithm's configuration
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+  143  terminated (SIGTERM): as an interrupt"""
 
 
 #: the exit codes of the commands that only read or compute (list, show, bound, gamma, scenario, report)
@@ -1043,8 +1045,33 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"boundcheck: warning: {text}", file=sys.stderr)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread wherever the command is: it stops as an interrupt does (completed
+    chunks kept, the worker pool stopped in order, no resource left to loky's resource tracker to report)."""
+
+
+_signals: list[int] = []  # the signals the command received (SIGINT, SIGTERM)
+
+
+def _on_signal(signum, frame) -> None:
+    _signals.append(signum)
+    code = getattr(frame, "f_code", None)
+    if code is not None and (code.co_filename.startswith("<frozen importlib") or code.co_name == "__del__"):
+        # raised here (the import system's weakref callbacks, a finaliser) the exception would be printed with its
+        # traceback and ignored: the signal is sent again once this frame is left
+        import threading
+
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
+    raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``boundcheck`` command (``argv``: its arguments, default ``sys.argv[1:]``)."""
+    if argv is None:  # the command itself (a caller in the same process keeps its own signal handling)
+        with contextlib.suppress(ValueError, OSError):  # ValueError: not the main thread
+            signal.signal(signal.SIGTERM, _on_signal)
+            signal.signal(signal.SIGINT, _on_signal)
     try:
         return _main(argv)
     finally:
@@ -1075,15 +1102,22 @@ def _main(argv: list[str] | None) -> int:
             args = parser.parse_args(argv)
             if args.func in (cmd_verify, cmd_sweep, cmd_power, cmd_reproduce, cmd_gamma, cmd_report):
                 api.check_environment()  # the commands that compute: environment variables first
-            return int(args.func(args))
+            code = int(args.func(args))
+            if _signals:
+                # a signal whose exception was lost: one that lands while a C extension is being imported can be
+                # raised inside the extension's own nested evaluation, which clears it; the command still ends
+                # as interrupted
+                raise _Terminated if _signals[-1] == int(signal.SIGTERM) else KeyboardInterrupt
+            return code
         except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
             print(f"boundcheck: {msg}", file=sys.stderr)
             return EXIT_NOT_APPLICABLE
-        except KeyboardInterrupt:
-            print("boundcheck: error: interrupted; completed chunks are stored — re-run the same command to resume",
+        except KeyboardInterrupt as exc:
+            what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+            print(f"boundcheck: error: {what}; completed chunks are stored — re-run the same command to resume",
                   file=sys.stderr)
-            return 130
+            return code
         except SystemExit as exc:  # --help
             return exc.code if isinstance(exc.code, int) else EXIT_OK
         except BrokenPipeError:  # output piped into a command that stopped reading (| head)

@@ -13,3 +13,8 @@ if "BOUNDCHECK_GAMMA_CACHE" not in os.environ:
     _gamma_cache = tempfile.mkdtemp(prefix="boundcheck-gamma-")
     os.environ["BOUNDCHECK_GAMMA_CACHE"] = _gamma_cache
     atexit.register(shutil.rmtree, _gamma_cache, ignore_errors=True)
+# the runtime's other caches (boundcheck.runtime.cache: the theorem rows of `boundcheck list`) likewise
+if "BOUNDCHECK_CACHE" not in os.environ:
+    _cache = tempfile.mkdtemp(prefix="boundcheck-cache-")
+    os.environ["BOUNDCHECK_CACHE"] = _cache
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)

@@ -1,29 +1,125 @@
-"""The command line terminates its idle loky workers before exiting instead of waiting for loky's exit handler;
-a caller of ``cli.main(argv)`` in the same process keeps its warm pool."""
+"""The runtime's worker pool stops without a traceback and without leaving a worker behind (issue 23): on
+``runtime.shutdown()`` (the command line's every exit), on the parent's death (SIGKILL: no exit handler runs),
+and on the early exits of ``verify --jobs 2`` (bad input, not applicable, interrupt; tests/early_exits.py runs
+100 of each with ``--repeat 100``). A caller of ``cli.main(argv)`` in the same process keeps its warm pool."""
 
 from __future__ import annotations
 
+import os
+import random
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import early_exits  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+#: early exits of each kind in the unit suite (tests/early_exits.py --repeat 100 for the long loop)
+REPEAT = int(os.environ.get("BOUNDCHECK_EARLY_EXITS", "10"))
 
 
-def test_stop_workers_terminates_an_idle_pool_and_never_starts_one():
+def _gone(pids, within: float = 2.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_shutdown_stops_a_busy_pool_at_once_and_never_starts_one():
     code = """
 import sys, time
-from boundcheck.study import pool
-pool.stop_workers()  # no pool: nothing happens, nothing imported
-assert "joblib.externals.loky.reusable_executor" not in sys.modules
-import joblib
-pids = set(joblib.Parallel(n_jobs=2)(joblib.delayed(pool._warm)() for _ in range(2)))
-from joblib.externals.loky import reusable_executor
-procs = list(reusable_executor._executor._processes.values())
-pool.stop_workers()
-deadline = time.time() + 20
-while any(p.is_alive() for p in procs) and time.time() < deadline:
-    time.sleep(0.05)
-assert not any(p.is_alive() for p in procs), pids
+from boundcheck import runtime
+runtime.shutdown()  # no pool: nothing happens, nothing imported
+assert "joblib" not in sys.modules and runtime.idle_pool() is None
+ex = runtime.pool(2)
+pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(8)}
+ex.submit(time.sleep, 60)  # a busy worker: it must not be waited for
+runtime.import_in_workers("json")
+t0 = time.perf_counter()
+runtime.shutdown()
+from boundcheck.runtime.pool import STOP_GRACE
+assert time.perf_counter() - t0 < STOP_GRACE + 1 and runtime.idle_pool() is None
+print(" ".join(map(str, pids)))
+"""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr and "resource_tracker" not in out.stderr, out.stderr
+    assert time.perf_counter() - t0 < 60  # the sleeping task was not waited for
+    assert _gone([int(p) for p in out.stdout.split()])
+
+
+def test_shutdown_right_after_warm_ups_are_queued_prints_nothing():
+    """loky's ``shutdown(kill_workers=True)`` raced its manager thread here (a ``KeyError`` traceback): warm-ups
+    still queued when the command gives up."""
+    code = """
+from boundcheck import runtime
+for i in range(15):
+    runtime.prewarm(2)
+    runtime.preload(list(range(1000)))
+    runtime.import_in_workers("json", "csv")
+    runtime.shutdown()
 print("ok")
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok" and "Traceback" not in out.stderr
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=ENV)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    assert "Traceback" not in out.stderr and "Exception in thread" not in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_workers_die_with_their_parent(sig):
+    code = """
+import time
+from boundcheck import runtime
+ex = runtime.pool(2)
+pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(6)}
+ex.submit(time.sleep, 60)
+print(" ".join(map(str, pids)), flush=True)
+time.sleep(60)
+"""
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=ENV)
+    pids = [int(x) for x in p.stdout.readline().split()]
+    assert pids
+    p.send_signal(sig)
+    p.wait(timeout=30)
+    assert _gone(pids), "a worker outlived its parent"
+    p.stdout.close()
+    p.stderr.close()
+
+
+def test_a_caller_of_main_keeps_its_pool(tmp_path):
+    """``cli.main(argv)`` from Python (argv given) leaves the runtime's pool to its caller."""
+    code = f"""
+from boundcheck import runtime
+from boundcheck.cli import main
+rc = main(["verify", "--theorem", "gp_ucb", "--runs", "50", "--horizon", "5", "--jobs", "2", "--no-report",
+           "--out", {str(tmp_path / "out")!r}])
+assert rc in (0, 1), rc
+ex = runtime.idle_pool()
+assert ex is not None and ex.submit(runtime.import_modules, ()).result() > 0
+runtime.shutdown()
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=ENV)
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "ok", out.stderr
+
+
+@pytest.mark.parametrize("kind", list(early_exits.KINDS))
+def test_early_exits_with_two_jobs_print_no_traceback_and_leave_no_worker(kind, tmp_path):
+    rng = random.Random(23)
+    problems = []
+    for i in range(REPEAT):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        problems += early_exits.early_exit(kind, folder, delay=rng.uniform(0.0, 2.0))
+    assert not problems, "\n".join(problems)

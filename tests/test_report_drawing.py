@@ -229,9 +229,9 @@ def test_reports_are_the_same_with_figures_drawn_in_a_worker(results, tmp_path, 
     from boundcheck.report.html import render_html
     from boundcheck.report.latex import render_latex
 
-    monkeypatch.setattr("boundcheck.study.pool.idle_executor", lambda: None)  # whatever pool another test left
+    monkeypatch.setattr("boundcheck.runtime.idle_pool", lambda: None)  # whatever pool another test left
     write_reports(results, tmp_path / "alone")
-    monkeypatch.setattr("boundcheck.study.pool.idle_executor", lambda: worker_pool)
+    monkeypatch.setattr("boundcheck.runtime.idle_pool", lambda: worker_pool)
     monkeypatch.setattr(drawing, "_spare_workers", lambda executor: 1)
     parent = _parent_draws(monkeypatch)
     write_reports(results, tmp_path / "split")
@@ -279,11 +279,17 @@ print("ok")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
 
 
-def test_warm_up_module_draws_nothing_to_disk(tmp_path):
+def test_warm_up_draws_nothing_to_disk_and_importing_the_reports_warms_nothing(tmp_path):
+    """The report package registers its warm-up with the runtime (no import-time side effect): running what it
+    registered for the parent warms matplotlib up and writes nothing."""
     code = """
 import os, sys
 os.chdir(sys.argv[1])
-import boundcheck.report.warmup
+import boundcheck.report
+assert not [m for m in sys.modules if m.startswith("matplotlib")], "importing the reports imported matplotlib"
+from boundcheck import runtime
+assert "boundcheck.report.figures:warm_up" in runtime.registered("parent")
+runtime.import_modules(runtime.registered("parent"))
 assert "matplotlib.backends.backend_agg" in sys.modules and not os.listdir(".")
 print("ok")
 """

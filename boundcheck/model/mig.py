@@ -150,7 +150,6 @@ import functools
 import hashlib
 import itertools
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,6 +159,7 @@ from scipy.linalg import LinAlgError, solve_triangular
 from threadpoolctl import threadpool_limits
 
 from ..errors import BoundcheckError
+from ..runtime.cache import cache
 from ..utils.validation import check_int, check_positive, check_square_matrix, check_unit_interval
 from .domains import grid
 from .information import gain_increments
@@ -724,18 +724,10 @@ def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float =
 # A bracket is a pure function of (K, T, s2, eps, batch, methods) and of this code: it is kept on disk between
 # commands (a verify on a 900-point domain otherwise spends seconds on it every time). The key hashes the inputs'
 # bytes, the sources of the modules that compute it and the numpy/scipy versions, so any change recomputes it;
-# an unreadable or inconsistent entry is recomputed too. BOUNDCHECK_GAMMA_CACHE: another folder, or "off".
+# an unreadable or inconsistent entry is recomputed too. The folder is the runtime's cache "gamma"
+# (boundcheck.runtime.cache: ~/.cache/boundcheck/gamma); BOUNDCHECK_GAMMA_CACHE: another folder, or "off".
 _CACHE_ENTRIES = 256  # most brackets kept (the oldest are removed)
-
-
-def _cache_dir() -> Path | None:
-    setting = os.environ.get("BOUNDCHECK_GAMMA_CACHE")
-    if setting is not None and setting.strip().lower() in ("", "off", "0", "no", "false"):
-        return None
-    if setting:
-        return Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "boundcheck" / "gamma"
+_CACHE = cache("gamma", "BOUNDCHECK_GAMMA_CACHE", _CACHE_ENTRIES)
 
 
 @functools.lru_cache(maxsize=1)
@@ -758,39 +750,28 @@ def _cache_key(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested:
 
 
 def _cache_load(key: str, T: int, requested: list[str]) -> GammaBracket | None:
-    folder = _cache_dir()
-    if folder is None:
-        return None
-    path = folder / f"{key}.npz"
-    try:
+    def read(path: Path) -> tuple:
         with np.load(path, allow_pickle=False) as z:
-            lower, upper = z["lower"], z["upper"]
-            methods = {name: z[f"m_{name}"] for name in requested}
-    except Exception:  # noqa: BLE001 - no entry, or one that cannot be read: compute it
+            return z["lower"], z["upper"], {name: z[f"m_{name}"] for name in requested}
+
+    entry = _CACHE.read(key, ".npz", read)  # None: no entry, or one that cannot be read: compute it
+    if entry is None:
         return None
+    lower, upper, methods = entry
     if any(np.shape(v) != (T,) for v in (lower, upper, *methods.values())):
         return None
     return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods)
 
 
 def _cache_store(key: str, result: GammaBracket) -> None:
-    folder = _cache_dir()
-    if folder is None:
-        return
-    from ..utils.io import atomic_write
+    arrays = {"lower": result.lower, "upper": result.upper,
+              **{f"m_{name}": curve for name, curve in result.methods.items()}}
 
-    with contextlib.suppress(OSError):  # a read-only or full disk only costs the recomputation next time
-        arrays = {"lower": result.lower, "upper": result.upper,
-                  **{f"m_{name}": curve for name, curve in result.methods.items()}}
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
 
-        def write(tmp: str) -> None:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, **arrays)
-
-        atomic_write(folder / f"{key}.npz", write)
-        entries = sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-_CACHE_ENTRIES]:
-            old.unlink(missing_ok=True)
+    _CACHE.write(key, ".npz", write)  # a read-only or full disk only costs the recomputation next time
 
 
 def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str]) -> GammaBracket:

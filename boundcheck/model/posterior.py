@@ -41,7 +41,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import BoundcheckError
-from ..utils.switches import EnvSwitch
+from .arithmetic import _ARITHMETIC, ARITHMETICS, arithmetic, use_arithmetic  # noqa: F401 - re-exported
 from .priors import GPPrior, clipped_root
 
 __all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior", "arithmetic",
@@ -78,24 +78,7 @@ class Posterior(Protocol):
 
 
 # ------------------------------------------------------------------------------------------ arithmetic
-#: "fast": the blocked in-place kernels below (default). "reference": the arithmetic of the first engine
-#: (grid form, numpy broadcasting, one (m, n, n) temporary per update), bit-identical to the regression pins
-#: recorded with it; tests run both and require identical selections and claims, floats to round-off.
-ARITHMETICS = ("fast", "reference")
-_ARITHMETIC = EnvSwitch("BOUNDCHECK_POSTERIOR_ARITHMETIC", ARITHMETICS, "fast", "posterior arithmetic")
-
-
-def arithmetic() -> str:
-    """The posterior arithmetic in force (``"fast"`` or ``"reference"``)."""
-    return _ARITHMETIC.value
-
-
-def use_arithmetic(name: str):
-    """Run a block with the given posterior arithmetic in this process (tests of the regression pins).
-
-    Worker processes read ``BOUNDCHECK_POSTERIOR_ARITHMETIC`` instead; this context sets it too, for pools
-    started inside the block."""
-    return _ARITHMETIC.use(name)
+# "fast" (the blocked in-place kernels below) or "reference" (the first engine's): boundcheck.model.arithmetic
 
 
 def rows_of(runs: np.ndarray | None, m: int) -> np.ndarray:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .arithmetic import arithmetic
 from .priors import GPPrior, RKHSFamily, clipped_root
 
 __all__ = ["cholesky_jittered", "ChainSampler", "RKHSSampler", "make_sampler", "RunStreams", "run_streams",
@@ -58,10 +59,8 @@ def rows_matmul(Z: np.ndarray, M: np.ndarray, first_row: int = 0) -> np.ndarray:
     BLAS matrix products round differently for different numbers of rows (kernel choice, panel splits), which
     would make a run's values depend on its chunk. Here every call multiplies exactly ``ROW_BLOCK`` rows (zero
     padded), and a run always sits at the same row of its block: results are bit-identical for any chunking,
-    number of workers or backend. The reference arithmetic (:func:`~boundcheck.model.posterior.use_arithmetic`)
+    number of workers or backend. The reference arithmetic (:func:`~boundcheck.model.arithmetic.use_arithmetic`)
     is the first engine's single product."""
-    from .posterior import arithmetic
-
     if arithmetic() == "reference":
         return Z @ M
     m = Z.shape[0]

@@ -16,26 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+
+from .. import runtime
+from .figure_info import DPI, MAX_WIDTH_IN, FigureInfo, load_paper_figures
 
 __all__ = ["FigureInfo", "DPI", "MAX_WIDTH_IN", "NAMES", "Drawing", "start", "make_figures", "estimate_costs",
            "split", "paused_gc"]
-
-DPI = 150
-MAX_WIDTH_IN = 10.0  # the widest figure; LaTeX scales every figure by the same factor (equal lettering)
-
-
-@dataclass
-class FigureInfo:
-    name: str
-    title: str
-    caption: str
-    png: Path
-    width_in: float = 0.0  # the figure's width in inches (the HTML shows it at its physical size)
-
 
 #: the report's figures in the order the reports show them (``boundcheck.report.figures.FIGURES`` draws
 #: ``fig_<name>``; tests/test_report_drawing.py checks that the two agree)
@@ -122,6 +111,7 @@ def draw_here(names: list[str], ctx, out: Path) -> dict[str, tuple[FigureInfo | 
     """Draw ``names`` in this process: {name: (its info or None, the notes it adds)}."""
     from . import figures  # matplotlib: imported by the process that draws, when it draws
 
+    load_paper_figures(ctx.theorem_id)  # the figures the theorem's paper registers (paper 002's R1 chain)
     fns = {fn.__name__[4:]: fn for fn in figures.FIGURES}
     drawn = {}
     for name in names:
@@ -138,12 +128,9 @@ def _draw_remote(names: list[str], ctx, out: Path) -> dict[str, tuple[FigureInfo
 
 
 def _spare_workers(executor) -> int:
-    """How many of the pool's workers can draw while the parent works: one per core beyond the parent's."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(0, min(int(getattr(executor, "_max_workers", 0) or 0), cores - 1))
+    """How many of the pool's workers can draw while the parent works: one per core beyond the parent's (0 for
+    an executor the runtime did not start: its size is unknown)."""
+    return runtime.spare_workers(executor)
 
 
 class Drawing:
@@ -193,16 +180,15 @@ class Drawing:
 
 def start(ctx, out: Path, *, head: float = TEXT_COST, executor=None, workers: int | None = None) -> Drawing:
     """Plan the figures of ``ctx`` and send the workers' share to the idle workers of a running loky pool
-    (``executor``: the pool joblib reuses, if any; none is started here). ``head``: the parent's work before
-    it draws (the text); ``workers``: how many of the pool's workers draw (default: one per spare core)."""
+    (``executor``: the runtime's pool, :func:`boundcheck.runtime.idle_pool`; none is started here). ``head``:
+    the parent's work before it draws (the text); ``workers``: how many of the pool's workers draw (default: one
+    per spare core)."""
     import sys
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if executor is None:
-        from ..study.pool import idle_executor
-
-        executor = idle_executor()
+        executor = runtime.idle_pool()
     n = 0 if executor is None else _spare_workers(executor) if workers is None else workers
     if "matplotlib.backends.backend_agg" not in sys.modules:
         head += IMPORT_COST

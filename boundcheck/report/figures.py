@@ -22,18 +22,18 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .context import ReportContext, ci_label, fmt
-from .drawing import DPI, MAX_WIDTH_IN, FigureInfo, make_figures
+from .figure_info import DPI, MAX_WIDTH_IN, FigureInfo, register_figure, registered_figure
 from .png import write_png
 
 
-def fig_r1_chain(ctx: ReportContext, out: Path):  # paper 002's R1 chain (boundcheck.papers.combinatorial.figures)
-    if not {"Q1", "Q2", "Q3", "Q4", "Q5", "Q6"} <= set(ctx.runs.columns):  # not paper 002's results: no import
+def fig_r1_chain(ctx: ReportContext, out: Path):
+    """Paper 002's R1 chain: drawn by the function its module registered (:func:`register_figure`), if any."""
+    if not {"Q1", "Q2", "Q3", "Q4", "Q5", "Q6"} <= set(ctx.runs.columns):  # not paper 002's results
         return None
-    from boundcheck.papers.combinatorial.figures import fig_r1_chain as draw
+    draw = registered_figure("r1_chain")
+    return None if draw is None else draw(ctx, out)
 
-    return draw(ctx, out)
-
-__all__ = ["FigureInfo", "make_figures", "FIGURES", "warm_up", "DPI", "MAX_WIDTH_IN"]
+__all__ = ["FigureInfo", "FIGURES", "warm_up", "DPI", "MAX_WIDTH_IN", "register_figure"]
 
 VERDICT_COLOURS = {"holds": "#2e7d32", "inconclusive": "#ef6c00", "violated": "#c62828"}
 BOUND_COLOUR = "#222222"
@@ -413,9 +413,9 @@ def _draw(fn: Callable[[ReportContext, Path], FigureInfo | None], ctx: ReportCon
 def warm_up() -> None:
     """Pay matplotlib's first-use costs in this process ahead of the report: its imports (this module's), the font
     lookup and the mathtext parser (≈ 0.03 s, the only first-use cost a figure shows; drawing a whole figure ahead
-    costs six times that and saves no more). ``import boundcheck.report.warmup`` calls it: the study's parent
-    imports that while its workers simulate, and an idle worker before it draws its share of the figures. Safe
-    in a background thread (no global state is changed)."""
+    costs six times that and saves no more). The report package registers it with the runtime
+    (:mod:`boundcheck.runtime.warmup`, stage ``"parent"``): the study's parent calls it while its workers
+    simulate. Safe in a background thread (no global state is changed)."""
     from matplotlib.font_manager import FontProperties, findfont
     from matplotlib.mathtext import MathTextParser
 

@@ -6,6 +6,9 @@ else: no simulation, and no verdict is recomputed. Both
 formats open with the same line and carry the **replication note**: what reproduced, what did not, which
 settings were guessed, which experiments cannot be run offline and what stands in for them, and where in the
 grid of unstated settings a claim that did not reproduce does appear.
+
+This module holds the context and the text both formats share; :mod:`boundcheck.report.replication_reports`
+writes the reports (it imports the formats, which import this module).
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ import pandas as pd
 
 from ..study.store import ResultStore
 from ..utils.io import read_json
-from .context import _read_columns, fmt, write_text
+from .context import _read_columns, fmt
 
-__all__ = ["ReplicationContext", "load_replication", "write_replication_reports", "replication_note",
+__all__ = ["ReplicationContext", "load_replication", "replication_note",
            "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "printed_rows",
            "table_cell"]
 
@@ -233,19 +236,3 @@ def load_replication(out_dir: Path) -> ReplicationContext:
 
         raise BoundcheckError(f"{out_dir} has no reproduce.json: not a `boundcheck reproduce` output folder")
     return ReplicationContext(out_dir=out_dir, summary=read_json(path, "reproduce summary"))
-
-
-def write_replication_reports(out_dir: Path) -> dict[str, Path]:
-    """``out_dir/index.html`` and ``out_dir/report.tex`` (+ ``figures/``, ``tables/claims.tex``)."""
-    from .replication_figures import make_replication_figures, make_replication_tables
-    from .replication_html import render_html
-    from .replication_latex import claims_table, render_latex
-
-    ctx = load_replication(out_dir)
-    figs = make_replication_figures(ctx, ctx.out_dir / "figures")
-    tables = make_replication_tables(ctx)
-    html_path = write_text(ctx.out_dir / "index.html", render_html(ctx, figs, tables))
-    (ctx.out_dir / "tables").mkdir(parents=True, exist_ok=True)
-    write_text(ctx.out_dir / "tables" / "claims.tex", claims_table(ctx), encoding="ascii")
-    tex_path = write_text(ctx.out_dir / "report.tex", render_latex(ctx, figs, tables), encoding="ascii")
-    return {"html": html_path, "tex": tex_path}

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from ..runtime.pool import ParentInfo, watch_parent  # re-exported: the workers' watchdog is the runtime's
 
 __all__ = ["StepReporter", "ProgressMonitor", "watch_parent", "ParentInfo"]
 
@@ -112,47 +113,3 @@ class ProgressMonitor:
     def _loop(self) -> None:
         while not self._stop.wait(self.poll):
             self._report()
-
-
-# ------------------------------------------------------------------------------ workers die with their parent
-class ParentInfo(tuple):
-    """(pid, host) of the process that runs the study."""
-
-    @classmethod
-    def here(cls) -> ParentInfo:
-        return cls((os.getpid(), socket.gethostname()))
-
-
-_watchdog: threading.Thread | None = None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def watch_parent(parent: ParentInfo | None, poll: float = 0.5) -> None:
-    """In a worker process on the parent's machine: exit (status 1) within ``poll`` seconds of the parent's
-    death (its pid gone, or this process re-parented). Does nothing in the parent itself, on another host, or
-    when a watchdog already runs in this process."""
-    global _watchdog
-    if parent is None or _watchdog is not None:
-        return
-    pid, host = parent
-    if pid == os.getpid() or host != socket.gethostname():
-        return
-    ppid = os.getppid()
-
-    def loop() -> None:
-        while True:
-            time.sleep(poll)
-            if os.getppid() != ppid or not _alive(pid):
-                os._exit(1)
-
-    _watchdog = threading.Thread(target=loop, name="boundcheck-parent-watchdog", daemon=True)
-    _watchdog.start()

@@ -31,13 +31,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, runtime
 from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError
+from ..runtime import ParentInfo, watch_parent
 from .engine import simulate
-from .pool import import_in_background, import_in_workers, loky_pool, preload
-from .progress import ParentInfo, ProgressMonitor, StepReporter, watch_parent
+from .progress import ProgressMonitor, StepReporter
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
 from .summary import settled, summarize
@@ -97,7 +97,7 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
               progress: StepReporter | None = None, parent: ParentInfo | None = None):
     """Simulate a batch of consecutive runs and evaluate every claim on it (BLAS on one thread): (chunk,
     {"runs": df, "steps": df}, info). ``progress`` reports steps; ``parent``: a worker process exits when that
-    process dies (:func:`~boundcheck.study.progress.watch_parent`)."""
+    process dies (:func:`~boundcheck.runtime.watch_parent`)."""
     watch_parent(parent)
     start, cpu = time.perf_counter(), time.process_time()
     with single_threaded_blas():
@@ -148,23 +148,10 @@ def _bytes_per_run(spec: StudySpec) -> int:
     return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
 
 
-# what drawing a report's figures imports beyond the engine (pre-imported in the parent and the idle workers)
-FIGURE_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
-# what writing the reports imports and warms up (fonts, the mathtext parser): the parent's, once its own tasks are
-# done and it waits for the workers (measured: warming the workers with it too delays the figures they draw)
-REPORT_MODULES = ("boundcheck.report.warmup", "boundcheck.report.html", "boundcheck.report.latex",
-                  "latex2mathml.converter")
+# What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and
+# "workers"), not named here: this layer does not know the reports.
 INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
-
-
-def _release_loky_workers() -> None:
-    with contextlib.suppress(Exception):
-        from joblib.externals.loky import reusable_executor
-
-        executor = reusable_executor._executor  # the pool joblib reuses, if one is running (never start one)
-        if executor is not None:
-            executor.shutdown(wait=True)
 
 
 def effective_workers(options: RunOptions) -> int:
@@ -259,11 +246,11 @@ def _ship_by_value(spec: StudySpec) -> None:
 
 
 def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
-    """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.study.pool.preload`):
+    """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.runtime.preload`):
     unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
     process still prepares. User classes are registered to travel by value first."""
     _ship_by_value(spec)
-    preload((spec, inst))
+    runtime.preload((spec, inst))
 
 
 @contextlib.contextmanager
@@ -295,7 +282,7 @@ def _backend(options: RunOptions):
                 cluster.close()
     elif options.backend == "loky":
         # every worker starts a watchdog first thing, so that it dies with this process even while importing
-        with joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(ParentInfo.here(),)):
+        with joblib.parallel_config(backend="loky", **runtime.pool_config()):
             yield
     elif options.backend == "threading":
         with joblib.parallel_config(backend=options.backend):
@@ -428,7 +415,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         # a big study: there they are negligible, and the workers' memory is what matters)
         later = ["pyarrow.parquet"]
         if options.report:
-            later += [*REPORT_MODULES]
+            later += runtime.registered("parent")
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     lock = threading.Lock()
@@ -468,9 +455,9 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     if later and options.report and options.backend == "loky":
         # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
         # draw part of the report's figures (boundcheck.report.drawing)
-        import_in_workers(*FIGURE_MODULES)
+        runtime.import_in_workers(*runtime.registered("workers"))
     if options.backend == "loky" and big:
-        _release_loky_workers()  # a big study: give the workers' memory back before the summary and reports
+        runtime.shutdown()  # a big study: give the workers' memory back before the summary and reports
 
 
 def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, parent, reporter, record,
@@ -485,7 +472,7 @@ def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, p
     results_iter = par(tasks)
     # the background imports run only while this thread waits for the workers, and are joined before the
     # summary (which parses sources: inspect.getsource for the study's fingerprints)
-    loader = import_in_background(*later) if later else None
+    loader = runtime.import_in_background(*later) if later else None
     try:
         for results in results_iter:
             record(results)
@@ -507,7 +494,7 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     take = threading.Lock()
     errors: list[BaseException] = []
     stop = threading.Event()
-    executor = loky_pool(workers - 1, parent)
+    executor = runtime.pool(workers - 1)
 
     def feed() -> None:
         while not stop.is_set():
@@ -535,14 +522,13 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
             record(run_task(spec, inst, task, reporter(task)))
         if later and not errors:
             # nothing left for this process: the summary's and the reports' imports while the workers finish
-            import_in_background(*later).join()
+            runtime.import_in_background(*later).join()
     except BaseException:
         stop.set()  # the feeders submit nothing more; a task a worker finishes soon is still stored
         for th in feeders:
             th.join(timeout=INTERRUPT_GRACE)
         if any(th.is_alive() for th in feeders):  # a long task: stop it rather than keep the user waiting
-            with contextlib.suppress(Exception):
-                executor.shutdown(wait=False, kill_workers=True)
+            runtime.shutdown()
         raise
     for th in feeders:
         th.join()

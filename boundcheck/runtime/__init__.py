@@ -1,0 +1,52 @@
+"""The runtime: worker pools, warm-up, work in idle workers and on-disk caches, behind one interface.
+
+A low layer: it imports only :mod:`boundcheck.utils`, :mod:`boundcheck.errors` and third-party libraries
+(joblib/loky through their public API only, and only when a pool is wanted); the model, study and report
+layers, the api and the command line use it. Importing it does nothing but define names.
+
+Pool (:mod:`boundcheck.runtime.pool`)
+    ``pool(workers)``: the reusable loky executor (started or resized on demand; its workers run BLAS on one
+    thread and die with this process). ``pool_workers(jobs)``: the workers ``--jobs`` asks for beside the
+    parent. ``prewarm(jobs, backend)``: start the pool early and have each worker import the ``"pool"`` stage.
+    ``pool_config()``: the workers' initializer, to give joblib's loky backend so that it reuses the pool.
+    ``idle_pool()``: the running pool or None (never starts one). ``spare_workers()``: how many of its workers
+    may work while the parent works. ``preload(obj)``, ``import_in_workers(*modules)``,
+    ``submit_to_each_worker(fn, *args)``: one task per idle worker, not waited for. ``import_in_background(
+    *modules)``: a daemon thread of this process. ``shutdown()``: stop the pool now, without a traceback and
+    without a worker left behind (every early exit of the command line ends with it).
+Warm-up (:mod:`boundcheck.runtime.warmup`)
+    ``register(stage, *modules)``: a higher layer names what to import (``"module"`` or ``"module:function"``)
+    at a stage (``"pool"``, ``"parent"``, ``"workers"``); ``registered(stage)``: what is named.
+Caches (:mod:`boundcheck.runtime.cache`)
+    ``cache(namespace, variable=None, entries=256)``: a keyed, size-capped folder under
+    ``~/.cache/boundcheck`` (``BOUNDCHECK_CACHE=DIR|off``; a namespace's own variable, e.g.
+    ``BOUNDCHECK_GAMMA_CACHE``, wins) with ``read(key, suffix, reader)`` and ``write(key, suffix, writer)``.
+"""
+
+from __future__ import annotations
+
+from .cache import DiskCache, cache, cache_root
+from .pool import (
+    ONE_THREAD,
+    ParentInfo,
+    idle_pool,
+    import_in_background,
+    import_in_workers,
+    import_modules,
+    pool,
+    pool_config,
+    pool_size,
+    pool_workers,
+    preload,
+    prewarm,
+    shutdown,
+    spare_workers,
+    submit_to_each_worker,
+    watch_parent,
+)
+from .warmup import register, registered
+
+__all__ = ["ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
+           "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
+           "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
+           "cache", "cache_root"]

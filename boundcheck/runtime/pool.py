@@ -1,0 +1,281 @@
+"""The loky worker pool: started early, with BLAS on one thread, reused for every task of a command, and stopped
+without a traceback and without leaving a worker behind.
+
+With ``--jobs J`` (loky) the parent process simulates too, beside J − 1 worker processes: a worker is a fresh
+interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU) before its first task,
+which the parent, already warm, does not pay. :func:`prewarm` starts the pool and has the workers import what
+the higher layers registered (:mod:`boundcheck.runtime.warmup`) as soon as a command knows it will run in
+parallel (not waited for: it overlaps the parent's own imports); :func:`pool` returns that same pool to the
+study. This module imports nothing heavy itself (the CLI calls it before the engine).
+
+Only public joblib/loky API is used. The pool is the one this module started (kept here, never read back from
+loky's module globals), so :func:`idle_pool` and :func:`shutdown` never start one and never see a pool that
+someone else started.
+
+Stopping. loky's ``shutdown(kill_workers=True)`` empties the executor's table of pending work while its manager
+thread may still be handing the same work ids to the workers; it then dies with a ``KeyError`` traceback (seen
+with ``--jobs 2`` on early exits: a warm-up submitted a moment before the command gave up). :func:`shutdown`
+therefore cancels what has not started, asks loky for an orderly shutdown (no ``kill_workers``), and tells the
+workers to exit by removing a *stop token* (a folder every worker's watchdog looks at, :func:`watch_parent`):
+a busy worker exits within :data:`POLL` seconds instead of finishing its task, and the manager thread then
+winds down normally. A worker still starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The
+same watchdog ends a worker whose parent died (SIGTERM, SIGKILL: no exit handler runs there).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from concurrent.futures import Future
+
+__all__ = ["ONE_THREAD", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "pool_workers", "pool",
+           "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
+           "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules"]
+
+#: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
+#: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
+ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                                     "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it exits
+POLL = 0.1  # seconds between a worker watchdog's looks at its parent and the stop token
+STOP_GRACE = 1.0  # seconds shutdown() gives the workers to exit by themselves (≈ 0.3 s: their own exit) before it
+#                   kills them
+
+_lock = threading.RLock()
+_executor = None  # the pool this module started (None: none running)
+_size = 0  # its worker processes
+_token: str | None = None  # the stop token of the running pool: a folder that exists while the pool may run
+_futures: list[Future] = []  # warm-ups sent to the pool and not known to be done (cancelled on shutdown)
+
+
+# ------------------------------------------------------------------------------ workers die with their parent
+class ParentInfo(tuple):
+    """(pid, host) of the process that runs the study."""
+
+    @classmethod
+    def here(cls) -> ParentInfo:
+        return cls((os.getpid(), socket.gethostname()))
+
+
+_watchdog: threading.Thread | None = None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def watch_parent(parent: ParentInfo | None, token: str | None = None, poll: float = POLL) -> None:
+    """In a worker process on the parent's machine: exit within ``poll`` seconds of the parent's death (its pid
+    gone, or this process re-parented; status 1) or of the removal of the pool's stop ``token`` (a folder;
+    status 0). Does nothing in the parent itself, on another host, or when a watchdog already runs here.
+
+    ``os._exit``: the worker may be anywhere (importing, simulating); an orderly exit could wait for either."""
+    global _watchdog
+    if parent is None or _watchdog is not None:
+        return
+    pid, host = parent
+    if pid == os.getpid() or host != socket.gethostname():
+        return
+    ppid = os.getppid()
+
+    def loop() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != ppid or not _alive(pid):
+                os._exit(1)
+            if token is not None and not os.path.isdir(token):
+                os._exit(0)
+
+    _watchdog = threading.Thread(target=loop, name="boundcheck-parent-watchdog", daemon=True)
+    _watchdog.start()
+
+
+# ------------------------------------------------------------------------------------------------- the pool
+def pool_workers(jobs: int | None) -> int:
+    """Worker processes for ``--jobs`` (−1: every core): one fewer than the jobs, the parent being one of them."""
+    n = (os.cpu_count() or 1) if jobs is None or jobs < 0 else jobs
+    return max(0, n - 1)
+
+
+def pool_config() -> dict:
+    """``initializer`` and ``initargs`` of the pool's workers (every worker starts :func:`watch_parent` first
+    thing, so that it dies with this process even while importing). joblib's loky backend given the same ones
+    (``joblib.parallel_config(backend="loky", **pool_config())``) reuses the pool instead of replacing it."""
+    global _token
+    import atexit
+    import shutil
+    import tempfile
+
+    with _lock:
+        if _token is None or not os.path.isdir(_token):
+            _token = tempfile.mkdtemp(prefix="boundcheck-pool-")
+            # removed by shutdown(); this only covers a process that never calls it (a library caller)
+            atexit.register(shutil.rmtree, _token, ignore_errors=True)
+        return {"initializer": watch_parent, "initargs": (ParentInfo.here(), _token)}
+
+
+def pool(workers: int):
+    """The reusable loky executor with ``workers`` processes (started, or resized, on demand). The same
+    arguments every time, so loky reuses the pool."""
+    global _executor, _size
+    # joblib's factory, not loky's: the pool is then one that joblib's own loky backend can reuse or replace
+    # (it expects its temporary-folder manager on it), and large arrays travel memory-mapped as with joblib
+    from joblib.executor import get_memmapping_executor
+
+    with _lock:
+        cfg = pool_config()
+        _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
+        _size = workers
+        return _executor
+
+
+def _track(fut: Future) -> None:
+    with _lock:
+        _futures[:] = [f for f in _futures if not f.done()]
+        _futures.append(fut)
+
+
+def prewarm(jobs: int, backend: str = "loky") -> None:
+    """Start the ``jobs − 1`` loky workers and have each import what is registered for the ``"pool"`` stage
+    (:func:`boundcheck.runtime.warmup.register`), without waiting (no-op unless the loky backend runs with more
+    than one job)."""
+    from .warmup import registered
+
+    n = pool_workers(jobs)
+    if backend != "loky" or n < 1:
+        return
+    with contextlib.suppress(Exception):  # a warm-up only: the study starts (and reports) the pool itself
+        executor = pool(n)
+        modules = registered("pool")
+        for _ in range(n):
+            _track(executor.submit(import_modules, modules))
+
+
+def submit_to_each_worker(fn: Callable, *args) -> None:
+    """``fn(*args)`` once per worker of the running pool (no-op without one), not waited for: a warm-up only."""
+    executor = idle_pool()
+    if executor is None:
+        return
+    with contextlib.suppress(Exception):
+        for _ in range(pool_size()):
+            _track(executor.submit(fn, *args))
+
+
+def _identity(obj) -> None:
+    return None
+
+
+def preload(obj) -> None:
+    """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
+    for: their first task then finds the classes defined and starts at once. No-op without a pool."""
+    submit_to_each_worker(_identity, obj)
+
+
+def import_modules(modules: tuple[str, ...] | list[str]) -> int:
+    """Import ``modules`` here; an entry ``"module:function"`` also calls ``function()`` of that module (a
+    warm-up, e.g. drawing a figure once). Errors are ignored: the real import reports any problem."""
+    import importlib
+
+    for name in modules:
+        mod, _, fn = name.partition(":")
+        try:
+            m = importlib.import_module(mod)
+            if fn:
+                getattr(m, fn)()
+        except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
+            pass
+    return os.getpid()
+
+
+def import_in_workers(*modules: str) -> None:
+    """Have the idle workers of the running pool import ``modules`` (one task per worker, not waited for)."""
+    if modules:
+        submit_to_each_worker(import_modules, modules)
+
+
+def import_in_background(*modules: str) -> threading.Thread:
+    """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
+    summary's and the reports' imports are then paid before the study ends, not after)."""
+    th = threading.Thread(target=import_modules, args=(modules,), name="boundcheck-imports", daemon=True)
+    th.start()
+    return th
+
+
+def idle_pool():
+    """The pool :func:`pool` started, if it is still running, else None (never starts one: a report written
+    outside a parallel study draws its figures in process rather than pay a pool's start). A pool that broke
+    since refuses work on ``submit``; callers fall back to this process then."""
+    return _executor
+
+
+def pool_size(executor=None) -> int:
+    """Worker processes of ``executor`` (default: the running pool) if it is the pool :func:`pool` started,
+    else 0 (nothing is known about an executor started elsewhere)."""
+    with _lock:
+        return _size if _executor is not None and (executor is None or executor is _executor) else 0
+
+
+def spare_workers(executor=None) -> int:
+    """How many of the pool's workers can work while the parent works: one per core beyond the parent's."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(0, min(pool_size(executor), cores - 1))
+
+
+def shutdown() -> None:
+    """Stop the pool :func:`pool` started (no-op without one; never starts one) without waiting for its tasks:
+    warm-ups not started are cancelled, loky shuts the executor down in order, every worker exits within
+    :data:`POLL` seconds, busy or not (its stop token is removed), and one that has not after :data:`STOP_GRACE`
+    seconds is killed. Returns when no worker is left. Safe from any thread and more than once."""
+    global _executor, _size, _token
+    with _lock:
+        executor, token, futures = _executor, _token, list(_futures)
+        _executor, _size, _token = None, 0, None
+        _futures.clear()
+    for fut in futures:
+        fut.cancel()  # not started yet: it never will be
+    if executor is not None:
+        with contextlib.suppress(Exception):  # already shut down or broken: nothing left to stop
+            executor.shutdown(wait=False)
+    if token is not None:
+        import shutil
+
+        shutil.rmtree(token, ignore_errors=True)
+    if executor is not None:
+        _reap_workers(STOP_GRACE)
+
+
+def _reap_workers(grace: float) -> None:
+    """Kill the loky worker processes of this process that are still alive ``grace`` seconds from now. A worker
+    still starting (a fresh interpreter: seconds on a loaded machine) has no watchdog yet to see the stop token,
+    and it holds loky's resource tracker open; the others are gone within :data:`POLL` seconds and are not
+    waited for beyond that. Public API only: ``multiprocessing.active_children`` lists loky's workers too."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    with contextlib.suppress(Exception):  # a clean-up: whatever is left dies with this process (watch_parent)
+        workers = [p for p in multiprocessing.active_children() if type(p).__module__.startswith(_LOKY)]
+        deadline = time.monotonic() + grace
+        while workers and time.monotonic() < deadline:
+            wait([p.sentinel for p in workers], timeout=max(0.0, deadline - time.monotonic()))
+            workers = [p for p in workers if p.is_alive()]
+        for p in workers:
+            p.kill()
+
+
+_LOKY = "joblib.externals.loky"  # the module of loky's process class (joblib vendors loky)
