@@ -21,6 +21,7 @@ import pandas as pd
 from matplotlib.collections import LineCollection
 
 from boundcheck.report.context import ReportContext
+from boundcheck.report.figure_info import register_figure
 from boundcheck.utils.laws import stats  # scipy.stats.t without importing scipy.stats
 
 __all__ = ["fig_r1_chain", "fig_paths", "fig_beta", "fig_lengthscale", "paired_test", "pooled_tests",
@@ -313,6 +314,8 @@ def fig_lengthscale(ctx, exp: dict, out: Path):
                       "Mean cumulative regret R_T over every route and run (± 1 SE) at each model lengthscale (the "
                       "environment's fixed at 1), as the paper's Figs. 4–5.", png)
 
+
+register_figure("r1_chain", fig_r1_chain)  # a verify report's figure (boundcheck.report.figures draws it)
 
 #: the paper these figures belong to, and the figures and tables its experiments' reports add (``reproduce``)
 PAPER_ID = "combinatorial"
