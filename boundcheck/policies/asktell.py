@@ -189,14 +189,18 @@ def remember_origin(user: type) -> None:
         pass
 
 
-def _user_frame(exc: BaseException) -> str:
-    """`` (file.py, line N)`` of the innermost frame of a traceback outside boundcheck, if any."""
+def _user_frame(exc: BaseException, user: type | None = None) -> str:
+    """`` (file.py, line N)`` of the innermost frame of a traceback outside boundcheck, if any (code shipped to a
+    worker by value has lost its file name to cloudpickle's ``<dynamic-code>``: the user class's file stands in)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/boundcheck/" not in f.filename.replace(
         "\\", "/")]
     if not frames:
         return ""
     f = frames[-1]
-    return f" ({f.filename}, line {f.lineno})"
+    name = f.filename
+    if name == "<dynamic-code>" and user is not None:
+        name = _origin(user).rpartition(":")[0] or name
+    return f" ({name}, line {f.lineno})"
 
 
 class AskTellAdapter(Policy):
@@ -247,7 +251,7 @@ class AskTellAdapter(Policy):
             raise self._error(i, t, what, exc.detail) from None
         except Exception as exc:  # user code: one line naming the policy, the run and the step
             msg = str(exc).splitlines()[0] if str(exc) else ""
-            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc)}") from None
+            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc, self.user)}") from None
 
     # ------------------------------------------------------------------ the batched protocol
     def start(self, ctx: RunContext) -> None:

@@ -461,6 +461,9 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     user = holds_user_code(spec)
     sandbox = None
     if user:  # user code: a time limit per call, its output to a log, markers naming the call a death ends
+        # one chunk per task, so that a failure keeps every chunk finished before it (a run's numbers do not
+        # depend on its batch; per-run user code gains little from large batches)
+        plan = [[chunk] for task in plan for chunk in task]
         timeout = usercode.DEFAULT_TIMEOUT if options.policy_timeout is None else options.policy_timeout
         sandbox = usercode.SandboxConfig(timeout=timeout, log=str(store.root / usercode.LOG_NAME),
                                          markers=str(store.root / usercode.MARKER_DIR))
@@ -579,9 +582,12 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
     in this one: a policy that calls ``os._exit``, crashes its interpreter or is killed ends a worker, not the
     check. Such a death is one :class:`~boundcheck.errors.UserCodeError` naming the call it ended in (the dead
     worker's marker); every task finished before it, or before any other error, is stored first (``record``)."""
+    import warnings
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    executor = loky_pool(max(1, workers), parent)
+    with warnings.catch_warnings():  # a pool warmed for workers − 1 processes grows by one: not the user's concern
+        warnings.filterwarnings("ignore", message="Trying to resize an executor")
+        executor = loky_pool(max(1, workers), parent)
     todo = list(plan)
     running: dict = {}
     try:
@@ -610,14 +616,16 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException) -> UserCodeError:
     """The one line for a worker that ran user code and died (or failed outside a user call)."""
+    import re
+
     where = usercode.last_call(sandbox.markers) if sandbox.markers else None
-    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    codes = re.search(r"exit codes? of the workers (?:are|is) \{([^}]*)\}", str(exc))  # loky's wording
+    how = "exit code " + re.sub(r"EXIT\((-?\d+)\)", r"\1", codes.group(1)) if codes else type(exc).__name__
     if where is None:
         names = ", ".join(repr(p.name) for p in spec.policies)
-        return UserCodeError(f"the process running the policies ({names}) ended unexpectedly: "
-                             f"{type(exc).__name__}: {detail}")
-    return UserCodeError(f"{where}: the process running it ended (os._exit, a crash or a signal): "
-                         f"{type(exc).__name__}: {detail}")
+        return UserCodeError(f"the process running the policies ({names}) ended unexpectedly ({how})")
+    return UserCodeError(f"{where}: the process running it ended ({how}: os._exit, a crash or a signal in the "
+                         "policy's code)")
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:
