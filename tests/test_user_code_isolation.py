@@ -75,9 +75,10 @@ def test_exit_in_ask_exit_2(tmp_path, body):
     assert "ask()" in msg and "'P'" in msg and ("SystemExit" in msg or "KeyboardInterrupt" in msg), msg
 
 
-def test_os_exit_in_ask_exit_2(tmp_path):
-    msg = _one_line(_verify(tmp_path, _policy(tmp_path, body="if t == 3: os._exit(0)")))
-    assert "ask()" in msg and "step 3" in msg and "'P'" in msg, msg
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_os_exit_in_ask_exit_2(tmp_path, jobs):
+    msg = _one_line(_verify(tmp_path, _policy(tmp_path, body="if t == 3: os._exit(0)"), "--jobs", jobs))
+    assert "ask()" in msg and "step 3" in msg and "'P'" in msg and "exit code 0" in msg, msg
 
 
 @pytest.mark.parametrize("top", ["raise SystemExit(0)", "os._exit(0)"])
@@ -87,12 +88,12 @@ def test_exit_at_import_exit_2(tmp_path, top):
 
 
 def test_print_does_not_break_json(tmp_path):
-    res = _verify(tmp_path, _policy(tmp_path, body="print('hello from ask', t); print('oops', file=sys.stderr)",
-                                    top="print('hello at import')"), "--json")
+    body = "print('hello from ask', t); print('oops', file=sys.stderr); os.write(1, b'below python')"
+    res = _verify(tmp_path, _policy(tmp_path, body=body, top="print('hello at import')"), "--json")
     assert res.returncode in (0, 1), (res.returncode, res.stderr[-2000:])
     json.loads(res.stdout)  # nothing the policy printed is mixed into it
     log = tmp_path / "out" / "results" / "user-code.log"
-    assert "hello from ask" in log.read_text()
+    assert "hello from ask" in log.read_text() and "below python" in log.read_text()
 
 
 def test_sleeping_ask_times_out(tmp_path):
@@ -100,6 +101,22 @@ def test_sleeping_ask_times_out(tmp_path):
                   timeout=120)
     msg = _one_line(res)
     assert "time limit" in msg and "ask()" in msg and "step 2" in msg, msg
+
+
+def test_a_call_that_blocks_the_alarm_is_stopped(tmp_path):
+    """A call the SIGALRM cannot interrupt: the parent's watchdog stops its process after the limit and a grace."""
+    body = "if t == 2: import signal; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM]); time.sleep(600)"
+    msg = _one_line(_verify(tmp_path, _policy(tmp_path, body=body), "--policy-timeout", "1", timeout=120))
+    assert "time limit" in msg and "ask()" in msg and "step 2" in msg and "stopped" in msg, msg
+
+
+def test_runs_finished_before_a_timeout_are_kept(tmp_path):
+    body = "if self.ctx.run >= 25 and t == 2: time.sleep(600)"
+    msg = _one_line(_verify(tmp_path, _policy(tmp_path, body=body), "--policy-timeout", "1", "--runs", "40",
+                            timeout=120))
+    assert "time limit" in msg and "run 25, step 2" in msg, msg
+    chunks = tmp_path / "out" / "results" / "chunks"
+    assert sorted(p.name for p in chunks.glob("runs-*.parquet")) == ["runs-00000.parquet"]
 
 
 def test_policy_timeout_is_validated(tmp_path):

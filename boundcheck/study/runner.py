@@ -467,6 +467,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         timeout = usercode.DEFAULT_TIMEOUT if options.policy_timeout is None else options.policy_timeout
         sandbox = usercode.SandboxConfig(timeout=timeout, log=str(store.root / usercode.LOG_NAME),
                                          markers=str(store.root / usercode.MARKER_DIR))
+        shutil.rmtree(sandbox.markers, ignore_errors=True)  # an earlier run's markers name no process of this one
     try:
         with monitor:
             if user and options.backend == "loky":  # never in this process: user code must not be able to end it
@@ -590,12 +591,17 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
         executor = loky_pool(max(1, workers), parent)
     todo = list(plan)
     running: dict = {}
+    stuck: list[str] = []  # the call of a worker stopped by the watchdog
+    child = replace(sandbox, capture_fds=True)  # in a worker, even output below Python goes to the log
     try:
         while todo or running:
             while todo and len(running) < max(1, workers):
                 task = todo.pop(0)
-                running[executor.submit(run_task, spec, inst, task, reporter(task), parent, sandbox)] = task
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+                running[executor.submit(run_task, spec, inst, task, reporter(task), parent, child)] = task
+            done, _ = wait(running, timeout=WATCH_EVERY, return_when=FIRST_COMPLETED)
+            if not done:
+                _watchdog(executor, sandbox, stuck)
+                continue
             for fut in done:
                 running.pop(fut)
                 exc = fut.exception()
@@ -604,6 +610,9 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
                     continue
                 if isinstance(exc, BoundcheckError):
                     raise exc
+                if stuck:
+                    raise UserCodeError(f"{stuck[0]}: did not return within the time limit of {sandbox.timeout:g} s "
+                                        "(--policy-timeout; its process was stopped)")
                 raise _death(spec, sandbox, exc) from None
     except BaseException:
         for fut in running:
@@ -612,6 +621,35 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
             with contextlib.suppress(BaseException):
                 record(fut.result(timeout=INTERRUPT_GRACE))
         raise
+
+
+WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
+STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
+
+
+def _watchdog(executor, sandbox: usercode.SandboxConfig, stuck: list[str]) -> None:
+    """Stop (SIGKILL) a worker whose marker has named the same user call for longer than the time limit plus
+    :data:`STUCK_GRACE`: a call stuck where SIGALRM cannot interrupt it (inside one C routine, or one that
+    ignores the signal). Only the executor's own processes are ever stopped."""
+    if not sandbox.timeout or not sandbox.markers or stuck:
+        return
+    import signal
+
+    pids = set(getattr(executor, "_processes", None) or ())
+    now = time.time()
+    for pid in pids:
+        f = Path(sandbox.markers) / str(pid)
+        try:
+            if now - f.stat().st_mtime <= sandbox.timeout + STUCK_GRACE:
+                continue
+            text = f.read_bytes().decode("utf-8", "replace").strip()
+        except OSError:
+            continue
+        if text:
+            stuck.append(text)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            return
 
 
 def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException) -> UserCodeError:

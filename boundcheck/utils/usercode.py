@@ -58,11 +58,14 @@ class UserCallFailed(Exception):
 @dataclass(frozen=True)
 class SandboxConfig:
     """How user code is run in a task: ``timeout`` seconds per call (None: no limit), ``log``: the file its
-    output is appended to (None: it goes to stderr), ``markers``: the folder of per-process markers (None: none)."""
+    output is appended to (None: it goes to stderr), ``markers``: the folder of per-process markers (None: none),
+    ``capture_fds``: for the task, file descriptors 1 and 2 point to the log too (output written below Python, by
+    C code or ``os.write``; only in a worker process, never in the one that prints the command's output)."""
 
     timeout: float | None = DEFAULT_TIMEOUT
     log: str | None = None
     markers: str | None = None
+    capture_fds: bool = False
 
 
 @dataclass
@@ -100,6 +103,19 @@ def sandbox(config: SandboxConfig | None):
             Path(config.markers).mkdir(parents=True, exist_ok=True)
             marker = os.open(Path(config.markers) / str(os.getpid()), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
             stack.callback(os.close, marker)
+        if out is not None and config.capture_fds:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            saved = [os.dup(1), os.dup(2)]
+            for fd in (1, 2):
+                os.dup2(out.fileno(), fd)
+
+            def restore() -> None:
+                for fd, old in zip((1, 2), saved, strict=True):
+                    os.dup2(old, fd)
+                    os.close(old)
+
+            stack.callback(restore)
         timeout = config.timeout if main and config.timeout else None
         if timeout is not None:
             old_handler = signal.signal(signal.SIGALRM, _on_alarm)
