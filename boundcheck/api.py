@@ -259,6 +259,9 @@ def _load_object(ref: str, what: str = "policy"):
             module = importlib.import_module(target)
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
+        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code may not end this process
+            raise BoundcheckError(f"importing {target!r} for {what} {ref!r} raised {type(exc).__name__}"
+                                  f"{f'({exc.code!r})' if isinstance(exc, SystemExit) else ''}") from None
     try:
         return getattr(module, attr)
     except AttributeError:
