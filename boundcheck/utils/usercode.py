@@ -96,13 +96,17 @@ def sandbox(config: SandboxConfig | None):
     old_handler = None
     with contextlib.ExitStack() as stack:
         out = None
-        if config.log is not None:
-            out = stack.enter_context(open(config.log, "a", encoding="utf-8", buffering=1))  # noqa: SIM115
+        # a process that cannot reach the results folder (a remote dask worker) runs without log and markers
+        with contextlib.suppress(OSError):
+            if config.log is not None:
+                out = stack.enter_context(open(config.log, "a", encoding="utf-8", buffering=1))  # noqa: SIM115
         marker = None
-        if config.markers is not None:
-            Path(config.markers).mkdir(parents=True, exist_ok=True)
-            marker = os.open(Path(config.markers) / str(os.getpid()), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
-            stack.callback(os.close, marker)
+        with contextlib.suppress(OSError):
+            if config.markers is not None:
+                Path(config.markers).mkdir(parents=True, exist_ok=True)
+                marker = os.open(Path(config.markers) / str(os.getpid()), os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                                 0o644)
+                stack.callback(os.close, marker)
         if out is not None and config.capture_fds:
             sys.stdout.flush()
             sys.stderr.flush()
