@@ -87,9 +87,10 @@ def test_exit_at_import_exit_2(tmp_path, top):
     assert "pol.py" in msg and "import" in msg, msg
 
 
-def test_print_does_not_break_json(tmp_path):
+@pytest.mark.parametrize("backend", [("--jobs", "1"), ("--backend", "threading", "--jobs", "2")])
+def test_print_does_not_break_json(tmp_path, backend):
     body = "print('hello from ask', t); print('oops', file=sys.stderr); os.write(1, b'below python')"
-    res = _verify(tmp_path, _policy(tmp_path, body=body, top="print('hello at import')"), "--json")
+    res = _verify(tmp_path, _policy(tmp_path, body=body, top="print('hello at import')"), "--json", *backend)
     assert res.returncode in (0, 1), (res.returncode, res.stderr[-2000:])
     json.loads(res.stdout)  # nothing the policy printed is mixed into it
     log = tmp_path / "out" / "results" / "user-code.log"

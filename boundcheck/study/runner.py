@@ -470,11 +470,13 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         shutil.rmtree(sandbox.markers, ignore_errors=True)  # an earlier run's markers name no process of this one
     try:
         with monitor:
-            if user and options.backend == "loky":  # never in this process: user code must not be able to end it
+            if user and options.backend in ("loky", "threading"):
+                # never in this process (not in its threads either): user code must not be able to end it
                 _simulate_in_children(spec, inst, plan, workers, parent, reporter, record, sandbox)
             elif options.backend == "loky" and workers > 1:
                 _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record, later)
-            else:
+            else:  # dask: the tasks run in the cluster's worker processes, whose output goes to the log too
+                sandbox = replace(sandbox, capture_fds=True) if sandbox is not None else None
                 _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later, sandbox)
     finally:
         with lock:

@@ -68,12 +68,14 @@ class SandboxConfig:
     capture_fds: bool = False
 
 
-@dataclass
-class _State:
-    timeout: float | None = None
-    out: object | None = None
-    marker: int | None = None  # file descriptor
-    active: bool = False  # inside a timed call (the alarm raises only then)
+class _State(threading.local):
+    """Per thread (``--backend threading`` runs tasks in threads): the settings of the enclosing sandbox."""
+
+    def __init__(self) -> None:
+        self.timeout: float | None = None
+        self.out = None  # the log, in the main thread only: sys.stdout is one for all threads
+        self.marker: int | None = None  # file descriptor
+        self.active = False  # inside a timed call (the alarm raises only then)
 
 
 _state = _State()
@@ -123,7 +125,7 @@ def sandbox(config: SandboxConfig | None):
         timeout = config.timeout if main and config.timeout else None
         if timeout is not None:
             old_handler = signal.signal(signal.SIGALRM, _on_alarm)
-        _state.timeout, _state.out, _state.marker = timeout, out, marker
+        _state.timeout, _state.out, _state.marker = timeout, out if main else None, marker
         try:
             yield
         finally:
@@ -149,7 +151,8 @@ def call(where: str, fn, *args):
     if redirect:
         saved = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = st.out
-    elif st.marker is not None:  # a worker without a log: its output must still not reach the parent's stdout
+    elif st.marker is not None and threading.current_thread() is threading.main_thread():
+        # a worker without a log: its output must still not reach the parent's stdout
         saved = sys.stdout, sys.stderr
         sys.stdout = sys.stderr
         redirect = True
