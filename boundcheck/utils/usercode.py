@@ -7,8 +7,9 @@ Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched p
   ``BaseException``\\ s, which ``except Exception`` lets through) and become :class:`UserCallFailed`, which the
   caller turns into its one-line :class:`~boundcheck.errors.UserCodeError` naming the policy, the run and the step;
 * it has a time limit (``verify --policy-timeout``): a SIGALRM timer raises :class:`PolicyTimeout` in the main
-  thread, which interrupts Python code and sleeps (a call stuck inside one C routine is interrupted when it
-  returns to Python); no limit where there is no main thread to signal (``--backend threading``);
+  thread, which interrupts Python code and sleeps; a call that never returns to Python (stuck inside one C
+  routine, SIGALRM blocked) has its worker process stopped by the parent's watchdog
+  (:func:`boundcheck.study.runner._watchdog`); no limit in a thread that is not a process's main thread (dask);
 * what it prints (``sys.stdout``/``sys.stderr``) goes to the study's log (``results/user-code.log``), never into
   the command's own output (``verify --json`` prints one JSON document on stdout);
 * before it starts, a *marker* (which policy, which call, run and step) is written to a small file named after the
@@ -16,7 +17,9 @@ Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched p
   the parent reads the marker to name the call (:func:`last_call`, :mod:`boundcheck.study.runner`).
 
 The settings hold for the block of :func:`sandbox` (one per task a process runs); outside it :func:`call` only
-catches the ``BaseException``\\ s. Built-in policies never come here (their fast path is unchanged).
+catches the ``BaseException``\\ s. A study that holds user code runs its tasks in worker processes only, never in
+the verifying process (:func:`boundcheck.study.runner.holds_user_code`), so that ``os._exit`` or a crash ends a
+worker, not the check. Built-in policies never come here (their fast path is unchanged).
 """
 
 from __future__ import annotations
