@@ -188,6 +188,38 @@ def _is_scenario_file(ref: str) -> bool:
     return ref.endswith(".toml") or "/" in ref or "\\" in ref or Path(ref).is_file()
 
 
+_IMPORT_PROBE = """
+import importlib.util, os, sys
+path = sys.argv[1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+spec = importlib.util.spec_from_file_location("boundcheck_import_probe", path)
+try:
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+except BaseException:
+    pass
+sys.stdout.flush()
+os.write(1, b"\\nBOUNDCHECK-IMPORT-RETURNED\\n")
+"""
+IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
+
+
+def _import_in_child(path: Path, target: str, what: str) -> None:
+    """Import a user's file first in a throwaway Python process: a file that ends its process while being
+    imported (``os._exit``, a crash, a signal) or never finishes is then one line instead of the end of this one.
+    An ordinary exception (or SystemExit) at import is left to the real import, which words it."""
+    import subprocess
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, str(path)], capture_output=True,
+                              timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
+    except subprocess.TimeoutExpired:
+        raise BoundcheckError(f"{what} file {target} did not finish importing within "
+                              f"{IMPORT_PROBE_TIMEOUT:g} s") from None
+    if b"BOUNDCHECK-IMPORT-RETURNED" not in done.stdout:
+        raise BoundcheckError(f"{what} file {target} ended the process importing it (exit code {done.returncode}: "
+                              "os._exit, a crash or a signal at import)")
+
+
 def _load_object(ref: str, what: str = "policy"):
     """``pkg.module:Name`` or ``path/to/file.py:Name`` (``what``: a policy or a theorem, for the messages)."""
     target, sep, attr = ref.rpartition(":")
@@ -201,6 +233,7 @@ def _load_object(ref: str, what: str = "policy"):
         # a name that is the same in every process (the resume key holds it: hash() of a str is salted per process)
         digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
         modname = f"boundcheck_user_{path.stem}_{digest}"
+        _import_in_child(path, target, what)  # a file that ends the process at import ends a throwaway one
         spec = importlib.util.spec_from_file_location(modname, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
@@ -208,10 +241,13 @@ def _load_object(ref: str, what: str = "policy"):
         before = set(sys.modules)
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
-            spec.loader.exec_module(module)
-        except Exception as exc:  # user code: one line naming the file
+            with contextlib.redirect_stdout(sys.stderr):  # what it prints must not mix into verify --json
+                spec.loader.exec_module(module)
+        except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code: one line, the file
             sys.modules.pop(modname, None)
-            raise BoundcheckError(f"{what} file {target} failed to import: {type(exc).__name__}: {exc}") from None
+            detail = f"{type(exc).__name__}({exc.code!r})" if isinstance(exc, SystemExit) else \
+                f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise BoundcheckError(f"{what} file {target} failed to import: {detail}") from None
         finally:
             sys.path.remove(folder)
         # siblings it imported travel to worker processes by value with it (they are not importable there)
@@ -223,6 +259,9 @@ def _load_object(ref: str, what: str = "policy"):
             module = importlib.import_module(target)
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
+        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code may not end this process
+            raise BoundcheckError(f"importing {target!r} for {what} {ref!r} raised {type(exc).__name__}"
+                                  f"{f'({exc.code!r})' if isinstance(exc, SystemExit) else ''}") from None
     try:
         return getattr(module, attr)
     except AttributeError:

@@ -280,10 +280,10 @@ def cmd_gamma(args) -> int:
 # ----------------------------------------------------------------------------------------------- verify
 #: the keys of VerifySettings a verify config or flag sets directly (no_report sets ``report``)
 SETTING_KEYS = ("runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler", "beta_scale", "max_memory",
-                "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory")
+                "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory", "policy_timeout")
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
                "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
-               "max_runs", "allow_out_of_theory", "defect", "no_conformance"}
+               "max_runs", "allow_out_of_theory", "defect", "no_conformance", "policy_timeout"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -294,7 +294,8 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
                 "no_report": _BOOL, "max_memory": ("a size such as \"4G\"", (str, int)),
                 "algorithm": ("FILE.py:CLASS or a list of them", (str, list)), "false_alarm": _REAL,
                 "until_conclusive": _BOOL, "max_runs": _INT, "allow_out_of_theory": _BOOL,
-                "defect": ("a defect name or a list of them", (str, list)), "no_conformance": _BOOL}
+                "defect": ("a defect name or a list of them", (str, list)), "no_conformance": _BOOL,
+                "policy_timeout": _REAL}
 
 
 def _load_config(path: str) -> dict:
@@ -864,6 +865,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-conformance", dest="no_conformance", action="store_true",
                    help="do not check that the checked code behaves as the theorem's algorithm (for a deliberately "
                         "different algorithm); the verdict is then out of theory (default: checked)")
+    s.add_argument("--policy-timeout", dest="policy_timeout", type=float, metavar="SECONDS",
+                   help="time limit of one call into a user's policy code (ask, tell, select, update); overrunning "
+                        "it is an error, exit 2 (default: 60)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")

@@ -30,6 +30,7 @@ the lemma-level claims that read them (the others are reported "not applicable",
 from __future__ import annotations
 
 import inspect
+import math
 import traceback
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ import numpy as np
 
 from ..errors import BoundcheckError, UserCodeError
 from ..model.priors import GPPrior
+from ..utils import usercode
 from .base import Policy, RunContext
 
 __all__ = ["AskTellContext", "AskTellPolicy", "AskTellAdapter", "EXTRAS", "is_ask_tell"]
@@ -187,14 +189,18 @@ def remember_origin(user: type) -> None:
         pass
 
 
-def _user_frame(exc: BaseException) -> str:
-    """`` (file.py, line N)`` of the innermost frame of a traceback outside boundcheck, if any."""
+def _user_frame(exc: BaseException, user: type | None = None) -> str:
+    """`` (file.py, line N)`` of the innermost frame of a traceback outside boundcheck, if any (code shipped to a
+    worker by value has lost its file name to cloudpickle's ``<dynamic-code>``: the user class's file stands in)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/boundcheck/" not in f.filename.replace(
         "\\", "/")]
     if not frames:
         return ""
     f = frames[-1]
-    return f" ({f.filename}, line {f.lineno})"
+    name = f.filename
+    if name == "<dynamic-code>" and user is not None:
+        name = _origin(user).rpartition(":")[0] or name
+    return f" ({name}, line {f.lineno})"
 
 
 class AskTellAdapter(Policy):
@@ -237,11 +243,15 @@ class AskTellAdapter(Policy):
                              f"{step}")
 
     def _call(self, i: int, t: int, what: str, fn, *args):
+        where = f"policy {self.name!r} ({_origin(self.user)}) {what}, run {self._run(i)}, " + (
+            "construction" if t == 0 else f"step {t}")  # the marker a dead process leaves (utils.usercode)
         try:
-            return fn(*args)
+            return usercode.call(where, fn, *args)
+        except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt, the time limit
+            raise self._error(i, t, what, exc.detail) from None
         except Exception as exc:  # user code: one line naming the policy, the run and the step
             msg = str(exc).splitlines()[0] if str(exc) else ""
-            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc)}") from None
+            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc, self.user)}") from None
 
     # ------------------------------------------------------------------ the batched protocol
     def start(self, ctx: RunContext) -> None:
@@ -303,6 +313,8 @@ class AskTellAdapter(Policy):
                 v = v.reshape(()).item()
             if isinstance(v, bool) or not isinstance(v, Real | np.floating | np.integer):
                 raise self._error(i, t, "ask()", f"reported {k} = {v!r}, not a number")
+            if not math.isfinite(v):  # a NaN record would make every claim that reads it vacuously hold
+                raise self._error(i, t, "ask()", f"reported record {k} = {v!r}, not a finite number")
             rec[EXTRAS[k][0]][i] = float(v)
 
     def select(self, t: int, available: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ from ..model.noise import NoiseDraws
 from ..model.posterior import Posterior
 from ..model.sampling import RunStreams, make_sampler, run_streams, shadow_stream
 from ..policies import Policy, PolicySpec, RunContext
+from ..utils import usercode
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
 
@@ -104,15 +105,39 @@ def _guard(pol, what: str, t: int, run_ids: np.ndarray, fn, *args):
     """Call ``fn(*args)``; an exception from user code becomes one UserCodeError line."""
     if not _is_user_code(pol):
         return fn(*args)
+    step = "start" if t == 0 else f"step {t}"
+    who = f"policy {pol.name!r} ({type(pol).__module__}.{type(pol).__qualname__})"
     try:
-        return fn(*args)
+        return usercode.call(f"{who} {what}, {_runs_text(run_ids)}, {step}", fn, *args)
     except BoundcheckError:
         raise
+    except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt, the time limit
+        raise UserCodeError(f"{who} {exc.detail} in {what}, {_runs_text(run_ids)}, {step}") from None
     except Exception as exc:
         msg = str(exc).splitlines()[0] if str(exc) else ""
-        step = "start" if t == 0 else f"step {t}"
-        raise UserCodeError(f"policy {pol.name!r} ({type(pol).__module__}.{type(pol).__qualname__}) raised "
-                            f"{type(exc).__name__}: {msg} in {what}, {_runs_text(run_ids)}, {step}") from None
+        raise UserCodeError(f"{who} raised {type(exc).__name__}: {msg} in {what}, {_runs_text(run_ids)}, "
+                            f"{step}") from None
+
+
+def _check_records(pol, t: int, run_ids: np.ndarray) -> None:
+    """A user policy's records of step t: numbers, one row per run, finite (a NaN record would make every
+    claim that reads it vacuously hold). One UserCodeError naming the policy, the run, the step and the record."""
+    m = run_ids.size
+    for k, v in pol.record.items():
+        try:
+            a = np.asarray(v, dtype=float)
+        except (TypeError, ValueError):
+            raise UserCodeError(f"policy {pol.name!r}: record {k!r} at step {t} is not numeric ({type(v).__name__}), "
+                                f"{_runs_text(run_ids)}") from None
+        if a.ndim == 0 or a.shape[0] != m:
+            raise UserCodeError(f"policy {pol.name!r}: record {k!r} at step {t} must have one value per run "
+                                f"(shape ({m}, ...)), got shape {a.shape}, {_runs_text(run_ids)}")
+        bad = ~np.isfinite(a.reshape(m, -1)).all(axis=1)
+        if bad.any():
+            r = int(np.flatnonzero(bad)[0])
+            raise UserCodeError(f"policy {pol.name!r}: record {k!r} is not finite "
+                                f"({a.reshape(m, -1)[r][~np.isfinite(a.reshape(m, -1)[r])][0]!r}) at step {t}, "
+                                f"run {run_ids[r]}")
 
 
 def _reference_posterior(pol, scenario: Scenario, m: int, horizon: int) -> Posterior | None:
@@ -294,6 +319,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                 ref.propagate()
             tr.actions[:, t - 1], tr.obs[:, t - 1] = action, y_t
             tr.regret[:, t - 1] = best - actions.value(f_t, action)
+            if pol.record and _is_user_code(pol):
+                _check_records(pol, t, run_ids)
             for k, v in pol.record.items():
                 store(tr.steps, k, t, v)
         if progress is not None:

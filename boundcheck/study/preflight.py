@@ -33,7 +33,8 @@ _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records
 
 def run_options(settings: VerifySettings) -> RunOptions:
     """The engine's options for validated settings (the report flag is the caller's to set)."""
-    return RunOptions(jobs=settings.jobs, backend=settings.backend, scheduler=settings.scheduler)
+    return RunOptions(jobs=settings.jobs, backend=settings.backend, scheduler=settings.scheduler,
+                      policy_timeout=settings.policy_timeout)
 
 
 def _workers(options: RunOptions) -> int:

@@ -34,8 +34,9 @@ import numpy as np
 from .. import __version__, runtime
 from ..claims.budget import ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
-from ..errors import BoundcheckError
+from ..errors import BoundcheckError, UserCodeError
 from ..runtime import ParentInfo, watch_parent
+from ..utils import usercode
 from .engine import simulate
 from .progress import ProgressMonitor, StepReporter
 from .spec import StudySpec
@@ -55,6 +56,7 @@ class RunOptions:
     scheduler: str | None = None
     progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
     report: bool = False  # reports follow the study: the parent may import their libraries while workers run
+    policy_timeout: float | None = None  # seconds per call into user code (None: utils.usercode's default)
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,15 @@ def single_threaded_blas():
 
 
 def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[int],
-              progress: StepReporter | None = None, parent: ParentInfo | None = None):
+              progress: StepReporter | None = None, parent: ParentInfo | None = None,
+              sandbox: usercode.SandboxConfig | None = None):
     """Simulate a batch of consecutive runs and evaluate every claim on it (BLAS on one thread): (chunk,
     {"runs": df, "steps": df}, info). ``progress`` reports steps; ``parent``: a worker process exits when that
-    process dies (:func:`~boundcheck.runtime.watch_parent`)."""
+    process dies (:func:`~boundcheck.runtime.watch_parent`); ``sandbox``: how calls into user code are
+    run (time limit, output log, markers: :mod:`boundcheck.utils.usercode`)."""
     watch_parent(parent)
     start, cpu = time.perf_counter(), time.process_time()
-    with single_threaded_blas():
+    with single_threaded_blas(), usercode.sandbox(sandbox):
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
                                            checked=spec.checked_algorithms, skip=spec.not_applicable)
@@ -110,13 +114,14 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
 
 
 def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, list[int]]],
-             progress: StepReporter | None = None, parent: ParentInfo | None = None) -> list[tuple[int, dict, dict]]:
+             progress: StepReporter | None = None, parent: ParentInfo | None = None,
+             sandbox: usercode.SandboxConfig | None = None) -> list[tuple[int, dict, dict]]:
     """Worker task: consecutive ``chunks`` simulated as one batch (:func:`run_chunk`), its tables split back
     into the chunks and encoded as parquet files here, in the worker (the parent receives compressed bytes and
     only hashes and writes them). Returns ``[(chunk, {"runs": bytes, "steps": bytes}, info), ...]``."""
     cpu = time.process_time()
     ids = [r for _, rs in chunks for r in rs]
-    _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent)
+    _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent, sandbox)
     out = []
     for c, rs in chunks:
         encoded = {}
@@ -440,12 +445,26 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 monitor.chunk_done(results[0][0], sum(info["runs"][1] - info["runs"][0] + 1 for _, _, info in results))
 
     start = time.perf_counter()
+    user = holds_user_code(spec)
+    sandbox = None
+    if user:  # user code: a time limit per call, its output to a log, markers naming the call a death ends
+        # one chunk per task, so that a failure keeps every chunk finished before it (a run's numbers do not
+        # depend on its batch; per-run user code gains little from large batches)
+        plan = [[chunk] for task in plan for chunk in task]
+        timeout = usercode.DEFAULT_TIMEOUT if options.policy_timeout is None else options.policy_timeout
+        sandbox = usercode.SandboxConfig(timeout=timeout, log=str(store.root / usercode.LOG_NAME),
+                                         markers=str(store.root / usercode.MARKER_DIR))
+        shutil.rmtree(sandbox.markers, ignore_errors=True)  # an earlier run's markers name no process of this one
     try:
         with monitor:
-            if options.backend == "loky" and workers > 1:
+            if user and options.backend in ("loky", "threading"):
+                # never in this process (not in its threads either): user code must not be able to end it
+                _simulate_in_children(spec, inst, plan, workers, parent, reporter, record, sandbox)
+            elif options.backend == "loky" and workers > 1:
                 _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record, later)
-            else:
-                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later)
+            else:  # dask: the tasks run in the cluster's worker processes, whose output goes to the log too
+                sandbox = replace(sandbox, capture_fds=True) if sandbox is not None else None
+                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later, sandbox)
     finally:
         with lock:
             closed = True
@@ -461,11 +480,11 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
 
 
 def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, parent, reporter, record,
-                          later: list[str]) -> None:
+                          later: list[str], sandbox: usercode.SandboxConfig | None = None) -> None:
     """The tasks on joblib's backend (threads, a dask cluster, or this process alone with ``--jobs 1``)."""
     import joblib
 
-    tasks = (joblib.delayed(run_task)(spec, inst, task, reporter(task), parent) for task in plan)
+    tasks = (joblib.delayed(run_task)(spec, inst, task, reporter(task), parent, sandbox) for task in plan)
     # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing at
     # once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
     par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
@@ -534,6 +553,107 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
         th.join()
     if errors:
         raise errors[0]
+
+
+def holds_user_code(spec: StudySpec) -> bool:
+    """Whether a policy of the study is code from outside boundcheck (a user's file or module): its calls are
+    then sandboxed (:mod:`boundcheck.utils.usercode`) and, on loky, run in child processes only."""
+    for p in spec.policies:
+        for obj in (p.factory, *p.kwargs.values()):
+            if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory"):
+                return True
+    return False
+
+
+def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, record,
+                          sandbox: usercode.SandboxConfig) -> None:
+    """The tasks of a study that holds user code, on ``workers`` loky processes (one with ``--jobs 1``) and never
+    in this one: a policy that calls ``os._exit``, crashes its interpreter or is killed ends a worker, not the
+    check. Such a death is one :class:`~boundcheck.errors.UserCodeError` naming the call it ended in (the dead
+    worker's marker); every task finished before it, or before any other error, is stored first (``record``)."""
+    import warnings
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    with warnings.catch_warnings():  # a pool warmed for workers − 1 processes grows by one: not the user's concern
+        warnings.filterwarnings("ignore", message="Trying to resize an executor")
+        executor = runtime.pool(max(1, workers))
+    todo = list(plan)
+    running: dict = {}
+    stuck: list[str] = []  # the call of a worker stopped by the watchdog
+    child = replace(sandbox, capture_fds=True)  # in a worker, even output below Python goes to the log
+    try:
+        while todo or running:
+            while todo and len(running) < max(1, workers):
+                task = todo.pop(0)
+                running[executor.submit(run_task, spec, inst, task, reporter(task), parent, child)] = task
+            done, _ = wait(running, timeout=WATCH_EVERY, return_when=FIRST_COMPLETED)
+            if not done:
+                _watchdog(executor, sandbox, stuck)
+                continue
+            for fut in done:
+                running.pop(fut)
+                exc = fut.exception()
+                if exc is None:
+                    record(fut.result())
+                    continue
+                if isinstance(exc, BoundcheckError):
+                    raise exc
+                if stuck:
+                    raise UserCodeError(f"{stuck[0]}: did not return within the time limit of {sandbox.timeout:g} s "
+                                        "(--policy-timeout; its process was stopped)")
+                raise _death(spec, sandbox, exc) from None
+    except BaseException:
+        for fut in running:
+            fut.cancel()
+        for fut in list(running):  # what the other workers finish soon is still stored
+            with contextlib.suppress(BaseException):
+                record(fut.result(timeout=INTERRUPT_GRACE))
+        raise
+
+
+WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
+STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
+
+
+def _watchdog(executor, sandbox: usercode.SandboxConfig, stuck: list[str]) -> None:
+    """Stop (SIGKILL) a worker whose marker has named the same user call for longer than the time limit plus
+    :data:`STUCK_GRACE`: a call stuck where SIGALRM cannot interrupt it (inside one C routine, or one that
+    ignores the signal). Only the executor's own processes are ever stopped."""
+    if not sandbox.timeout or not sandbox.markers or stuck:
+        return
+    import multiprocessing
+    import signal
+
+    # this process's children (public API; the loky workers among them): a marker names a worker's pid
+    pids = {p.pid for p in multiprocessing.active_children()}
+    now = time.time()
+    for pid in pids:
+        f = Path(sandbox.markers) / str(pid)
+        try:
+            if now - f.stat().st_mtime <= sandbox.timeout + STUCK_GRACE:
+                continue
+            text = f.read_bytes().decode("utf-8", "replace").strip()
+        except OSError:
+            continue
+        if text:
+            stuck.append(text)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            return
+
+
+def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException) -> UserCodeError:
+    """The one line for a worker that ran user code and died (or failed outside a user call)."""
+    import re
+
+    where = usercode.last_call(sandbox.markers) if sandbox.markers else None
+    codes = re.search(r"exit codes? of the workers (?:are|is) \{([^}]*)\}", str(exc))  # loky's wording
+    how = "exit code " + re.sub(r"EXIT\((-?\d+)\)", r"\1", codes.group(1)) if codes else type(exc).__name__
+    if where is None:
+        names = ", ".join(repr(p.name) for p in spec.policies)
+        return UserCodeError(f"the process running the policies ({names}) ended unexpectedly ({how})")
+    return UserCodeError(f"{where}: the process running it ended ({how}: os._exit, a crash or a signal in the "
+                         "policy's code)")
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:

@@ -73,6 +73,10 @@ class VerifySettings:
         verify: run every checked implementation beside a shadow of the theorem's algorithm and check that it
         behaves as that algorithm (:mod:`boundcheck.claims.conformance`); False (``--no-conformance``): for a
         deliberately different algorithm, the verdict is then out of theory.
+    policy_timeout : float
+        Seconds one call into a user's policy code (``ask``, ``tell``, ``select``, ``update``, …) may take
+        (:mod:`boundcheck.utils.usercode`); overrunning it stops the check with a one-line error, the runs finished
+        before it kept. Built-in policies have no limit.
     out : str, Path or None
         The output folder (stored as a Path). None: the command's default (verify: ``reports/<theorem>``, or a
         temporary folder with ``report=False``).
@@ -93,6 +97,7 @@ class VerifySettings:
     allow_out_of_theory: bool = False
     report: bool = True
     conformance: bool = True
+    policy_timeout: float = 60.0
     out: str | Path | None = None
 
     def __post_init__(self) -> None:
@@ -129,6 +134,7 @@ class VerifySettings:
         for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance"):
             if not isinstance(getattr(self, name), bool):
                 raise BoundcheckError(f"{name.replace('_', ' ')} must be true or false, got {getattr(self, name)!r}")
+        put("policy_timeout", v.check_positive("policy timeout", self.policy_timeout))
         if self.max_runs is not None:
             put("max_runs", v.check_int("max runs", self.max_runs))
             if not self.until_conclusive:
@@ -165,6 +171,7 @@ class SettingsKeywords(TypedDict, total=False):
     allow_out_of_theory: bool
     report: bool
     conformance: bool
+    policy_timeout: float
     out: str | Path | None
 
 

@@ -1,0 +1,214 @@
+"""Calling a user's policy code so that it can neither end nor hijack the verifying process (issue 24).
+
+Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched policy's ``start``/``select``/
+``update``/``finish``) goes through :func:`call`:
+
+* ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` raised inside it are caught (they are
+  ``BaseException``\\ s, which ``except Exception`` lets through) and become :class:`UserCallFailed`, which the
+  caller turns into its one-line :class:`~boundcheck.errors.UserCodeError` naming the policy, the run and the step;
+* it has a time limit (``verify --policy-timeout``): a SIGALRM timer raises :class:`PolicyTimeout` in the main
+  thread, which interrupts Python code and sleeps; a call that never returns to Python (stuck inside one C
+  routine, SIGALRM blocked) has its worker process stopped by the parent's watchdog
+  (:func:`boundcheck.study.runner._watchdog`); no limit in a thread that is not a process's main thread (dask);
+* what it prints (``sys.stdout``/``sys.stderr``) goes to the study's log (``results/user-code.log``), never into
+  the command's own output (``verify --json`` prints one JSON document on stdout);
+* before it starts, a *marker* (which policy, which call, run and step) is written to a small file named after the
+  process, and blanked when it returns: if the process that runs user code dies (``os._exit``, a crash, a signal),
+  the parent reads the marker to name the call (:func:`last_call`, :mod:`boundcheck.study.runner`).
+
+The settings hold for the block of :func:`sandbox` (one per task a process runs); outside it :func:`call` only
+catches the ``BaseException``\\ s. A study that holds user code runs its tasks in worker processes only, never in
+the verifying process (:func:`boundcheck.study.runner.holds_user_code`), so that ``os._exit`` or a crash ends a
+worker, not the check. Built-in policies never come here (their fast path is unchanged).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "DEFAULT_TIMEOUT",
+           "LOG_NAME", "MARKER_DIR"]
+
+#: seconds one call into user code may take by default (``--policy-timeout``)
+DEFAULT_TIMEOUT = 60.0
+#: the log of what user code printed, in the results folder
+LOG_NAME = "user-code.log"
+#: the folder of per-process markers, in the results folder
+MARKER_DIR = ".user-code"
+_MARK_WIDTH = 512  # bytes of a marker (rewritten in place: one pwrite per call)
+
+
+class PolicyTimeout(BaseException):
+    """Raised by the SIGALRM handler inside a user call that overran its time limit (a ``BaseException``, so
+    that the user's own ``except Exception`` does not swallow it)."""
+
+
+class UserCallFailed(Exception):
+    """A user call ended the way no ordinary exception does (SystemExit, KeyboardInterrupt, GeneratorExit, the
+    time limit): ``detail`` says how, for the caller's one-line message."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """How user code is run in a task: ``timeout`` seconds per call (None: no limit), ``log``: the file its
+    output is appended to (None: it goes to stderr), ``markers``: the folder of per-process markers (None: none),
+    ``capture_fds``: for the task, file descriptors 1 and 2 point to the log too (output written below Python, by
+    C code or ``os.write``; only in a worker process, never in the one that prints the command's output)."""
+
+    timeout: float | None = DEFAULT_TIMEOUT
+    log: str | None = None
+    markers: str | None = None
+    capture_fds: bool = False
+
+
+class _State(threading.local):
+    """Per thread (``--backend threading`` runs tasks in threads): the settings of the enclosing sandbox."""
+
+    def __init__(self) -> None:
+        self.timeout: float | None = None
+        self.out = None  # the log, in the main thread only: sys.stdout is one for all threads
+        self.marker: int | None = None  # file descriptor
+        self.active = False  # inside a timed call (the alarm raises only then)
+
+
+_state = _State()
+
+
+def _on_alarm(signum, frame) -> None:  # noqa: ARG001 - the signal module's signature
+    if _state.active:
+        _state.active = False
+        raise PolicyTimeout
+
+
+@contextlib.contextmanager
+def sandbox(config: SandboxConfig | None):
+    """Apply ``config`` to every :func:`call` inside the block (this process; restored on exit)."""
+    if config is None:
+        yield
+        return
+    prev = (_state.timeout, _state.out, _state.marker)
+    main = threading.current_thread() is threading.main_thread()
+    old_handler = None
+    with contextlib.ExitStack() as stack:
+        out = None
+        # a process that cannot reach the results folder (a remote dask worker) runs without log and markers
+        with contextlib.suppress(OSError):
+            if config.log is not None:
+                out = stack.enter_context(open(config.log, "a", encoding="utf-8", buffering=1))  # noqa: SIM115
+        marker = None
+        with contextlib.suppress(OSError):
+            if config.markers is not None:
+                Path(config.markers).mkdir(parents=True, exist_ok=True)
+                marker = os.open(Path(config.markers) / str(os.getpid()), os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                                 0o644)
+                stack.callback(os.close, marker)
+        if out is not None and config.capture_fds:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            saved = [os.dup(1), os.dup(2)]
+            for fd in (1, 2):
+                os.dup2(out.fileno(), fd)
+
+            def restore() -> None:
+                for fd, old in zip((1, 2), saved, strict=True):
+                    os.dup2(old, fd)
+                    os.close(old)
+
+            stack.callback(restore)
+        timeout = config.timeout if main and config.timeout else None
+        if timeout is not None:
+            old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+        _state.timeout, _state.out, _state.marker = timeout, out if main else None, marker
+        try:
+            yield
+        finally:
+            _state.timeout, _state.out, _state.marker = prev
+            if old_handler is not None:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old_handler)
+
+
+def _mark(text: str) -> None:
+    data = text.encode("utf-8", "replace")[:_MARK_WIDTH].ljust(_MARK_WIDTH)
+    os.pwrite(_state.marker, data, 0)
+
+
+def call(where: str, fn, *args):
+    """``fn(*args)`` as a user call: ``where`` (e.g. ``"policy 'P' (p.py:P) ask(), run 3, step 7"``) is what a
+    marker says while it runs. SystemExit/KeyboardInterrupt/GeneratorExit and an overrun of the time limit are
+    :class:`UserCallFailed`; any other exception propagates as it is (the caller words it)."""
+    st = _state
+    if st.marker is not None:
+        _mark(where)
+    redirect = st.out is not None
+    if redirect:
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = st.out
+    elif st.marker is not None and threading.current_thread() is threading.main_thread():
+        # a worker without a log: its output must still not reach the parent's stdout
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr
+        redirect = True
+    timed = st.timeout is not None
+    try:
+        if timed:
+            st.active = True
+            signal.setitimer(signal.ITIMER_REAL, st.timeout)
+        return fn(*args)
+    except PolicyTimeout:
+        raise UserCallFailed(f"did not return within the time limit of {st.timeout:g} s (--policy-timeout)") from None
+    except SystemExit as exc:
+        raise UserCallFailed(f"raised SystemExit({exc.code!r}) (it may not end the verifying process)") from None
+    except (KeyboardInterrupt, GeneratorExit) as exc:
+        raise UserCallFailed(f"raised {type(exc).__name__}") from None
+    finally:
+        if timed:
+            st.active = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if redirect:
+            sys.stdout, sys.stderr = saved
+        if st.marker is not None:
+            _mark("")
+
+
+def last_call(markers: str | Path, alive: set[int] | None = None) -> str | None:
+    """The call a dead process was in: the non-blank marker of a process that no longer runs (or is not among
+    ``alive``), else None."""
+    folder = Path(markers)
+    if not folder.is_dir():
+        return None
+    found = []
+    for f in folder.iterdir():
+        try:
+            pid = int(f.name)
+            text = f.read_bytes().decode("utf-8", "replace").strip()
+        except (ValueError, OSError):
+            continue
+        if text and not _running(pid, alive):
+            found.append(text)
+    return found[0] if found else None
+
+
+def _running(pid: int, alive: set[int] | None) -> bool:
+    if alive is not None:
+        return pid in alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    # a zombie (not yet reaped) still answers: look at its state where /proc exists
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1] != "Z"
+    return True
