@@ -73,22 +73,32 @@ def format_claims(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def assert_bound_holds(theorem, *, allow_inconclusive: bool = True, **kwargs) -> dict:
-    """Fail (AssertionError with the claims table) if any claim of ``theorem`` comes out violated.
+def assert_bound_holds(theorem, *, allow_inconclusive: bool = False, allow_incomplete: bool = False,
+                       **kwargs) -> dict:
+    """Fail (AssertionError with the claims table) unless every claim of ``theorem`` holds.
 
     ``kwargs``: those of :func:`run_check` (``settings``, or ``runs``, ``horizon``, ``seed``, ..., ``scenario``,
-    ``algorithm``). With ``allow_inconclusive=False`` every claim must also *hold* (enough runs to be
-    conclusive)."""
+    ``algorithm``). A violated claim always fails. An *inconclusive* claim (too few runs to decide it) fails
+    unless ``allow_inconclusive=True``; an *incomplete* verdict (claims not applicable to the checked code, which
+    does not record what they read) fails unless ``allow_incomplete=True``: "holds" means every claim was
+    judged."""
     summary = run_check(theorem, **kwargs)
     claims = list(summary["claims"])
     for name, info in (summary.get("checked") or {}).items():  # several implementations: every one must hold
         if name != summary.get("main_algorithm"):
             claims += [dict(c, id=f"{name}:{c['id']}") for c in info["claims"]]
-    settled = ("holds", "not applicable")
     bad = [c["id"] for c in claims
-           if c["verdict"] == "violated" or (not allow_inconclusive and c["verdict"] not in settled)]
+           if c["verdict"] == "violated" or (not allow_inconclusive and c["verdict"] == "inconclusive")]
     if bad:
         raise AssertionError(f"claims not holding: {', '.join(bad)}\n{format_claims(summary)}")
+    gaps = {name: info.get("incomplete") for name, info in (summary.get("checked") or {}).items()}
+    gaps = {name: g for name, g in (gaps or {summary.get("main_algorithm"): summary.get("incomplete")}).items() if g}
+    settings = kwargs.get("settings")
+    if gaps and not (allow_incomplete or (settings is not None and settings.allow_incomplete)):
+        raise AssertionError("verdict incomplete (pass allow_incomplete=True to accept): " + "; ".join(
+            f"{name}: not judged {', '.join(g['claims'])}" + (f", uncaught defects {', '.join(g['uncaught_defects'])}"
+                                                               if g.get("uncaught_defects") else "")
+            for name, g in gaps.items()) + f"\n{format_claims(summary)}")
     return summary
 
 

@@ -64,12 +64,14 @@ def test_example_verified_from_the_cli_and_the_broken_copy_caught(tmp_path, caps
 
 
 def test_example_verified_from_pytest_and_the_fixture():
-    s = assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=20, horizon=25, seed=3, scenario="gp_sample_se")
+    # 20 runs cannot settle the probability claims at their Holm share: inconclusive is accepted explicitly
+    s = assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=20, horizon=25, seed=3, scenario="gp_sample_se",
+                           allow_inconclusive=True)
     assert s["main_algorithm"] == "MyGPUCB"
     with pytest.raises(AssertionError, match="D1_optimism"):
         assert_bound_holds("gp_ucb", algorithm=NarrowGPUCB, runs=20, horizon=25, seed=3)
     fixture = BoundcheckFixture(runs=10)
-    s = fixture.assert_holds("gp_ucb", algorithm=MyGPUCB, horizon=15)
+    s = fixture.assert_holds("gp_ucb", algorithm=MyGPUCB, horizon=15, allow_inconclusive=True)
     assert s["runs"] == 10
 
 

@@ -73,6 +73,9 @@ class VerifySettings:
         verify: run every checked implementation beside a shadow of the theorem's algorithm and check that it
         behaves as that algorithm (:mod:`boundcheck.claims.conformance`); False (``--no-conformance``): for a
         deliberately different algorithm, the verdict is then out of theory.
+    allow_incomplete : bool
+        verify: accept an *incomplete* verdict (every judged claim holds, but some claim was not applicable to
+        the checked code) as a pass: exit 0 instead of 5.
     out : str, Path or None
         The output folder (stored as a Path). None: the command's default (verify: ``reports/<theorem>``, or a
         temporary folder with ``report=False``).
@@ -93,6 +96,7 @@ class VerifySettings:
     allow_out_of_theory: bool = False
     report: bool = True
     conformance: bool = True
+    allow_incomplete: bool = False
     out: str | Path | None = None
 
     def __post_init__(self) -> None:
@@ -126,7 +130,7 @@ class VerifySettings:
         put("beta_scale", v.check_positive("beta scale", self.beta_scale))
         if self.false_alarm is not None:
             put("false_alarm", v.check_probability("false-alarm budget", self.false_alarm))
-        for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance"):
+        for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance", "allow_incomplete"):
             if not isinstance(getattr(self, name), bool):
                 raise BoundcheckError(f"{name.replace('_', ' ')} must be true or false, got {getattr(self, name)!r}")
         if self.max_runs is not None:
@@ -165,6 +169,7 @@ class SettingsKeywords(TypedDict, total=False):
     allow_out_of_theory: bool
     report: bool
     conformance: bool
+    allow_incomplete: bool
     out: str | Path | None
 
 
