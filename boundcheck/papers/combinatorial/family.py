@@ -38,7 +38,7 @@ from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
 )
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.mig import gamma_bracket
 from boundcheck.model.priors import GPPrior
@@ -412,8 +412,8 @@ class CombinatorialFamily(Family):
 
     def claim_table(self) -> list[ClaimSpec]:
         c, E, inf = self.theorem.claim, CombEvaluator, self.infinite
-        specs = [ClaimSpec(c("bayes_regret"), E.bayes_regret),
-                 ClaimSpec(c("bayes_regret_anytime"), None, sample="bound_excess"),
+        specs = [ClaimSpec(c("bayes_regret"), E.bayes_regret, bound=bound_at_horizon),
+                 ClaimSpec(c("bayes_regret_anytime"), None, sample="bound_excess", bound=bound_anytime),
                  ClaimSpec(c("R1_left_term"), E.r1_left_term, frozenset({"q1"}))]
         if not inf:
             specs += [ClaimSpec(c("R1_chain_pathwise"), E.r1_chain_pathwise, frozenset({"sig_all"})),

@@ -41,7 +41,7 @@ from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
 )
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.information import gain_increments
 from boundcheck.model.kernels import spatio_temporal_gram
@@ -746,6 +746,11 @@ class TVFamilyBase(Family):
         return out
 
 
+def _realised(ev: TVEvaluator) -> np.ndarray:
+    """Form (B)'s per-run right-hand side as (m, 1): the vacuity rule's ``bound`` (:mod:`boundcheck.claims.table`)."""
+    return np.asarray(ev.rhs_realised, dtype=np.float64).reshape(-1, 1)
+
+
 class ETFamily(TVFamilyBase):
     """Theorem 1 (``et_gp_ucb``): forms (A), (B), (C) and the lemma-level claims of its proof."""
 
@@ -753,9 +758,9 @@ class ETFamily(TVFamilyBase):
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}),
-            ClaimSpec(c("regret_bound_finite"), E.regret_bound_finite),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}, bound=_realised),
+            ClaimSpec(c("regret_bound_finite"), E.regret_bound_finite, bound=lambda ev: ev.inst.extra["bound_C"]),
             ClaimSpec(c("confidence_at_query"), E.confidence_at_query, nd),
             ClaimSpec(c("confidence_at_optimum"), E.confidence_at_optimum, nd | {"x_star"}),
             ClaimSpec(c("bounded_observations"), E.bounded_observations),
@@ -854,9 +859,10 @@ class RFamily(ETFamily):
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_printed"), E.regret_bound_printed),
-            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_printed"), E.regret_bound_printed,
+                      bound=lambda ev: ev.inst.extra["bound_printed"]),
+            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}, bound=_realised),
             ClaimSpec(c("confidence_at_query"), E.confidence_at_query, nd),
             ClaimSpec(c("confidence_at_optimum"), E.confidence_at_optimum, nd | {"x_star"}),
             ClaimSpec(c("bounded_observations"), E.bounded_observations),
@@ -895,8 +901,8 @@ class TVFamily(TVFamilyBase):
         c, E = self.theorem.claim, TVEvaluator
         ucb = frozenset({"z_all", "sigma", "ucb"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
             ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
             ClaimSpec(c("D1_optimism"), E.d1_optimism, ucb),
             ClaimSpec(c("D2_intermediate"), E.d2_intermediate, ucb),
