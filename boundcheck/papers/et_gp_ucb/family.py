@@ -396,9 +396,7 @@ class TVEvaluator(ChunkEvaluator):
         return es
 
     def information_steps(self) -> dict:
-        sig2 = np.asarray(self.steps["sigma"]) ** 2
         bad = self.chain_error > _TOL
-        bad |= exceeds(sig2.sum(axis=1), self.lam * self.inst.extra["C2"] * 2 * self.gain_rec.sum(axis=1))
         g_up = self.inst.gamma_upper
         for r in range(self.m):
             nb = self.blocks[r]
@@ -406,6 +404,12 @@ class TVEvaluator(ChunkEvaluator):
             if "period_N" in self.inst.extra:  # Theorem 2: blocks of length N, Σ_b I_b ≤ (T/N + 1)γ_N
                 N = int(self.inst.extra["period_N"])
                 bad[r] |= bool(exceeds(self.block_gain[r].sum(), (self.T / N + 1) * g_up[N - 1]))
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def information_steps_identity(self) -> dict:
+        """Eq. (41), s² ≤ C₂ log(1 + s²) summed: true of the formula for any recorded σ."""
+        sig2 = np.asarray(self.steps["sigma"]) ** 2
+        bad = exceeds(sig2.sum(axis=1), self.lam * self.inst.extra["C2"] * 2 * self.gain_rec.sum(axis=1))
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def algorithm_bookkeeping(self) -> dict:
@@ -505,10 +509,16 @@ class TVEvaluator(ChunkEvaluator):
         g = self.gains_tv[0]
         r2, wsig, S2 = np.cumsum(r**2, axis=1), np.cumsum(w**2 * sig**2, axis=1), np.cumsum(sig**2, axis=1)
         C1 = self.inst.extra["C1"]
-        bad = (exceeds(self.R_t, np.sqrt(self.t[None] * r2)) | exceeds(r2, 4 * wsig) | exceeds(wsig, w**2 * S2)
+        bad = (exceeds(r2, 4 * wsig) | exceeds(wsig, w**2 * S2)
                | exceeds(S2, 2 * g / np.log1p(1.0 / self.lam))
                | exceeds(self.R_t, np.sqrt(C1 * self.t[None] * w**2 * g))).any(axis=1)
         return {"fail": E & bad, "premise": E}
+
+    def d2_cauchy_schwarz(self) -> dict:
+        """R_t ≤ √(tΣr²): Cauchy–Schwarz, true of any regrets."""
+        r2 = np.cumsum(self.tr.regret**2, axis=1)
+        bad = exceeds(self.R_t, np.sqrt(self.t[None] * r2)).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def d3_information(self) -> dict:
         on, direct = self.gains_tv
@@ -769,6 +779,7 @@ class ETFamily(TVFamilyBase):
             ClaimSpec(c("lemma8_mismatch"), E.lemma8_mismatch, nd | {"x_star"}),
             ClaimSpec(c("regret_decomposition"), E.regret_decomposition, nd | {"x_star"}),
             ClaimSpec(c("information_steps"), E.information_steps, nd | {"sigma", "mu"}),
+            ClaimSpec(c("information_steps_identity"), E.information_steps_identity, frozenset({"sigma"})),
             ClaimSpec(c("algorithm_bookkeeping"), E.algorithm_bookkeeping,
                       nd | {"t_prime", "mu", "sigma", "psi", "kappa", "reset"}),
         ]
@@ -869,6 +880,7 @@ class RFamily(ETFamily):
             ClaimSpec(c("lemma8_mismatch"), E.lemma8_mismatch, nd | {"x_star"}),
             ClaimSpec(c("regret_decomposition"), E.regret_decomposition, nd | {"x_star"}),
             ClaimSpec(c("information_steps"), E.information_steps, nd | {"sigma", "mu"}),
+            ClaimSpec(c("information_steps_identity"), E.information_steps_identity, frozenset({"sigma"})),
             ClaimSpec(c("reset_schedule"), E.reset_schedule, nd | {"reset"}),
         ]
 
@@ -906,6 +918,7 @@ class TVFamily(TVFamilyBase):
             ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
             ClaimSpec(c("D1_optimism"), E.d1_optimism, ucb),
             ClaimSpec(c("D2_intermediate"), E.d2_intermediate, ucb),
+            ClaimSpec(c("D2_cauchy_schwarz"), E.d2_cauchy_schwarz),
             ClaimSpec(c("D3_information"), E.d3_information, frozenset({"sigma"})),
             ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
         ]
