@@ -376,6 +376,10 @@ def _render_summary(summary: dict) -> None:
     if identities:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
             f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
+        for c in identities:  # a bound no algorithm could exceed here: say why it left the verdict
+            why = (c.get("details") or {}).get("vacuous")
+            if why and c["id"] != "conformance":
+                con.print(escape(f"  {c['id']}: {why}"))
     _render_applicability(con, summary, colour)
     main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "

@@ -22,7 +22,8 @@ import pandas as pd
 from ..study.store import ResultStore
 
 __all__ = ["ReportContext", "load", "parse_rich", "render_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP",
-           "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable"]
+           "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable",
+           "incompleteness_text"]
 
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; p-value: exact one-sided binomial "
@@ -46,7 +47,20 @@ VERDICT_HELP = {
                 "counterexample exists)",
     "inconclusive": "the interval straddles the level: more runs are needed",
     "not applicable": "the claim does not apply to the checked algorithm",
+    "incomplete": "every judged claim holds, but some claims were not judged on the checked code (it does not "
+                  "record what they read): not a pass",
 }
+
+
+def incompleteness_text(gap: dict | None) -> str:
+    """One sentence naming the claims an incomplete verdict did not judge and the planted defects (of the shipped
+    power table) that no remaining claim catches; "" when the verdict is complete."""
+    if not gap:
+        return ""
+    unc = gap.get("uncaught_defects")
+    return ("Incomplete: not judged on the checked code: " + ", ".join(gap.get("claims") or {})
+            + ("; planted defects no remaining claim catches (power table): " + (", ".join(unc) or "none")
+               if unc is not None else "; no power table says which planted defects stay uncaught") + ".")
 OUTSIDE = "OUTSIDE THE THEOREM"
 
 

@@ -111,7 +111,9 @@ def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect],
         if name == BASELINE:
             detectable = {c["id"]: c["details"].get("detectable") for c in first["claims"]}
             shares = {c["id"]: c.get("budget_share") for c in first["claims"]}
-            base_vacuous = vacuous
+            # and the bound claims the claim table's vacuity rule judged identities on these runs
+            base_vacuous = {**vacuous, **{c["id"]: c["details"]["vacuous"] for c in first["claims"]
+                                          if c["kind"] == "identity" and "vacuous" in (c["details"] or {})}}
     claims = {}
     for c in fam.claims:
         if c.kind == "identity" or c.id in base_vacuous:
