@@ -255,7 +255,8 @@ def test_an_error_or_ctrl_c_keeps_the_finished_runs_and_a_rerun_resumes(tmp_path
     assert 1 < len(first) < spec.n_chunks
     # Flaky always queries 0, deliberately not GP-UCB: its conformance is off (else it is violated, exit 1)
     argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:Flaky", "--runs", str(runs), "--horizon", "4",
-            "--jobs", "1", "--out", str(out), "--no-report", "--json", "--no-conformance"]
+            "--jobs", "1", "--out", str(out), "--no-report", "--json", "--no-conformance",
+            "--allow-incomplete"]  # Flaky records nothing: its lemma-level claims are not judged (exit 5 without)
     monkeypatch.setenv("BOUNDCHECK_TEST_FAIL", mode)
     monkeypatch.setenv("BOUNDCHECK_TEST_FAIL_FROM", str(len(first) * spec.chunk_size))
     assert main(argv) == code
