@@ -63,3 +63,14 @@ def test_cli_exit_5_and_allow_incomplete(tmp_path, capsys):
     assert main([*args, "--allow-incomplete"]) == 0  # resumed: nothing recomputed
     out = capsys.readouterr().out
     assert "incomplete" in out and "not judged on the checked code" in out and "D1_optimism" in out
+
+
+def test_reports_name_the_unjudged_claims(tmp_path):
+    from boundcheck import api
+
+    s = api.verify("gp_ucb", "gp_sample_se", runs=75, horizon=12, seed=2, jobs=1, out=tmp_path, algorithm=BARE)
+    assert s["verdict"] == "incomplete"
+    html = (tmp_path / "index.html").read_text()
+    assert "not judged on the checked code" in html and "D1_optimism" in html and "INCOMPLETE" in html
+    tex = (tmp_path / "report.tex").read_text()
+    assert "not judged on the checked code" in tex

@@ -274,6 +274,10 @@ class ReportContext:
         elif v == "violated":
             bad = [c["id"] for c in self.claims if c.get("verdict") == "violated"]
             what = f"the theorem is VIOLATED: {', '.join(bad)} failed"
+        elif v == "incomplete":  # every judged claim holds, but not every claim was judged: no pass
+            na = list((self.summary.get("incomplete") or {}).get("claims") or {})
+            what = (f"INCOMPLETE: every judged claim holds, but {len(na)} claim{'s' if len(na) != 1 else ''} "
+                    "could not be judged on the checked code")
         else:
             und = [c["id"] for c in self.claims if c.get("verdict") == "inconclusive"]
             held = [c for c in mains if c.get("verdict") == "holds"]
