@@ -7,11 +7,11 @@ The shipped power tables (``boundcheck/papers/*/power/<theorem>.json``, regenera
 implementation from a broken one there: this test reads the tables and fails on such a claim, or on a verdict
 claim the table never measured.
 
-Tables that predate issue 24 (the vacuity rule and the identities split off deterministic steps) are marked
-``xfail(strict=True)`` with what they miss: regenerate them and drop their entry from :data:`STALE` (a table
-that passes while still listed fails, so the list cannot go stale itself). The tables of comb_* (radius_chain,
-special_functions) and tv_gp_ucb (D2_intermediate) were measured before those claims lost their identity steps:
-they pass here on the old measurement and should be regenerated to confirm it.
+Tables with a known gap are marked ``xfail(strict=True)`` with what they miss (:data:`STALE`): a table measured
+before issue 24 (regenerate it), or a claim no planted defect of the library breaks yet (add one). A listed table
+that passes fails, so the list cannot go stale itself. The comb_*, tv_gp_ucb, et_r_gp_ucb, r_gp_ucb and
+sw_gp_ucb tables were regenerated after the split (radius_chain, special_functions and D2_intermediate still
+catch what they caught).
 """
 
 from __future__ import annotations
@@ -28,13 +28,10 @@ from theory import plugins
 #: theorem -> why its shipped table does not yet show every verdict claim caught (regenerate it:
 #: ``python benchmarks/bench_power.py --theorem <id>``)
 STALE = {
-    "comb_gp_ts_infinite": "bayes_regret catches no planted defect",
     "et_gp_ucb": "regret_bound_realised: measured before the vacuity rule (vacuous on every run there)",
-    "et_r_gp_ucb": "regret_bound_realised: measured before the vacuity rule (vacuous on every run there)",
-    "r_gp_ucb": "confidence_event, confidence_event_block, D3_bias_noise, D4_drift catch nothing; the regret "
-                "bounds are vacuous at the defaults (measured before the vacuity rule)",
-    "sw_gp_ucb": "confidence_event, D2_information, D3_bias_noise, D4_drift catch nothing; the regret bounds are "
-                 "vacuous at the defaults (measured before the vacuity rule)",
+    # regenerated after issue 24 (T = 200, N = 50): no planted defect of the library breaks these claims yet
+    "r_gp_ucb": "confidence_event, confidence_event_block, D3_bias_noise, D4_drift catch no planted defect",
+    "sw_gp_ucb": "confidence_event, D2_information, D3_bias_noise, D4_drift catch no planted defect",
 }
 
 
