@@ -5,11 +5,12 @@ Example (a test a user can copy)::
     from boundcheck.testing import assert_bound_holds
     from mypackage import MyGPUCB          # an ask/tell class (see examples/gp_ucb.py)
 
-    def test_pe_gp_ucb_bound():
-        assert_bound_holds("pe_gp_ucb", runs=40, horizon=60, seed=1)
+    def test_pe_gp_ucb_bound():              # 40 runs settle few claims: accept "inconclusive", not "violated"
+        assert_bound_holds("pe_gp_ucb", runs=40, horizon=60, seed=1, allow_inconclusive=True)
 
     def test_my_gp_ucb_behaves_as_theorem_1_says():
-        assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=40, horizon=40, scenario="gp_sample_se")
+        assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=40, horizon=40, scenario="gp_sample_se",
+                           allow_inconclusive=True)
 
 The plugin adds the ``--boundcheck-runs N`` option and a ``boundcheck`` fixture whose ``verify(...)``
 uses that number of runs by default. Everything goes through :mod:`boundcheck.api`.
