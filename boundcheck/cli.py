@@ -8,9 +8,10 @@ checks it); the api imports the engine only in the functions that need it, so ``
 Exit codes (also in ``boundcheck --help``): 0 no claim violated (holds or inconclusive), 1 some claim violated,
 2 bad input or work refused (one line on stderr, no traceback, nothing written), 3 not applicable (an assumption
 of the theorem fails on the scenario or the algorithm's configuration; nothing simulated, nothing written),
-4 internal error (one line on stderr, the traceback in a log file), 130 interrupted. Every message starts with
-``boundcheck: error:`` (or ``warning:``; exit 3: ``boundcheck: not applicable:``). ``reproduce``: 0 no empirical
-claim "not reproduced", 1 some claim not reproduced, 2 bad input.
+4 internal error (one line on stderr, the traceback in a log file), 5 verify: incomplete (every judged claim
+holds but some claim was not applicable to the checked code; ``--allow-incomplete``: 0), 130 interrupted. Every
+message starts with ``boundcheck: error:`` (or ``warning:``; exit 3: ``boundcheck: not applicable:``).
+``reproduce``: 0 no empirical claim "not reproduced", 1 some claim not reproduced, 2 bad input.
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ from .errors import BoundcheckError, NotApplicable
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE = 0, 1, 2, 3
 EXIT_INTERNAL_ERROR = 4  # an unexpected exception: one line on stderr, the traceback in a log file
 EXIT_INTERNAL = EXIT_INTERNAL_ERROR  # the name issue 10 used
+#: verify: every judged claim holds but some were not applicable to the checked code ("holds" means every claim
+#: was judged, so this is no pass unless --allow-incomplete)
+EXIT_INCOMPLETE = 5
 
+#: verify's exit code 5 (a sweep, whose table shows each cell's verdict, does not use it)
+_EXIT_5 = """  5    incomplete: every judged claim holds, but some claims were not applicable to the checked code (the
+       output names them and the planted defects nothing left catches); --allow-incomplete exits 0
+"""
 EXIT_CODES_HELP = """exit codes:
   0    no claim violated (holds or inconclusive: the table says which)
   1    some claim violated
@@ -45,7 +53,7 @@ EXIT_CODES_HELP = """exit codes:
   3    not applicable: an assumption of the theorem fails on the scenario or the algorithm's configuration
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+""" + _EXIT_5 + """  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
   143  terminated (SIGTERM): as an interrupt"""
 
 
@@ -58,7 +66,8 @@ EXIT_CODES_SIMPLE = """exit codes:
 
 EXIT_CODES_SWEEP = EXIT_CODES_HELP.replace("no claim violated (holds", "no claim violated in any cell (holds").replace(
     "some claim violated", "some claim violated in some cell").replace(
-    "(the message names it; nothing written)", "in some cell (the message names it; no cell run)")
+    "(the message names it; nothing written)", "in some cell (the message names it; no cell run)").replace(
+    _EXIT_5, "")  # a sweep's cells are not held to completeness (the table shows each cell's verdict)
 
 EXIT_CODES_POWER = """exit codes:
   0    the power table was written (whatever it says)
@@ -280,10 +289,12 @@ def cmd_gamma(args) -> int:
 # ----------------------------------------------------------------------------------------------- verify
 #: the keys of VerifySettings a verify config or flag sets directly (no_report sets ``report``)
 SETTING_KEYS = ("runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler", "beta_scale", "max_memory",
-                "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory", "policy_timeout")
+                "false_alarm", "until_conclusive", "max_runs", "allow_out_of_theory", "policy_timeout",
+                "allow_incomplete")
 VERIFY_KEYS = {"theorem", "scenario", "runs", "horizon", "delta", "seed", "jobs", "backend", "scheduler",
                "beta_scale", "out", "no_report", "max_memory", "algorithm", "false_alarm", "until_conclusive",
-               "max_runs", "allow_out_of_theory", "defect", "no_conformance", "policy_timeout"}
+               "max_runs", "allow_out_of_theory", "defect", "no_conformance", "policy_timeout",
+               "allow_incomplete"}
 
 # TOML value types, checked before anything else: never coerced (runs = 2.9, horizon = true and
 # no_report = "false" are errors). Keys of VERIFY_KEYS without an entry are passed on unchecked (api validates).
@@ -295,7 +306,7 @@ CONFIG_TYPES = {"theorem": _STR, "scenario": _STR, "runs": _INT, "horizon": _INT
                 "algorithm": ("FILE.py:CLASS or a list of them", (str, list)), "false_alarm": _REAL,
                 "until_conclusive": _BOOL, "max_runs": _INT, "allow_out_of_theory": _BOOL,
                 "defect": ("a defect name or a list of them", (str, list)), "no_conformance": _BOOL,
-                "policy_timeout": _REAL}
+                "policy_timeout": _REAL, "allow_incomplete": _BOOL}
 
 
 def _load_config(path: str) -> dict:
@@ -323,7 +334,8 @@ def _load_config(path: str) -> dict:
     return data
 
 
-COLOUR = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim"}
+COLOUR = {"holds": "green", "violated": "red", "inconclusive": "yellow", "not applicable": "dim",
+          "incomplete": "yellow"}
 
 
 def _fmt(x, spec: str = ".3g") -> str:
@@ -368,6 +380,10 @@ def _render_summary(summary: dict) -> None:
     if identities:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
             f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
+        for c in identities:  # a bound no algorithm could exceed here: say why it left the verdict
+            why = (c.get("details") or {}).get("vacuous")
+            if why and c["id"] != "conformance":
+                con.print(escape(f"  {c['id']}: {why}"))
     _render_applicability(con, summary, colour)
     main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
@@ -397,6 +413,14 @@ def _render_applicability(con, summary: dict, colour: dict) -> None:
         con.print(f"[dim]not applicable to {escape(str(summary.get('main_algorithm')))}: "
                   + escape("; ".join(f"{k} ({v})" for k, v in na.items()))
                   + (" — report these extras (ask/tell `records`) to check them" if hint else "") + "[/dim]")
+    gap = summary.get("incomplete")
+    if gap:  # "holds" means every claim was judged: say what was not, and what that leaves uncaught
+        unc = gap.get("uncaught_defects")
+        con.print(f"[{colour['incomplete']}]incomplete: not judged on the checked code: "
+                  + escape(", ".join(gap["claims"]))
+                  + ("; planted defects no remaining claim catches (power table): "
+                     + escape(", ".join(unc) or "none") if unc is not None else "; no power table to say which "
+                     "planted defects stay uncaught") + f"[/{colour['incomplete']}]")
     for c in summary.get("claims", []):  # where the checked code first left the theorem's algorithm
         d = c.get("details") or {}
         if c.get("id") == "conformance" and c.get("verdict") == "violated" and "first_counterexample_step" in d:
@@ -523,6 +547,8 @@ def cmd_verify(args) -> int:
         _print_json(summary)
     else:
         _render_summary(summary)
+    if summary["verdict"] == "incomplete" and not settings.allow_incomplete:
+        return EXIT_INCOMPLETE
     return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK
 
 
@@ -771,8 +797,9 @@ def _theorems_epilog() -> str:
                                    width=100, initial_indent="  ", subsequent_indent=" " * 23))
     lines += ["", "config file (--config): TOML with the same keys as the flags (theorem, scenario, runs, horizon, "
               "delta,", "  seed, jobs, backend, scheduler, beta_scale, out, no_report, max_memory, algorithm, "
-              "false_alarm,", "  until_conclusive, max_runs, allow_out_of_theory, defect), optionally under [verify]; "
-              "values are", "  type-checked, never converted; flags given on the command line win.",
+              "false_alarm,", "  until_conclusive, max_runs, allow_out_of_theory, allow_incomplete, defect), "
+              "optionally under [verify]; values are",
+              "  type-checked, never converted; flags given on the command line win.",
               "", EXIT_CODES_HELP]
     return "\n".join(lines)
 
@@ -868,6 +895,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--policy-timeout", dest="policy_timeout", type=float, metavar="SECONDS",
                    help="time limit of one call into a user's policy code (ask, tell, select, update); overrunning "
                         "it is an error, exit 2 (default: 60)")
+    s.add_argument("--allow-incomplete", dest="allow_incomplete", action="store_true",
+                   help="exit 0 when the verdict is incomplete (every judged claim holds but some claims were not "
+                        "applicable to the checked code; default: exit 5)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")

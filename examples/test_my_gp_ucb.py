@@ -10,8 +10,9 @@ HERE = Path(__file__).parent
 
 
 def test_my_gp_ucb_behaves_as_theorem_1_says():
+    # 30 runs cannot settle the probability claims (α = δ at a Holm share): accept "inconclusive", not "violated"
     assert_bound_holds("gp_ucb", algorithm=f"{HERE / 'gp_ucb.py'}:MyGPUCB", runs=30, horizon=30,
-                       scenario=HERE / "my_problem.toml")
+                       scenario=HERE / "my_problem.toml", allow_inconclusive=True)
 
 
 def test_the_broken_copy_is_caught(boundcheck):  # the pytest fixture; honours --boundcheck-runs N

@@ -29,6 +29,10 @@ pinned column, every regret statistic and every bound was checked bit-identical 
 * the replication case (igp_ucb/rkhs_paper_replication) now runs with allow_out_of_theory (it is not applicable
   to the theorem by default).
 
+Not re-pinned for issue 24 (one vacuity rule): regret bounds at least the largest regret any algorithm could
+incur on every run (Σ_t max − min of f_t over X_t) became sanity identities; the test compares their counts and
+every other claim's counts and kinds, not the Holm-share-dependent intervals of the remaining stochastic claims.
+
 Not re-pinned for issue 24 (conformance): every claim gains the generic ``conformance`` claim, a sanity identity
 when the checked code is the theorem's own algorithm (no shadow runs, nothing else changes); it is left out of
 the comparison and checked to be that identity.
@@ -55,7 +59,23 @@ def test_bit_identical_to_pin(case):
     # outside the verdict; every pinned claim is unchanged
     extra = [c for c in got["claims"] if c["id"] == "conformance"]
     assert all(c["kind"] == "identity" and c["violations"] == 0 for c in extra)
-    assert [c for c in got["claims"] if c["id"] != "conformance"] == want["claims"]
+    claims = [c for c in got["claims"] if c["id"] != "conformance"]
+    # issue 24 (one vacuity rule): a bound claim whose bound is at least the largest regret any algorithm could
+    # incur on every run is now a sanity identity (it holds, with no failure). Its pinned counts stand, and so do
+    # every other claim's; only the intervals and verdicts of the stochastic claims move with their Holm shares
+    # (one claim fewer shares the budget), so in such a case those are not compared.
+    pinned_kind = {c["id"]: c["kind"] for c in want["claims"]}
+    vacuous = {c["id"] for c in claims if c["kind"] == "identity" and pinned_kind.get(c["id"]) != "identity"}
+    if not vacuous:
+        assert claims == want["claims"]
+    else:
+        assert all(c["verdict"] == "holds" and c["violations"] == 0 for c in claims if c["id"] in vacuous)
+        counts = ("id", "violations", "runs", "rate")
+        assert [{k: c[k] for k in counts} for c in claims] == [{k: c[k] for k in counts} for c in want["claims"]]
+        assert [c["kind"] for c in claims if c["id"] not in vacuous] == [
+            c["kind"] for c in want["claims"] if c["id"] not in vacuous]
+        same = [c for c in claims if c["id"] not in vacuous and c["kind"] in ("deterministic", "identity")]
+        assert same == [c for c in want["claims"] if c["id"] in {s["id"] for s in same}]
     assert got["regret"] == want["regret"]
     assert got["bound"] == want["bound"]
     for table, cols in want["tables"].items():

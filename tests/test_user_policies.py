@@ -64,12 +64,14 @@ def test_example_verified_from_the_cli_and_the_broken_copy_caught(tmp_path, caps
 
 
 def test_example_verified_from_pytest_and_the_fixture():
-    s = assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=20, horizon=25, seed=3, scenario="gp_sample_se")
+    # 20 runs cannot settle the probability claims at their Holm share: inconclusive is accepted explicitly
+    s = assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=20, horizon=25, seed=3, scenario="gp_sample_se",
+                           allow_inconclusive=True)
     assert s["main_algorithm"] == "MyGPUCB"
     with pytest.raises(AssertionError, match="D1_optimism"):
         assert_bound_holds("gp_ucb", algorithm=NarrowGPUCB, runs=20, horizon=25, seed=3)
     fixture = BoundcheckFixture(runs=10)
-    s = fixture.assert_holds("gp_ucb", algorithm=MyGPUCB, horizon=15)
+    s = fixture.assert_holds("gp_ucb", algorithm=MyGPUCB, horizon=15, allow_inconclusive=True)
     assert s["runs"] == 10
 
 
@@ -259,7 +261,8 @@ def test_an_error_or_ctrl_c_keeps_the_finished_runs_and_a_rerun_resumes(tmp_path
     assert 1 < len(first) < spec.n_chunks
     # Flaky always queries 0, deliberately not GP-UCB: its conformance is off (else it is violated, exit 1)
     argv = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{path}:Flaky", "--runs", str(runs), "--horizon", "4",
-            "--jobs", "1", "--out", str(out), "--no-report", "--json", "--no-conformance"]
+            "--jobs", "1", "--out", str(out), "--no-report", "--json", "--no-conformance",
+            "--allow-incomplete"]  # Flaky records nothing: its lemma-level claims are not judged (exit 5 without)
     mode_file.write_text(f"{mode} {len(first) * spec.chunk_size}")
     assert main(argv) == code
     err = capsys.readouterr().err.strip().splitlines()

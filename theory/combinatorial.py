@@ -148,8 +148,12 @@ def _common_claims(left: str, left_src: str, infinite: bool) -> list[Claim]:
         ]
     claims += [
         Claim("radius_chain", "deterministic",
-              "per run and prefix t: Σ√β σ(a_τ) ≤ √(Σ|a_τ|β_τ)√(Σσ²) ≤ √(tKβ_t Σσ²) ≤ √(tKβ_t 2(λ̂+ς²) I_t) "
-              "≤ √(2(λ*_K+ς²) tKβ_t γ_{tK})", "Lemma A.3, eq. (34)"),
+              "per run and prefix t: √(tKβ_t Σσ²) ≤ √(tKβ_t 2(λ̂+ς²) I_t) ≤ √(2(λ*_K+ς²) tKβ_t γ_{tK})",
+              "Lemma A.3, eq. (34)"),
+        # its first two steps hold for any numbers (they cannot fail): a sanity identity, outside the verdict
+        Claim("radius_chain_identity", "identity",
+              "per run and prefix t: Σ√β σ(a_τ) ≤ √(Σ|a_τ|β_τ)√(Σσ²) (Cauchy–Schwarz) ≤ √(tKβ_t Σσ²) (|a_τ| ≤ K, "
+              "β non-decreasing)", "Lemma A.3, eq. (34)"),
         Claim("lemma_A10", "deterministic",
               "Σ_t Σ_{a∈a_t} σ²_{t−1}(a) ≤ 2(λ̂+ς²) I_T ≤ 2(λ*_K+ς²) γ_{TK}; λ̂ = max_t λ_max(Σ_{t−1}(a_t)) ≤ λ*_K; "
               "chain rule Σ_t ½log|I + ς⁻²Σ_{t−1}(a_t)| = ½log|I + ς⁻²K_{N_T}| (1e−8)", "Lemma A.10, eq. (118)"),
@@ -173,10 +177,14 @@ def _ucb_claims(printed_left: str, left_src: str, infinite: bool, bucb: bool) ->
               "exact oracle: U_t(a*_t) ≤ U_t(a_t) at every t, so r_t ≤ [f(a*_t) − U_t(a*_t)] + [U_t(a_t) − f(a_t)]",
               "Lemma A.1, eq. (9)"),
         Claim("special_functions", "deterministic",
-              ("√β_t used = √2 erf⁻¹(1 − 2η_t) = Φ⁻¹(1 − η_t), η_t < ½; Lemma A.11 "
-               "e^{−erf⁻¹(u)²} ≤ ((1−u)/ϑ)^{1/ω} at u = 1 − 2η_t; C_ω = ϑ^{−1/ω}; Σ_{t≤T} t^{−ξ/ω} ≤ S_{ξ/ω}(T); "
-               "β_t non-decreasing") if bucb else
-              "√β_t used = √(2 log(|𝒜|t²/√(2π))) (|𝒜| → τ_t^d), |𝒜|φ(√β_t) = t⁻², β_t non-decreasing",
+              "√β_t used = √2 erf⁻¹(1 − 2η_t) = Φ⁻¹(1 − η_t) (the theorem's width)" if bucb else
+              "√β_t used = √(2 log(|𝒜|t²/√(2π))) (|𝒜| → τ_t^d) (the theorem's width)",
+              "Lemma 3.1" if bucb else "Theorem 3.1(i)"),
+        # identities of the schedule's formulas (no run can break them): outside the verdict
+        Claim("special_functions_identity", "identity",
+              ("η_t < ½; Lemma A.11 e^{−erf⁻¹(u)²} ≤ ((1−u)/ϑ)^{1/ω} at u = 1 − 2η_t; C_ω = ϑ^{−1/ω}; "
+               "Σ_{t≤T} t^{−ξ/ω} ≤ S_{ξ/ω}(T); β_t non-decreasing") if bucb else
+              "|𝒜|φ(√β_t) = t⁻², β_t non-decreasing",
               "Lemmas 3.1, A.11, A.12" if bucb else "Theorem 3.1(i)"),
     ]
     return tuple(claims) + _infinite_claims(infinite)

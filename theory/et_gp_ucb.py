@@ -221,8 +221,11 @@ ET_CLAIMS = (
           "where Lemmas 5 and 7 hold at t (with the algorithm's β_t): r_t ≤ 2√β_tσ(x_t) + Δ^μ(x*_t) + Δ^μ(x_t) "
           "+ √β_t(Δ^σ(x*_t) + Δ^σ(x_t)) (pointwise mismatches)", "Theorem 1 proof, eqs. (20)–(26)"),
     Claim("information_steps", "deterministic",
-          "the algorithm's σ_{D_t}(x_t) equals the posterior of its data (1e−8); Σσ² ≤ σ_n²C₂Σlog(1+σ_n⁻²σ²); "
+          "the algorithm's σ_{D_t}(x_t) equals the posterior of its data (1e−8); "
           "each block's realised I_b ≤ certified γ_{n_b}", "Theorem 1 proof, eqs. (40)–(43) (C6)"),
+    # s² ≤ C₂ log(1 + s²) for s² ≤ σ_n⁻² holds for any recorded σ ≤ 1: an identity of the formula
+    Claim("information_steps_identity", "identity", "Σσ² ≤ σ_n²C₂Σlog(1+σ_n⁻²σ²)",
+          "Theorem 1 proof, eq. (41)"),
     Claim("algorithm_bookkeeping", "deterministic",
           "Algorithm 1 as executed: reset ⇔ ψ_t > κ_t (strict), ψ_t = |y_t − μ_{D_t}(x_t)|, "
           "κ_t = √ρ_{t'}(σ_{D_t}(x_t)+σ_n) from the pre-update posterior, t' = t − t_r, "
@@ -356,8 +359,10 @@ R_CLAIMS = (
     Claim("regret_decomposition", "deterministic",
           "where Lemmas 5 and 7 hold at t: r_t ≤ 2√β_tσ(x_t) + pointwise mismatches (eq. 26)", "Theorem 2 proof"),
     Claim("information_steps", "deterministic",
-          "σ_{D_t}(x_t) as recorded equals the posterior of the data (1e−8); eqs. (40)–(41); each block's "
+          "σ_{D_t}(x_t) as recorded equals the posterior of the data (1e−8); eq. (40); each block's "
           "I_b ≤ γ_N; Σ_b I_b ≤ (T/N + 1)γ_N", "Theorem 2 proof (G2 does not arise: blocks have length N)"),
+    Claim("information_steps_identity", "identity", "Σσ² ≤ σ_n²C₂Σlog(1+σ_n⁻²σ²)",
+          "Theorem 2 proof, eq. (41)"),
     Claim("reset_schedule", "deterministic",
           "R-GP-UCB forgets everything at t = kN + 1 before choosing x_t: |D_t| = (t − 1) mod N", "Bogunovic et al. "
           "2016, R-GP-UCB; N = ⌈min{T, 12ε^{−1/4}}⌉ (Prop. 4.1)"),
@@ -429,8 +434,10 @@ TV_CLAIMS = (
     Claim("D1_optimism", "deterministic",
           "on the confidence event at t: UCB_{t−1}(x_t) ≥ max f_t and r_t ≤ 2√β_t σ̃_{t−1}(x_t)", "Lemma 5.2"),
     Claim("D2_intermediate", "deterministic",
-          "on the confidence event: R_t ≤ √(tΣr²) ≤ √(C₁tβ_t·½Σlog(1+σ⁻²σ̃²)) ≤ √(C₁tβ_tγ̃_t)",
-          "Lemma 5.4, Cauchy–Schwarz"),
+          "on the confidence event: Σr² ≤ 4β_tΣσ̃² ≤ C₁β_t·½Σlog(1+σ⁻²σ̃²), R_t ≤ √(C₁tβ_tγ̃_t)",
+          "Lemma 5.4"),
+    # R_t ≤ √(tΣr²) holds for any numbers: an identity, outside the verdict
+    Claim("D2_cauchy_schwarz", "identity", "R_t ≤ √(tΣ_{s≤t}r_s²) (Cauchy–Schwarz)", "Lemma 5.4"),
     Claim("D3_information", "deterministic",
           "chain rule ½Σlog(1+σ⁻²σ̃²_{s−1}(x_s)) = ½log|I+σ⁻²K̃_t| on the spatio-temporal Gram (1e−8) and "
           "0 ≤ realised gain ≤ certified γ̃_t", "Lemma 5.3"),

@@ -8,9 +8,19 @@ error budget deciding them together and giving each its share, recorded in the r
 
 Per-run columns in the ``runs`` table: ``fail_<id>`` (probability / deterministic / identity),
 ``premise_<id>`` (deterministic: the runs where the premise held), ``value_<id>`` (expectation, equality; with
-``lo_<id>``/``hi_<id>``, its range known in advance). Calibration claims and anytime expectation claims (an
-expectation claim with a ``sample``: E[X_t] ≤ b at every t) read their sample, one row per run, from one or more
-columns of the ``steps`` table.
+``lo_<id>``/``hi_<id>``, its range known in advance), ``vacuity_<id>`` (a bound claim: its bound over the
+largest regret any algorithm could incur on the run, see below). Calibration claims and anytime expectation
+claims (an expectation claim with a ``sample``: E[X_t] ≤ b at every t) read their sample, one row per run, from
+one or more columns of the ``steps`` table.
+
+**The vacuity rule** (one for every family; issue 24). A bound claim — a priori, anytime or realised — declares
+its bound (:attr:`ClaimSpec.bound`). On a run the largest regret any algorithm could incur by step t is
+Σ_{s≤t} (max − min of f_s over X_s) (the engine records the per-step range:
+:attr:`~boundcheck.world.trajectory.Trajectories.f_range`); ``vacuity_<id>`` is min_t Bound(t) / that sum (one
+t, the horizon, for a bound on R_T). A claim whose vacuity is ≥ 1 on every run cannot fail there: :func:`judge`
+shows it as a sanity identity with that reason, outside the budget and the verdict. Families whose truth is not
+observed whole add their theorem's trivial bound (r_max·T) through ``vacuous_claims``; both end in the same
+``vacuous`` mapping here.
 """
 
 from __future__ import annotations
@@ -39,7 +49,8 @@ from .stats import (
     probability_evidence,
 )
 
-__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of", "not_applicable", "NOT_APPLICABLE"]
+__all__ = ["ClaimSpec", "judge", "claim_columns", "level_of", "not_applicable", "NOT_APPLICABLE", "vacuity",
+           "vacuous_on_every_run", "bound_at_horizon", "bound_anytime"]
 
 
 @dataclass(frozen=True)
@@ -51,12 +62,15 @@ class ClaimSpec:
     advance, which the anytime-valid test of ``verify --until-conclusive`` needs). Calibration claims have no
     per-run statistic: their sample is the steps column ``sample`` (or a tuple of columns, tested together).
     ``needs``: the records of the theorem's algorithm (per-step records, final records or truth-side monitors)
-    the statistic reads."""
+    the statistic reads. ``bound(evaluator)``: for a regret-bound claim, its bound — a number or (m, 1) per-run
+    values bounding R_T, or a (T,) / (m, T) curve bounding R_t at every t (anytime) — for the vacuity rule (see
+    the module docstring); None for claims that bound no regret."""
 
     claim: Claim
     statistic: Callable[[object], dict[str, np.ndarray]] | None = None
     needs: frozenset[str] = frozenset()
     sample: str | tuple[str, ...] | None = None
+    bound: Callable[[object], np.ndarray | float] | None = None
 
     @property
     def id(self) -> str:
@@ -77,14 +91,80 @@ class ClaimSpec:
         return {f"{key}_{self.id}": value for key, value in stats.items()}
 
 
+def bound_at_horizon(evaluator) -> float:
+    """The theorem's explicit bound on R_T (``inst.bound_T``): the ``bound`` of an a-priori regret claim."""
+    return float(evaluator.inst.bound_T)
+
+
+def bound_anytime(evaluator) -> np.ndarray:
+    """The theorem's anytime curve Bound_T(t), t = 1..T (``inst.anytime``): the ``bound`` of an anytime claim."""
+    return np.asarray(evaluator.inst.anytime, dtype=np.float64)
+
+
+def vacuity(bound, f_range: np.ndarray) -> np.ndarray:
+    """min_t Bound(t) / Σ_{s≤t} range_s per run: (m,).
+
+    ``bound``: a number or (m, 1) per-run values (a bound on R_T: only t = T), or a (T,) / (m, T) curve
+    (anytime); ``f_range``: (m, T) max − min of f_t over X_t. ≥ 1: no algorithm could violate the bound on that
+    run (a step where nothing can be lost yet counts as +inf)."""
+    f_range = np.asarray(f_range, dtype=np.float64)
+    m, T = f_range.shape
+    trivial = np.cumsum(f_range, axis=1)
+    b = np.asarray(bound, dtype=np.float64)
+    if b.ndim == 0 or (b.ndim == 2 and b.shape[1] == 1):  # a bound on R_T: only t = T
+        b, trivial = np.broadcast_to(b.reshape(-1, 1), (m, 1)), trivial[:, -1:]
+    elif b.ndim == 1:  # one curve for every run
+        b = b[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(trivial > 0, b / np.where(trivial > 0, trivial, 1.0), np.where(b >= 0, np.inf, -np.inf))
+    return ratio.min(axis=1)
+
+
 def claim_columns(specs: Sequence[ClaimSpec], evaluator, skip: Collection[str] = ()) -> dict[str, np.ndarray]:
     """Evaluate every claim's statistic on one chunk: the runs-table columns, in table order (claims in ``skip``,
-    not applicable to the policy, are left out)."""
+    not applicable to the policy, are left out), and the vacuity of every bound claim (where the engine recorded
+    the truth's range)."""
     out: dict[str, np.ndarray] = {}
+    f_range = getattr(getattr(evaluator, "traj", None), "f_range", None)
     for spec in specs:
-        if spec.statistic is not None and spec.id not in skip:
+        if spec.id in skip:
+            continue
+        if spec.statistic is not None:
             out.update(spec.columns(spec.statistic(evaluator)))
+        if spec.bound is not None and f_range is not None:
+            out[f"vacuity_{spec.id}"] = vacuity(spec.bound(evaluator), f_range)
     return out
+
+
+def vacuous_on_every_run(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame) -> dict[str, str]:
+    """Claim id -> why, for every bound claim whose bound is at least the largest regret any algorithm could
+    incur on every run (``vacuity_<id>`` ≥ 1 on all runs; see the module docstring)."""
+    out = {}
+    for spec in specs:
+        col = f"vacuity_{spec.id}"
+        if col not in main_runs or not len(main_runs):
+            continue
+        v = main_runs[col].to_numpy(dtype=np.float64)
+        if np.all(v >= 1.0):
+            out[spec.id] = (f"vacuous on every run ({len(v)}/{len(v)}): the bound is at least "
+                            f"{float(v.min()):.3g}× the largest regret any algorithm could incur there "
+                            "(Σ_t max − min of f_t over X_t), so no algorithm can violate it")
+    return out
+
+
+def _identity_fail(spec: ClaimSpec, main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
+                   delta: float) -> np.ndarray:
+    """A vacuous claim's per-run counterexamples, checked as a sanity identity: its ``fail`` column, else its
+    value above its expectation bound (per run), else its sample above the bound at some t."""
+    c = spec.claim
+    if f"fail_{c.id}" in main_runs:
+        return main_runs[f"fail_{c.id}"].to_numpy(dtype=bool)
+    level = level_of(c.expectation_bound, delta) or 0.0
+    if f"value_{c.id}" in main_runs:
+        return main_runs[f"value_{c.id}"].to_numpy(dtype=np.float64) > level
+    if spec.samples:
+        return (np.asarray(sample(spec.samples[0]), dtype=np.float64) > level).any(axis=1)
+    return np.zeros(len(main_runs), dtype=bool)
 
 
 def not_applicable(specs: Sequence[ClaimSpec], recorded: Collection[str]) -> dict[str, str]:
@@ -123,9 +203,11 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
     premise column, outside the budget and the verdict. ``skip``: claim id -> reason, for claims that do not
     apply to the checked policy (it does not record what they read): their verdict is "not applicable" with the
     reason; they take no share of the budget (Holm runs over the remaining claims only) and
-    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them."""
-    vacuous = dict(vacuous or {})
+    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them. Bound claims vacuous on every run (the
+    vacuity rule of the module docstring) join ``vacuous``."""
     skip = dict(skip or {})
+    vacuous = {**{k: v for k, v in vacuous_on_every_run(specs, main_runs).items() if k not in skip},
+               **dict(vacuous or {})}
     stochastic = [s for s in specs if s.kind in STOCHASTIC and s.id not in vacuous and s.id not in skip]
     tune = budget.tuning_share(len(stochastic))
     results: dict[str, ClaimResult] = {}
@@ -140,7 +222,7 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
                                         details={"reason": skip[c.id]})
             continue
         if c.id in vacuous:
-            fail = main_runs[f"fail_{c.id}"].to_numpy(dtype=bool)
+            fail = _identity_fail(spec, main_runs, sample, delta)
             prem_col = f"premise_{c.id}"
             premise = main_runs[prem_col].to_numpy(dtype=bool) if prem_col in main_runs else np.ones(fail.size, bool)
             res = identity_verdict(c.id, fail & premise, premise, statement=c.statement, source=c.source,

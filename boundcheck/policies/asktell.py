@@ -57,6 +57,14 @@ EXTRAS: dict[str, tuple[str, str]] = {
                          "(GP-TS, Lemma 5's event E^{f_t}(t), in its own β_t; a diagnostic)"),
     "draw_dev": ("draw_dev", "max_x |f̃_t(x) − μ_{t−1}(x)| / σ_{t−1}(x): the same in posterior standard deviations "
                              "(GP-TS: Lemma 5's concentration claim checks it against the theorem's v_t c̃_t)"),
+    # GP-TS's draw records (boundcheck.policies.gp_ts.GPTS.records): the sample-calibration claims read them; x°
+    # is the fixed point index 0 and x_{t−1} the previous choice (NaN at t = 1)
+    "draw_fixed": ("draw_fixed", "f̃_t(x°): its Thompson draw at the fixed point x° = index 0"),
+    "mu_fixed": ("mu_fixed", "μ_{t−1}(x°): its posterior mean at x° = index 0"),
+    "sigma_fixed": ("sigma_fixed", "σ_{t−1}(x°): its posterior standard deviation at x° = index 0"),
+    "draw_prev": ("draw_prev", "f̃_t(x_{t−1}): its draw at its previous choice (NaN at t = 1)"),
+    "mu_prev": ("mu_prev", "μ_{t−1}(x_{t−1}) (NaN at t = 1)"),
+    "sigma_prev": ("sigma_prev", "σ_{t−1}(x_{t−1}) (NaN at t = 1)"),
 }
 
 
@@ -102,7 +110,14 @@ class AskTellContext:
     delta : float
         The theorem's δ.
     beta : (T+1,) array
-        The theorem's confidence width: use ``beta[t]`` at step t (``beta[0]`` is unused).
+        The theorem's confidence width: what its own algorithm multiplies σ_{t−1} by at step t (``beta[t]``;
+        ``beta[0]`` is unused), already a width, never squared again. Per theorem: ``gp_ucb``, ``tv_gp_ucb``,
+        ``et_gp_ucb``, ``et_r_gp_ucb``, ``comb_gp_ucb``/``comb_gp_ts``/``comb_gp_bucb`` (and their
+        ``_infinite`` forms): √β_t of the theorem's β_t; ``pe_gp_ucb``: its β_t^{1/2} schedule (the paper's
+        √2·√log(π²T|X|t²/3δ)); ``igp_ucb``, ``igp_ucb_confidence``: β_t = B + R√(2(γ_{t−1} + 1 + ln 1/δ));
+        ``gp_ts``: v_t = B + R√(2(γ_{t−1} + 1 + ln 1/δ)) (the draws' scale, not a UCB width); ``r_gp_ucb``,
+        ``sw_gp_ucb``: β_t of the block / window confidence bound (B + R√(2(γ_{t−1} + ln(·/δ)))/√λ). The
+        statements: ``boundcheck show THEOREM``.
     xi : (T+1,) array
         Noise-sum thresholds ξ_t (PE-GP-UCB's elimination test; zeros where the theorem has none).
     B : float or None

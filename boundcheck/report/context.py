@@ -22,7 +22,8 @@ import pandas as pd
 from ..study.store import ResultStore
 
 __all__ = ["ReportContext", "load", "parse_rich", "render_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP",
-           "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable"]
+           "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable",
+           "incompleteness_text"]
 
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; p-value: exact one-sided binomial "
@@ -46,7 +47,20 @@ VERDICT_HELP = {
                 "counterexample exists)",
     "inconclusive": "the interval straddles the level: more runs are needed",
     "not applicable": "the claim does not apply to the checked algorithm",
+    "incomplete": "every judged claim holds, but some claims were not judged on the checked code (it does not "
+                  "record what they read): not a pass",
 }
+
+
+def incompleteness_text(gap: dict | None) -> str:
+    """One sentence naming the claims an incomplete verdict did not judge and the planted defects (of the shipped
+    power table) that no remaining claim catches; "" when the verdict is complete."""
+    if not gap:
+        return ""
+    unc = gap.get("uncaught_defects")
+    return ("Incomplete: not judged on the checked code: " + ", ".join(gap.get("claims") or {})
+            + ("; planted defects no remaining claim catches (power table): " + (", ".join(unc) or "none")
+               if unc is not None else "; no power table says which planted defects stay uncaught") + ".")
 OUTSIDE = "OUTSIDE THE THEOREM"
 
 
@@ -260,6 +274,10 @@ class ReportContext:
         elif v == "violated":
             bad = [c["id"] for c in self.claims if c.get("verdict") == "violated"]
             what = f"the theorem is VIOLATED: {', '.join(bad)} failed"
+        elif v == "incomplete":  # every judged claim holds, but not every claim was judged: no pass
+            na = list((self.summary.get("incomplete") or {}).get("claims") or {})
+            what = (f"INCOMPLETE: every judged claim holds, but {len(na)} claim{'s' if len(na) != 1 else ''} "
+                    "could not be judged on the checked code")
         else:
             und = [c["id"] for c in self.claims if c.get("verdict") == "inconclusive"]
             held = [c for c in mains if c.get("verdict") == "holds"]

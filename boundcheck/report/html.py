@@ -20,6 +20,7 @@ from .context import (
     ReportContext,
     ci_label,
     fmt,
+    incompleteness_text,
     render_rich,
     sensitivity_table,
     write_text,
@@ -79,7 +80,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
 .badge.holds, .badge.yes { background: var(--ok); } .badge.violated, .badge.no { background: var(--bad); }
-.badge.inconclusive, .badge.unknown { background: var(--warn); }
+.badge.inconclusive, .badge.unknown, .badge.incomplete { background: var(--warn); }
 .badge.identity, .badge.na { background: #546e7a; }
 .out-note { border-left: 5px solid #8d6100; background: #fff6e0; padding: 8px 12px; margin: 10px 0; }
 .eq { overflow-x: auto; padding: 8px 0; font-size: 17px; }
@@ -315,6 +316,9 @@ def _applicability(ctx: ReportContext) -> str:
     out = []
     main = ctx.summary.get("main_algorithm", "")
     na = ctx.summary.get("not_applicable") or {}
+    gap = incompleteness_text(ctx.summary.get("incomplete"))
+    if gap:  # "holds" means every claim was judged
+        out.append(f"<p class='out-note'>{e(gap)}</p>")
     if na:
         applied = [c["id"] for c in ctx.claims if c.get("verdict") != "not applicable"]
         out.append(f"<p class='small'>Checked on <b>{e(main)}</b>: {', '.join(map(e, applied))} applied. Not "

@@ -12,7 +12,16 @@ from pathlib import Path
 
 import sympy as sp
 
-from .context import KIND_HELP, ReportContext, ci_label, fmt, render_rich, sensitivity_table, write_text
+from .context import (
+    KIND_HELP,
+    ReportContext,
+    ci_label,
+    fmt,
+    incompleteness_text,
+    render_rich,
+    sensitivity_table,
+    write_text,
+)
 from .drawing import MAX_WIDTH_IN, FigureInfo
 from .html import GLOSSARY
 
@@ -309,6 +318,13 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
                                 tex(", ".join(f"{d} {fmt(p, 2)}" for d, p in r["catches"])
                                     or ("nothing" if r["measured"] else "--"))] for r in srows]))
         L.append(r"\par\emph{" + tex(snote) + ".}")
+    gap = incompleteness_text(s.get("incomplete"))
+    if gap:  # "holds" means every claim was judged
+        L.append(r"\par\noindent\textbf{" + tex(gap) + r"}\par")
+    idents = [(c["id"], (c.get("details") or {}).get("vacuous")) for c in ctx.claims if c.get("kind") == "identity"]
+    if any(why for _, why in idents):  # why a claim is outside the verdict (vacuous here, or true by construction)
+        L.append(tex("Sanity identities, outside the verdict: ") + "; ".join(
+            ident(i) + (tex(f" ({why})") if why else tex(" (true by construction)")) for i, why in idents) + ".")
     und = ctx.undecided()
     if und:
         L.append(tex("Inconclusive claims (the interval straddles the level): ")

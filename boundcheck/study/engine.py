@@ -250,6 +250,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     rows = np.arange(m)
     noise = np.empty((m, T, K))
     f_opt = np.empty((m, T))
+    f_range = np.empty((m, T))
     f_abs_max = np.zeros(m)
     out = {p.name: AlgorithmTrajectory(p.name, p.label, np.empty((m, T, K), np.int64), np.empty((m, T)),
                                        np.empty((m, T, K))) for p in pols}
@@ -274,6 +275,9 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         best = actions.best_value(f_t, avail)
         cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
         noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
+        # max − min of f_t over X_t's actions (the oracle on −f_t: −min): the most regret any algorithm could
+        # incur at t, for the vacuity rule of the claim table; reads f_t only, so no stream moves
+        f_range[:, t - 1] = best + actions.best_value(-f_t, avail)
         np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
         for pol, ref in zip(pols, refs, strict=True):
             tr = out[pol.name]
@@ -327,4 +331,4 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             progress(t)
     for pol in pols:
         out[pol.name].final = _guard(pol, "finish()", T, run_ids, pol.finish)
-    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info))
+    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info), f_range=f_range)

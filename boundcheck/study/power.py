@@ -61,7 +61,8 @@ def _detection(store: ResultStore, spec: StudySpec, n: int, budget: ErrorBudget,
     runs, sample = read_study_tables(store, spec)
     main = runs[runs["algorithm"] == spec.main].sort_values("run").reset_index(drop=True)
     pool = len(main)
-    cols = {col: sample(col) for s in spec.family.claims for col in s.samples}
+    # a claim shown as an identity here reads no sample (conformance without a shadow records no conform_z)
+    cols = {col: sample(col) for s in spec.family.claims if s.id not in vacuous for col in s.samples}
     hits = {s.id: 0 for s in spec.family.claims}
     draws = subsets if pool > n else 1
     for _ in range(draws):
@@ -111,7 +112,9 @@ def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect],
         if name == BASELINE:
             detectable = {c["id"]: c["details"].get("detectable") for c in first["claims"]}
             shares = {c["id"]: c.get("budget_share") for c in first["claims"]}
-            base_vacuous = vacuous
+            # and the bound claims the claim table's vacuity rule judged identities on these runs
+            base_vacuous = {**vacuous, **{c["id"]: c["details"]["vacuous"] for c in first["claims"]
+                                          if c["kind"] == "identity" and "vacuous" in (c["details"] or {})}}
     claims = {}
     for c in fam.claims:
         if c.kind == "identity" or c.id in base_vacuous:

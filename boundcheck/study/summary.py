@@ -22,7 +22,12 @@ from ..claims.table import judge
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["summarize", "paired_regret", "settled", "read_study_tables"]
+__all__ = ["summarize", "paired_regret", "settled", "read_study_tables", "incompleteness", "INCOMPLETE",
+           "uncaught_defects"]
+
+#: the verdict of a study whose every judged claim holds but some claim of the theorem was not judged on the
+#: checked code (it does not record what the claim reads): "holds" means every claim was judged (issue 24)
+INCOMPLETE = "incomplete"
 
 # probability claims whose failure is "a ratio exceeds 1": the runs-table column holding the ratio
 _RATIO_COLUMNS = {"regret_bound": "tightness", "regret_bound_anytime": "max_anytime_ratio"}
@@ -76,6 +81,45 @@ def _detectable(results: list[ClaimResult], main: pd.DataFrame, budget: ErrorBud
         r.details["detectable"] = det
 
 
+def uncaught_defects(theorem_id: str, judged: set[str]) -> list[str] | None:
+    """The planted defects of the theorem's shipped power table (its paper's ``power_dir``) that no claim in
+    ``judged`` catches (a claim catches a defect when it flags it with probability ≥ the power target there);
+    None where the paper ships no table for the theorem."""
+    import json
+
+    from theory import plugins
+
+    paper = plugins.paper_of_theorem(theorem_id)
+    if paper is None or paper.power_dir is None:
+        return None
+    path = paper.power_dir / f"{theorem_id}.json"
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    caught = {d for cid, c in (table.get("claims") or {}).items() if cid in judged for d in c.get("catches") or ()}
+    return sorted(d for d in (table.get("defects") or {}) if d != "none" and d not in caught)
+
+
+def incompleteness(theorem_id: str, results: list[ClaimResult], not_applicable: dict[str, str]) -> dict | None:
+    """Why a verdict is incomplete: the claims of the verdict not judged on the checked code (id -> reason) and
+    the planted defects (of the shipped power table) that no remaining claim catches; None when every claim was
+    judged. A conformance claim turned off on purpose (``--no-conformance``) does not count: that verdict is
+    already out of theory."""
+    from ..claims.conformance import OFF_REASON
+
+    missing = {cid: why for cid, why in not_applicable.items() if why != OFF_REASON}
+    if not missing:
+        return None
+    judged = {r.id for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE}
+    return {"claims": missing, "uncaught_defects": uncaught_defects(theorem_id, judged)}
+
+
+def _complete(verdict: str, gap: dict | None) -> str:
+    """A "holds" whose claims were not all judged is "incomplete" (violated and inconclusive stay)."""
+    return INCOMPLETE if verdict == "holds" and gap is not None else verdict
+
+
 def settled(summary: dict) -> bool:
     """Every probability and expectation claim is decided (holds or violated)."""
     tables = [v["claims"] for v in summary["checked"].values()] if summary.get("checked") else [summary["claims"]]
@@ -109,11 +153,14 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         return rows, res
 
     main, results = judged(spec.main)
-    verdict = theorem_verdict(results)
+    gaps = {spec.main: incompleteness(spec.theorem.id, results, spec.not_applicable.get(spec.main) or {})}
+    verdict = _complete(theorem_verdict(results), gaps[spec.main])
     others = {name: judged(name)[1] for name in checked[1:]}
-    for res in others.values():  # several implementations checked: the worst verdict
-        v = theorem_verdict(res)
-        if v == "violated" or (v == "inconclusive" and verdict == "holds"):
+    rank = {"holds": 0, INCOMPLETE: 1, "inconclusive": 2, "violated": 3}  # the worst of several implementations
+    for name, res in others.items():
+        gaps[name] = incompleteness(spec.theorem.id, res, spec.not_applicable.get(name) or {})
+        v = _complete(theorem_verdict(res), gaps[name])
+        if rank.get(v, 2) > rank.get(verdict, 2):
             verdict = v
     claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory, "algorithm": name}
                               for name, res in ((spec.main, results), *others.items()) for r in res])
@@ -150,6 +197,7 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "regret": regret,
         "paired_regret": paired_regret(runs, spec.main, q=0.05),
         "not_applicable": dict(spec.not_applicable.get(spec.main, {})),
+        "incomplete": gaps[spec.main],
         "elapsed_s": float(manifest.get("elapsed_s", 0.0)),  # this run's wall time (not summed over resumes)
         "compute_s_total": float(manifest.get("compute_s_total", manifest.get("elapsed_s", 0.0))),
         "version": __version__,
@@ -157,8 +205,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     }
     if others:
         summary["checked"] = {
-            name: {"verdict": theorem_verdict(res), "claims": [r.to_json() for r in res],
-                   "not_applicable": dict(spec.not_applicable.get(name, {}))}
+            name: {"verdict": _complete(theorem_verdict(res), gaps[name]), "claims": [r.to_json() for r in res],
+                   "not_applicable": dict(spec.not_applicable.get(name, {})), "incomplete": gaps[name]}
             for name, res in ((spec.main, results), *others.items())}
     store.write_json("summary", summary)
     return summary

@@ -77,6 +77,9 @@ class VerifySettings:
         Seconds one call into a user's policy code (``ask``, ``tell``, ``select``, ``update``, …) may take
         (:mod:`boundcheck.utils.usercode`); overrunning it stops the check with a one-line error, the runs finished
         before it kept. Built-in policies have no limit.
+    allow_incomplete : bool
+        verify: accept an *incomplete* verdict (every judged claim holds, but some claim was not applicable to
+        the checked code) as a pass: exit 0 instead of 5.
     out : str, Path or None
         The output folder (stored as a Path). None: the command's default (verify: ``reports/<theorem>``, or a
         temporary folder with ``report=False``).
@@ -98,6 +101,7 @@ class VerifySettings:
     report: bool = True
     conformance: bool = True
     policy_timeout: float = 60.0
+    allow_incomplete: bool = False
     out: str | Path | None = None
 
     def __post_init__(self) -> None:
@@ -131,7 +135,7 @@ class VerifySettings:
         put("beta_scale", v.check_positive("beta scale", self.beta_scale))
         if self.false_alarm is not None:
             put("false_alarm", v.check_probability("false-alarm budget", self.false_alarm))
-        for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance"):
+        for name in ("until_conclusive", "allow_out_of_theory", "report", "conformance", "allow_incomplete"):
             if not isinstance(getattr(self, name), bool):
                 raise BoundcheckError(f"{name.replace('_', ' ')} must be true or false, got {getattr(self, name)!r}")
         put("policy_timeout", v.check_positive("policy timeout", self.policy_timeout))
@@ -172,6 +176,7 @@ class SettingsKeywords(TypedDict, total=False):
     report: bool
     conformance: bool
     policy_timeout: float
+    allow_incomplete: bool
     out: str | Path | None
 
 

@@ -50,6 +50,9 @@ class Trajectories:
     f_abs_max: np.ndarray  # (m,) max_{t,x} |f_t(x)|
     algorithms: dict[str, AlgorithmTrajectory]
     truth: dict[str, np.ndarray] = field(default_factory=dict)  # per-run facts from the sampler (f, rkhs_norm)
+    #: (m, T) max_a f_t(a) − min_a f_t(a) over the available actions: the largest regret any algorithm could
+    #: incur at step t (its cumulative sum feeds the claim table's vacuity rule); None where not recorded
+    f_range: np.ndarray | None = None
 
     @property
     def noise(self) -> np.ndarray:

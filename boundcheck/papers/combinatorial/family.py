@@ -38,7 +38,7 @@ from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
 )
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.mig import gamma_bracket
 from boundcheck.model.priors import GPPrior
@@ -302,12 +302,20 @@ class CombEvaluator(ChunkEvaluator):
             "var": var, "info": info, "lam_hat": lam_hat,
         }
 
-    def radius_chain(self) -> dict:
+    def _radius_steps(self, steps: tuple[tuple[str, str], ...]) -> dict:
         r = self.radius
         bad = np.zeros(self.m, bool)
-        for lo, hi in (("P1", "P2"), ("P2", "P3"), ("P3", "P4"), ("P4", "P5")):
+        for lo, hi in steps:
             bad |= exceeds(r[lo], r[hi]).any(axis=1)
         return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def radius_chain(self) -> dict:
+        """Eq. (34)'s steps that depend on the posterior: Σσ² against the information gain and γ."""
+        return self._radius_steps((("P3", "P4"), ("P4", "P5")))
+
+    def radius_chain_identity(self) -> dict:
+        """Eq. (34)'s first two steps, true for any numbers (Cauchy–Schwarz; |a_τ| ≤ K with β non-decreasing)."""
+        return self._radius_steps((("P1", "P2"), ("P2", "P3")))
 
     def lemma_a10(self) -> dict:
         r, s2 = self.radius, self.sc.model_noise_var
@@ -343,10 +351,15 @@ class CombEvaluator(ChunkEvaluator):
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def special_functions(self) -> dict:
-        x, t = self.x, self.t
         used = self.tr.steps["width"]  # what the algorithm multiplied σ by
         theory = self.inst.schedules["beta_theory"][1:]
         bad = exceeds(np.abs(used - theory[None]), 1e-9 * np.abs(theory[None])).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def special_functions_identity(self) -> dict:
+        """The schedule's formulas (no run enters them): the same answer on every run."""
+        x, t = self.x, self.t
+        theory = self.inst.schedules["beta_theory"][1:]
         ok = bool(np.all(np.diff(theory) >= -1e-12))  # β_t non-decreasing
         if x.get("bucb"):
             log_eta = x["log_eta"][1:]
@@ -364,7 +377,7 @@ class CombEvaluator(ChunkEvaluator):
             ok &= bool(np.all(np.cumsum(t ** (-xi / om)) <= S_ratio(t, om, xi) * (1 + 1e-12)))
         elif not x.get("infinite"):
             ok &= bool(np.allclose(x["n_X"] * _scipy_stats.norm.pdf(theory), t**-2.0, rtol=1e-9))
-        return {"fail": bad | (not ok), "premise": np.ones(self.m, bool)}
+        return {"fail": np.full(self.m, not ok), "premise": np.ones(self.m, bool)}
 
     # ------------------------------------------------------------------ TS
     def ts_identity(self) -> dict:
@@ -412,8 +425,8 @@ class CombinatorialFamily(Family):
 
     def claim_table(self) -> list[ClaimSpec]:
         c, E, inf = self.theorem.claim, CombEvaluator, self.infinite
-        specs = [ClaimSpec(c("bayes_regret"), E.bayes_regret),
-                 ClaimSpec(c("bayes_regret_anytime"), None, sample="bound_excess"),
+        specs = [ClaimSpec(c("bayes_regret"), E.bayes_regret, bound=bound_at_horizon),
+                 ClaimSpec(c("bayes_regret_anytime"), None, sample="bound_excess", bound=bound_anytime),
                  ClaimSpec(c("R1_left_term"), E.r1_left_term, frozenset({"q1"}))]
         if not inf:
             specs += [ClaimSpec(c("R1_chain_pathwise"), E.r1_chain_pathwise, frozenset({"sig_all"})),
@@ -422,6 +435,7 @@ class CombinatorialFamily(Family):
                       ClaimSpec(c("R1_conditional"), E.r1_conditional, frozenset({"q2_all", "sig_all"})),
                       ClaimSpec(c("coverage"), E.coverage, frozenset({"cover", "pit"}))]
         specs += [ClaimSpec(c("radius_chain"), E.radius_chain, _BASE),
+                  ClaimSpec(c("radius_chain_identity"), E.radius_chain_identity, _BASE),
                   ClaimSpec(c("lemma_A10"), E.lemma_a10, _BASE | {"info_direct"}),
                   ClaimSpec(c("K1_innovations"), None, frozenset({"innov"}), sample="innov"),
                   ClaimSpec(c("K2_innovation_norms"), None, frozenset({"innov_norm"}), sample="innov_norm")]
@@ -432,7 +446,8 @@ class CombinatorialFamily(Family):
         else:
             specs += [ClaimSpec(c("lemma_A4"), E.lemma_a4, frozenset({"mu_err"})),
                       ClaimSpec(c("decomposition"), E.decomposition, frozenset({"u_star", "u_chosen", "u_best"})),
-                      ClaimSpec(c("special_functions"), E.special_functions, frozenset({"width"}))]
+                      ClaimSpec(c("special_functions"), E.special_functions, frozenset({"width"})),
+                      ClaimSpec(c("special_functions_identity"), E.special_functions_identity)]
         if inf:
             specs += [ClaimSpec(c("lemma_A6"), E.lemma_a6, frozenset({"a6_gap"})),
                       ClaimSpec(c("lemma_3_2"), E.lemma_3_2, frozenset({"l32_gap"})),

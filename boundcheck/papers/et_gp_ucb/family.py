@@ -41,7 +41,7 @@ from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
 )
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.information import gain_increments
 from boundcheck.model.kernels import spatio_temporal_gram
@@ -396,9 +396,7 @@ class TVEvaluator(ChunkEvaluator):
         return es
 
     def information_steps(self) -> dict:
-        sig2 = np.asarray(self.steps["sigma"]) ** 2
         bad = self.chain_error > _TOL
-        bad |= exceeds(sig2.sum(axis=1), self.lam * self.inst.extra["C2"] * 2 * self.gain_rec.sum(axis=1))
         g_up = self.inst.gamma_upper
         for r in range(self.m):
             nb = self.blocks[r]
@@ -406,6 +404,12 @@ class TVEvaluator(ChunkEvaluator):
             if "period_N" in self.inst.extra:  # Theorem 2: blocks of length N, Σ_b I_b ≤ (T/N + 1)γ_N
                 N = int(self.inst.extra["period_N"])
                 bad[r] |= bool(exceeds(self.block_gain[r].sum(), (self.T / N + 1) * g_up[N - 1]))
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def information_steps_identity(self) -> dict:
+        """Eq. (41), s² ≤ C₂ log(1 + s²) summed: true of the formula for any recorded σ."""
+        sig2 = np.asarray(self.steps["sigma"]) ** 2
+        bad = exceeds(sig2.sum(axis=1), self.lam * self.inst.extra["C2"] * 2 * self.gain_rec.sum(axis=1))
         return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def algorithm_bookkeeping(self) -> dict:
@@ -505,10 +509,16 @@ class TVEvaluator(ChunkEvaluator):
         g = self.gains_tv[0]
         r2, wsig, S2 = np.cumsum(r**2, axis=1), np.cumsum(w**2 * sig**2, axis=1), np.cumsum(sig**2, axis=1)
         C1 = self.inst.extra["C1"]
-        bad = (exceeds(self.R_t, np.sqrt(self.t[None] * r2)) | exceeds(r2, 4 * wsig) | exceeds(wsig, w**2 * S2)
+        bad = (exceeds(r2, 4 * wsig) | exceeds(wsig, w**2 * S2)
                | exceeds(S2, 2 * g / np.log1p(1.0 / self.lam))
                | exceeds(self.R_t, np.sqrt(C1 * self.t[None] * w**2 * g))).any(axis=1)
         return {"fail": E & bad, "premise": E}
+
+    def d2_cauchy_schwarz(self) -> dict:
+        """R_t ≤ √(tΣr²): Cauchy–Schwarz, true of any regrets."""
+        r2 = np.cumsum(self.tr.regret**2, axis=1)
+        bad = exceeds(self.R_t, np.sqrt(self.t[None] * r2)).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
 
     def d3_information(self) -> dict:
         on, direct = self.gains_tv
@@ -746,6 +756,11 @@ class TVFamilyBase(Family):
         return out
 
 
+def _realised(ev: TVEvaluator) -> np.ndarray:
+    """Form (B)'s per-run right-hand side as (m, 1): the vacuity rule's ``bound`` (:mod:`boundcheck.claims.table`)."""
+    return np.asarray(ev.rhs_realised, dtype=np.float64).reshape(-1, 1)
+
+
 class ETFamily(TVFamilyBase):
     """Theorem 1 (``et_gp_ucb``): forms (A), (B), (C) and the lemma-level claims of its proof."""
 
@@ -753,9 +768,9 @@ class ETFamily(TVFamilyBase):
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}),
-            ClaimSpec(c("regret_bound_finite"), E.regret_bound_finite),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}, bound=_realised),
+            ClaimSpec(c("regret_bound_finite"), E.regret_bound_finite, bound=lambda ev: ev.inst.extra["bound_C"]),
             ClaimSpec(c("confidence_at_query"), E.confidence_at_query, nd),
             ClaimSpec(c("confidence_at_optimum"), E.confidence_at_optimum, nd | {"x_star"}),
             ClaimSpec(c("bounded_observations"), E.bounded_observations),
@@ -764,6 +779,7 @@ class ETFamily(TVFamilyBase):
             ClaimSpec(c("lemma8_mismatch"), E.lemma8_mismatch, nd | {"x_star"}),
             ClaimSpec(c("regret_decomposition"), E.regret_decomposition, nd | {"x_star"}),
             ClaimSpec(c("information_steps"), E.information_steps, nd | {"sigma", "mu"}),
+            ClaimSpec(c("information_steps_identity"), E.information_steps_identity, frozenset({"sigma"})),
             ClaimSpec(c("algorithm_bookkeeping"), E.algorithm_bookkeeping,
                       nd | {"t_prime", "mu", "sigma", "psi", "kappa", "reset"}),
         ]
@@ -854,15 +870,17 @@ class RFamily(ETFamily):
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_printed"), E.regret_bound_printed),
-            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_printed"), E.regret_bound_printed,
+                      bound=lambda ev: ev.inst.extra["bound_printed"]),
+            ClaimSpec(c("regret_bound_realised"), E.regret_bound_realised, nd | {"sigma"}, bound=_realised),
             ClaimSpec(c("confidence_at_query"), E.confidence_at_query, nd),
             ClaimSpec(c("confidence_at_optimum"), E.confidence_at_optimum, nd | {"x_star"}),
             ClaimSpec(c("bounded_observations"), E.bounded_observations),
             ClaimSpec(c("lemma8_mismatch"), E.lemma8_mismatch, nd | {"x_star"}),
             ClaimSpec(c("regret_decomposition"), E.regret_decomposition, nd | {"x_star"}),
             ClaimSpec(c("information_steps"), E.information_steps, nd | {"sigma", "mu"}),
+            ClaimSpec(c("information_steps_identity"), E.information_steps_identity, frozenset({"sigma"})),
             ClaimSpec(c("reset_schedule"), E.reset_schedule, nd | {"reset"}),
         ]
 
@@ -895,11 +913,12 @@ class TVFamily(TVFamilyBase):
         c, E = self.theorem.claim, TVEvaluator
         ucb = frozenset({"z_all", "sigma", "ucb"})
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
             ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
             ClaimSpec(c("D1_optimism"), E.d1_optimism, ucb),
             ClaimSpec(c("D2_intermediate"), E.d2_intermediate, ucb),
+            ClaimSpec(c("D2_cauchy_schwarz"), E.d2_cauchy_schwarz),
             ClaimSpec(c("D3_information"), E.d3_information, frozenset({"sigma"})),
             ClaimSpec(c("K1_calibration"), None, frozenset({"innov"}), sample="innov"),
         ]

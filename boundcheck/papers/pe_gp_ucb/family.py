@@ -8,7 +8,7 @@ import numpy as np
 
 from boundcheck.claims.families.base import ChunkEvaluator, Family
 from boundcheck.claims.stats import exceeds
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.model.information import gain_increments
 from boundcheck.model.kernels import spatio_temporal_gram
 from boundcheck.model.priors import GPPrior
@@ -188,9 +188,9 @@ class PEGPUCBFamily(Family):
         c = self.theorem.claim
         E = PEEvaluator
         return [
-            ClaimSpec(c("regret_bound"), E.regret_bound),
-            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
-            ClaimSpec(c("regret_bound_tight"), E.regret_bound_tight),
+            ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+            ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
+            ClaimSpec(c("regret_bound_tight"), E.regret_bound_tight, bound=lambda ev: ev.inst.extra["bound_tight"]),
             ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
             ClaimSpec(c("noise_event"), E.noise_event, frozenset({"prior"})),
             ClaimSpec(c("prior_preserved"), E.prior_preserved, frozenset({"eliminated_at"})),

@@ -291,6 +291,11 @@ class VBEvaluator(ChunkEvaluator):
 _REC = frozenset({"mu", "sigma"})  # μ·c and σ²·c over D (mu_dot, var_dot) are compared too when recorded
 
 
+def _final(ev: VBEvaluator) -> float:
+    """The bound on R_T of the checked algorithm (the vacuity rule's ``bound``: :mod:`boundcheck.claims.table`)."""
+    return ev.bound_curve()[0]
+
+
 class VariationBudgetFamily(Family):
     """The family of one of the four paper-003 theorems (``theorem.id`` picks the algorithm kind and claims)."""
 
@@ -305,10 +310,10 @@ class VariationBudgetFamily(Family):
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, VBEvaluator
         if self.theorem.id.endswith("_literal"):
-            return [ClaimSpec(c("regret_bound"), E.regret_bound),
+            return [ClaimSpec(c("regret_bound"), E.regret_bound, bound=_final),
                     ClaimSpec(c("confidence_event"), E.confidence_event)]
-        rows = [ClaimSpec(c("regret_bound"), E.regret_bound),
-                ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+        rows = [ClaimSpec(c("regret_bound"), E.regret_bound, bound=_final),
+                ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=lambda ev: ev.bound_curve()[1]),
                 ClaimSpec(c("confidence_event"), E.confidence_event)]
         if self.kind == "restart":
             rows.append(ClaimSpec(c("confidence_event_block"), E.confidence_event_block))

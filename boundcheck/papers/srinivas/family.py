@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from boundcheck.claims.families.kernelized import INFO_NEEDS, UCB_NEEDS, KernelEvaluator, KernelizedFamily
-from boundcheck.claims.table import ClaimSpec
+from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from theory import srinivas
 
 
@@ -15,8 +15,8 @@ def claims(c) -> list[ClaimSpec]:
     the calibration of the innovations under the true prior."""
     E = KernelEvaluator
     return [
-        ClaimSpec(c("regret_bound"), E.regret_bound),
-        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime),
+        ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
         ClaimSpec(c("confidence_event"), E.confidence_event, frozenset({"z_all"})),
         ClaimSpec(c("D1_optimism"), E.ucb_optimism, UCB_NEEDS),
         ClaimSpec(c("D2_intermediate"), E.srinivas_intermediate, UCB_NEEDS),
