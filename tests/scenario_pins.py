@@ -16,6 +16,10 @@ issue 10 removed (``steps.lemma8_p``; GP-TS's ``fail_/premise_D1_anticoncentrati
 ``value_ts_supermartingale``, ``value_ts_unsaturated``) dropped. Every other pinned column, every regret
 statistic and every bound was checked bit-identical to the previous pins; the scenario fingerprints are
 unchanged.
+
+Text only, issue 23: the descriptions of ``sensors_004`` and ``sensors_004_replication`` cite the docs instead of
+a design note outside the repository; their ``full`` fingerprints were re-pinned after checking that their
+``numbers`` fingerprints are unchanged.
 """
 
 from __future__ import annotations

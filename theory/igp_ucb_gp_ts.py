@@ -337,7 +337,7 @@ THEOREMS = tuple(_BY_ID.values())
 # (Fig. 2, ``fig2_gp``, same panels), Rosenbrock and Hartmann-3 (Fig. 3, ``fig3_benchmarks``, panels
 # ``rosenbrock`` and ``hartmann3``), the Intel temperature sensors (Fig. 4a, ``fig4a_temperature``: a synthetic
 # stand-in) and the CMU light sensors (Fig. 4b, ``fig4b_light``: real data only, not run offline). The paper
-# prints no numbers (spec 004 §6): every claim is an ordering read off the cumulative-regret plots. The words
+# prints no numbers (§6, Figs. 1–4): every claim is an ordering read off the cumulative-regret plots. The words
 # "fares reasonably well" and "competitive" are read as non-inferiority within 25 %, "perform the same" as
 # equivalence within 10 % [PROPOSED]; each claim's ``note`` says so.
 #

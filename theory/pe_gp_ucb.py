@@ -185,7 +185,7 @@ THEOREMS = (THEOREM,)
 #
 # Two experiments: the toy problem (Fig. 2, experiment ``toy``) and the Intel Research temperature data (Fig. 4,
 # experiment ``sensors``; run on the synthetic stand-in ``pe_sensors``, so the claims about particular days are
-# *adapted*: "the 7th of March" becomes "one wrong prior"). The paper prints no numbers (spec 000 §5.3): every
+# *adapted*: "the 7th of March" becomes "one wrong prior"). The paper prints no numbers (§7, Figs. 2–4): every
 # claim is an ordering or a behaviour read off Fig. 2 / Fig. 4. Margins and thresholds are boundcheck's reading
 # of the paper's words [PROPOSED], stated in each claim's ``note``.
 #

@@ -68,7 +68,7 @@ def tv_grid(name: str, *, points_per_axis: int = 30, dim: int = 2, lengthscale: 
         noise=math.sqrt(noise_var), noise_law=noise_law, horizon=check_int("horizon", horizon), delta=delta,
         reference_index=None if truth_index == 0 else 0, in_theory=not reasons,
         out_of_theory_reason="; ".join(reasons),
-        notes=("grid discretisation with exact argmax [PROPOSED]: the paper does not state its own (spec §7 #29)",
+        notes=("grid discretisation with exact argmax [PROPOSED]: the paper does not state its own",
                "common random numbers: every algorithm sees the same f path and noise [PROPOSED]"),
         beta_rule=beta_rule, c1=c1, c2=c2, delta_B=delta_B, reset_N=reset_N, tv_eps=tv_eps,
         dim=dim, side=1.0, steps_detail=steps_detail,
@@ -109,7 +109,7 @@ SCENARIOS: dict[str, Callable[[], TVScenario]] = {
     "tv_grid2d_misspecified_paper": lambda: tv_grid(
         "tv_grid2d_misspecified_paper", eps=0.05, beta_rule="practical", tv_eps=0.001, reset_N=68,
         description="Paper 001, Fig. 2 (d): TV-GP-UCB told ε = 0.001, R-GP-UCB with N = 68; the true ε = 0.05 "
-                    "is not stated in the paper [PROPOSED, spec §7 #26]."),
+                    "is not stated in the paper [PROPOSED]."),
     "tv_grid20_eps003_paper": lambda: tv_grid("tv_grid20_eps003_paper", points_per_axis=20, eps=0.03,
                                               beta_rule="practical", description="Fast 20×20 variant. " + _PAPER),
 }
