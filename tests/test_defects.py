@@ -105,7 +105,16 @@ def test_every_library_defect_applies_to_some_theorem_and_catches_something_ther
     caught = {_name(d) for rows in CATCHES.values() for d, _ in rows}
     caught |= {d for _, _, rows in LIBRARY_CATCHES.values() for d, _ in rows}
     caught |= {d for _, d in REGISTERED_CATCHES}
+    from theory import plugins
+
+    def outside(d) -> bool:  # a defect of an installed paper plugin (its own tests show what it catches)
+        papers = {plugins.paper_of_theorem(t) for t in d.theorems}
+        return bool(papers) and all(p is not None and not p.parts["theory"].__module__.startswith("boundcheck.")
+                                    for p in papers)
+
     for name, d in DEFECTS.items():
+        if outside(d):
+            continue
         assert d.applies_to, name
         assert name in caught or name in ("noise_var_small", "argmin", "ts_scale_large", "ts_mean_dropped"), name
     assert {d.name for d in defects_for("gp_ts")} >= {"ts_scale_small", "ts_prior_draws", "ts_mean_dropped"}

@@ -35,6 +35,12 @@ def narrow_width(spec: PolicySpec) -> PolicySpec:
     return PolicySpec(spec.name, functools.partial(_narrowed, spec, FACTOR), {}, spec.label)
 
 
+#: the generic defects of boundcheck (boundcheck.claims.defects) apply where a paper offers the hook they need: the
+#: toy theorems have a width √β, the posterior of the true prior, f drawn from a GP prior, the oracle's argmax and
+#: an explicit bound, as GP-UCB's Theorem 1 has
+HOOKS = {th: frozenset({"width", "likelihood", "update", "conditioning", "gp_truth", "data_noise", "oracle", "bound"})
+         for th in ("toy_ucb", "toy_ucb_overstated")}
+
 DEFECTS = (
     Defect("toy_narrow_width", f"the toy algorithm uses {FACTOR:g}·√β, a tenth of its width, while the checks use "
            "the theorem's √β", ("toy_ucb", "toy_ucb_overstated"), policy=narrow_width),
