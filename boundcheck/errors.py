@@ -1,5 +1,5 @@
-"""Errors the CLI turns into a one-line message: exit code 2 (bad input), 3 (theorem not applicable); the warning
-a damaged store raises."""
+"""Errors the CLI turns into a one-line message: exit code 2 (bad input), 3 (theorem not applicable); the warnings
+a damaged store or cache raises."""
 
 
 class BoundcheckError(ValueError):
@@ -18,6 +18,12 @@ class NotApplicable(BoundcheckError):
 class IntegrityWarning(UserWarning):
     """A stored file failed verification (its sha256 differs from the manifest's) or was never recorded:
     it is not used, and ``verify`` recomputes it. The CLI prints it as one line on stderr."""
+
+
+class CacheIntegrityWarning(IntegrityWarning):
+    """An entry of an on-disk cache (:mod:`boundcheck.runtime.cache`) is not used: its authentication tag does not
+    verify, or its content fails the checks of the code that reads it (a γ bracket: :mod:`boundcheck.model.mig`);
+    it is recomputed and rewritten. Also: the cache's key file is refused (the cache is then not used)."""
 
 
 class UserCodeError(BoundcheckError):

@@ -18,3 +18,8 @@ if "BOUNDCHECK_CACHE" not in os.environ:
     _cache = tempfile.mkdtemp(prefix="boundcheck-cache-")
     os.environ["BOUNDCHECK_CACHE"] = _cache
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)
+# the secret that authenticates cache entries (boundcheck.runtime.cache): the tests' own, never the user's
+if "BOUNDCHECK_CACHE_KEY" not in os.environ:
+    _key_dir = tempfile.mkdtemp(prefix="boundcheck-key-")
+    os.environ["BOUNDCHECK_CACHE_KEY"] = os.path.join(_key_dir, "cache.key")
+    atexit.register(shutil.rmtree, _key_dir, ignore_errors=True)

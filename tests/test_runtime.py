@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from boundcheck import runtime
+from boundcheck.errors import CacheIntegrityWarning
 from boundcheck.runtime import warmup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +95,8 @@ def test_cache_keeps_the_newest_entries_and_a_damaged_one_is_a_miss(tmp_path, mo
     c.prune(".txt")
     assert sorted(p.name for p in c.folder.iterdir()) == ["k2.txt", "k3.txt", "k4.txt"]
     c.path("k4", ".txt").write_bytes(b"\xff")
-    assert c.read("k4", ".txt", lambda p: int(p.read_text())) is None
+    with pytest.warns(CacheIntegrityWarning, match="k4.txt is not used and will be recomputed"):  # reported
+        assert c.read("k4", ".txt", lambda p: int(p.read_text())) is None
 
 
 def test_list_rows_are_cached_in_the_runtime_cache(tmp_path, monkeypatch, capsys):

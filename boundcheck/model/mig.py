@@ -148,10 +148,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -208,12 +209,15 @@ def _blas_single_thread():
 # ---------------------------------------------------------------------------------------------- result
 @dataclass(frozen=True)
 class GammaBracket:
-    """``lower[t-1] ≤ γ_t ≤ upper[t-1]`` for ``t = 1..horizon``; per-method curves in ``methods``."""
+    """``lower[t-1] ≤ γ_t ≤ upper[t-1]`` for ``t = 1..horizon``; per-method curves in ``methods``; ``design``: the
+    greedy picks (indices into the domain, ``horizon·batch`` in order, round ``t`` holding ``batch`` of them)
+    whose information is the lower end (None where unknown)."""
 
     horizon: int
     lower: np.ndarray
     upper: np.ndarray
     methods: dict[str, np.ndarray]
+    design: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def _index(self, t: int | None) -> int:
         t = self.horizon if t is None else t
@@ -630,7 +634,8 @@ def _subadditive(u: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------- drivers
 def _stationary_curves(K: np.ndarray, spec: _Spectrum, s2: float, m_max: int, want: set[str],
                        light: bool = False):
-    """Curves indexed by the number of observations m = 1..m_max (stationary kernel).
+    """Curves indexed by the number of observations m = 1..m_max (stationary kernel), and the greedy's first
+    ``m_max`` picks (the design that attains the ``greedy`` curve).
 
     ``light``: fewer relaxation iterations (used for the block bound's inner stationary curve).
     """
@@ -659,10 +664,11 @@ def _stationary_curves(K: np.ndarray, spec: _Spectrum, s2: float, m_max: int, wa
     if "kronecker" in want:
         lam = spec.lam[spec.lam > 0]
         curves["kronecker"] = 0.5 * np.log1p(m[:, None] * lam[None, :] / s2).sum(1) if lam.size else 0 * m
-    return curves
+    return curves, picks[:m_max]
 
 
-def _combine(curves: dict[str, np.ndarray], T: int, requested: list[str], applies: set[str]) -> GammaBracket:
+def _combine(curves: dict[str, np.ndarray], T: int, requested: list[str], applies: set[str],
+             design: np.ndarray) -> GammaBracket:
     lower = np.maximum.accumulate(np.asarray(curves["greedy"], dtype=np.float64))
     methods = {"greedy": lower}
     upper = np.full(T, np.inf)
@@ -684,7 +690,7 @@ def _combine(curves: dict[str, np.ndarray], T: int, requested: list[str], applie
         raise RuntimeError(f"internal error: certified upper {upper[t - 1]:.6g} < attained {lower[t - 1]:.6g} "
                            f"at t = {t}")
     upper = np.maximum(upper, lower)
-    return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods)
+    return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods, design=design)
 
 
 def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float = 0.0, batch: int = 1,
@@ -711,23 +717,33 @@ def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float =
         if len(requested) == 1:
             raise BoundcheckError(f"methods must include at least one upper-bound method ({', '.join(UPPER_METHODS)})")
     key = _cache_key(K, T, s2, eps, Kb, requested)
-    cached = _cache_load(key, T, requested)
+    cached = _cache_load(key, K, T, s2, eps, Kb, requested)
     if cached is not None:
         return cached
     with _blas_single_thread():
         result = _bracket(K, T, s2, eps, Kb, requested)
-    _cache_store(key, result)
+    _cache_store(key, result, eps, Kb)
     return result
 
 
 # ------------------------------------------------------------------------------------------------ disk cache
 # A bracket is a pure function of (K, T, s2, eps, batch, methods) and of this code: it is kept on disk between
 # commands (a verify on a 900-point domain otherwise spends seconds on it every time). The key hashes the inputs'
-# bytes, the sources of the modules that compute it and the numpy/scipy versions, so any change recomputes it;
-# an unreadable or inconsistent entry is recomputed too. The folder is the runtime's cache "gamma"
-# (boundcheck.runtime.cache: ~/.cache/boundcheck/gamma); BOUNDCHECK_GAMMA_CACHE: another folder, or "off".
+# bytes, the sources of the modules that compute it and the numpy/scipy versions, so any change recomputes it.
+# The folder is the runtime's cache "gamma" (boundcheck.runtime.cache: ~/.cache/boundcheck/gamma);
+# BOUNDCHECK_GAMMA_CACHE: another folder, or "off".
+#
+# The bracket enters every bound, so an entry decides verdicts: it is accepted only when (1) the runtime cache's
+# HMAC tag verifies (a per-user secret outside the cache folders: nobody else can write an entry this process
+# reads) and (2) its content passes independent checks against this instance (_entry_problem): the lower end is
+# re-attained by the stored greedy design, the curves derived from it are recomputed, the upper end is the closure
+# of the stored method curves and lies between the lower end and the trivial bound. (2) costs one Cholesky factor
+# of the design's T·batch observations (milliseconds, see docs/performance.md), not the bracket's seconds; it
+# catches an entry of another instance even with the right tag. An entry that fails either is reported (one
+# CacheIntegrityWarning line naming the file and the reason), recomputed and rewritten.
 _CACHE_ENTRIES = 256  # most brackets kept (the oldest are removed)
 _CACHE = cache("gamma", "BOUNDCHECK_GAMMA_CACHE", _CACHE_ENTRIES)
+_CHECK_RTOL = 1e-9  # recomputed values must agree with the stored ones to this relative tolerance
 
 
 @functools.lru_cache(maxsize=1)
@@ -749,29 +765,125 @@ def _cache_key(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested:
     return h.hexdigest()
 
 
-def _cache_load(key: str, T: int, requested: list[str]) -> GammaBracket | None:
-    def read(path: Path) -> tuple:
-        with np.load(path, allow_pickle=False) as z:
-            return z["lower"], z["upper"], {name: z[f"m_{name}"] for name in requested}
+def _design_times(T: int, eps: float, Kb: int) -> np.ndarray:
+    """The time of each greedy observation, as :func:`_prefix_info` takes it (round t: ``Kb`` at time t)."""
+    return np.repeat(np.arange(1, T + 1, dtype=np.float64), Kb) if eps > 0 else np.zeros(T * Kb)
 
-    entry = _CACHE.read(key, ".npz", read)  # None: no entry, or one that cannot be read: compute it
-    if entry is None:
+
+def _design_gains(K: np.ndarray, s2: float, eps: float, picks: np.ndarray, Kb: int) -> np.ndarray:
+    """½ log(1 + σ²(x_j)/s2) of each pick given the earlier ones, by the greedy's own rank-one updates (and, for
+    ``eps > 0``, its Kalman predictions) along a given design: what :func:`_prefix_info` falls back to beyond
+    ``_EXACT_PREFIX_MAX`` observations, re-attained without the greedy's argmax."""
+    S = K.copy()
+    gains = np.empty(len(picks))
+    for j, i in enumerate(picks):
+        i = int(i)
+        if j and j % Kb == 0 and eps > 0:
+            S *= 1.0 - eps
+            S += eps * K
+        d = max(float(S[i, i]), 0.0)
+        gains[j] = 0.5 * math.log1p(d / s2)
+        v = S[:, i].copy()
+        S -= np.outer(v, v / (s2 + v[i]))
+    return gains
+
+
+def _disagree(stored: np.ndarray, recomputed: np.ndarray) -> bool:
+    """Whether a stored curve differs from its recomputation by more than ``_CHECK_RTOL`` relative."""
+    return not bool(np.all(np.abs(stored - recomputed) <= _CHECK_RTOL * np.abs(recomputed)))
+
+
+def _entry_problem(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str],
+                   lower: np.ndarray, upper: np.ndarray, methods: dict[str, np.ndarray], picks: np.ndarray,
+                   times: np.ndarray) -> str | None:
+    """Why a stored bracket is not the bracket of this instance, or None when it passes every check.
+
+    The checks need none of the bracket's certificates: the lower end must be the information of the stored
+    design (an admissible multiset for this K, T, ε and batch; recomputed by :func:`_prefix_info`, so it is
+    attained), the curves that follow from it (``greedy_submodular``, ``seq_greedy_2x``) must be the stored ones,
+    the upper end must be the monotone and subadditive closure of the stored method curves (as
+    :func:`_combine` makes it), each of which is at least the lower end, and the upper end must not exceed the
+    trivial bound ``t·batch·½ log(1 + κ/s2)`` (κ = max diag K: no observation adds more) where the methods
+    computed guarantee it. A forged entry can then only move the upper end within [lower, min(certificates
+    derived from the lower end, trivial bound)]; the tag of :mod:`boundcheck.runtime.cache` is what excludes it.
+    """
+    n, m = K.shape[0], T * Kb
+    arrays = [lower, upper, *methods.values()]
+    if any(np.shape(v) != (T,) for v in arrays) or np.shape(picks) != (m,) or np.shape(times) != (m,):
+        return "its arrays do not have this instance's shapes"
+    if not (np.issubdtype(picks.dtype, np.integer) and all(np.issubdtype(v.dtype, np.floating) for v in arrays)):
+        return "its arrays do not have the expected types"
+    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))):
+        return "its bracket is not finite"
+    if m and (picks.min() < 0 or picks.max() >= n):
+        return f"its design names points outside the domain of {n}"
+    if not np.array_equal(times, _design_times(T, eps, Kb)):
+        return "its design's times are not those of this horizon and batch"
+    rounds = np.arange(1, T + 1) * Kb - 1
+    if m <= _EXACT_PREFIX_MAX:  # one Cholesky factor; NaN gains: a factorisation that fails rejects the entry
+        info = _prefix_info(K, s2, eps, picks, times, np.full(m, np.nan))
+    else:  # beyond it the bracket itself used the greedy's running sums: the same updates, along the design
+        info = np.cumsum(_design_gains(K, s2, eps, picks, Kb))
+    raw = info[rounds]
+    if _disagree(lower, np.maximum.accumulate(raw)) or _disagree(methods.get("greedy", lower), lower):
+        return "its lower end is not the information of its stored design"
+    if np.any(np.diff(upper) < 0) or np.any(upper < lower):
+        return "its upper end is below the lower end or decreasing"
+    applies = set(METHODS) - (_TV_ONLY if eps == 0.0 else _STATIONARY_ONLY)
+    derived = {"greedy_submodular": raw / _E_FACTOR, "seq_greedy_2x": 2.0 * raw}
+    slack = 1e-9 * np.maximum(np.abs(lower), 1.0)  # as _combine's: a certificate may touch the attained value
+    closure = np.full(T, np.inf)
+    for name in requested[1:]:
+        curve = methods[name]
+        if name not in applies:
+            if not np.all(np.isnan(curve)):
+                return f"it has values for method {name}, which does not apply here"
+            continue
+        if not np.all(np.isfinite(curve)) or np.any(np.diff(curve) < 0) or np.any(curve < lower - slack):
+            return f"its method {name} is not a non-decreasing curve above the lower end"
+        if name in derived and _disagree(curve, _monotone(derived[name])):
+            return f"its method {name} is not the one its lower end gives"
+        closure = np.minimum(closure, curve)
+    if _disagree(upper, np.maximum(_monotone(_subadditive(_monotone(closure))), lower)):
+        return "its upper end is not the closure of its method curves"
+    # greedy_online's first line (stationary), block_hadamard's one-round blocks (time-varying) are the trivial bound
+    if ("greedy_online" if eps == 0.0 else "block_hadamard") in requested:
+        kappa = max(float(np.max(np.diag(K))), 0.0)
+        trivial = np.arange(1, T + 1) * Kb * 0.5 * math.log1p(kappa / s2)
+        if np.any(upper > trivial * (1.0 + _CHECK_RTOL)):
+            return "its upper end exceeds the trivial bound t·batch·½ log(1 + κ/s2)"
+    return None
+
+
+def _cache_load(key: str, K: np.ndarray, T: int, s2: float, eps: float, Kb: int,
+                requested: list[str]) -> GammaBracket | None:
+    """The stored bracket of this instance, or None: no entry, or one that is not authentic or fails
+    :func:`_entry_problem` (reported, then recomputed and rewritten by the caller)."""
+    payload = _CACHE.read_bytes(key, ".npz")  # None: no entry, or not authentic (reported by the cache)
+    if payload is None:
         return None
-    lower, upper, methods = entry
-    if any(np.shape(v) != (T,) for v in (lower, upper, *methods.values())):
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as z:
+            lower, upper, picks, times = z["lower"], z["upper"], z["design"], z["times"]
+            methods = {name: z[f"m_{name}"] for name in requested}
+    except Exception:  # noqa: BLE001 - authentic but unreadable (another layout): computed again
+        _CACHE.reject(key, ".npz", "it cannot be read as a γ bracket")
         return None
-    return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods)
+    with _blas_single_thread():
+        problem = _entry_problem(K, T, s2, eps, Kb, requested, lower, upper, methods, picks, times)
+    if problem is not None:
+        _CACHE.reject(key, ".npz", problem)
+        return None
+    return GammaBracket(horizon=T, lower=lower, upper=upper, methods=methods, design=picks)
 
 
-def _cache_store(key: str, result: GammaBracket) -> None:
-    arrays = {"lower": result.lower, "upper": result.upper,
+def _cache_store(key: str, result: GammaBracket, eps: float, Kb: int) -> None:
+    arrays = {"lower": result.lower, "upper": result.upper, "design": np.asarray(result.design, dtype=np.int64),
+              "times": _design_times(result.horizon, eps, Kb),
               **{f"m_{name}": curve for name, curve in result.methods.items()}}
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-
-    _CACHE.write(key, ".npz", write)  # a read-only or full disk only costs the recomputation next time
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    _CACHE.write_bytes(key, ".npz", buf.getvalue())  # a read-only or full disk only costs the recomputation
 
 
 def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str]) -> GammaBracket:
@@ -780,9 +892,9 @@ def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: l
     rounds = np.arange(1, T + 1)
     if eps == 0.0:
         applies = set(METHODS) - _TV_ONLY
-        curves = _stationary_curves(K, spec, s2, T * Kb, want)
+        curves, design = _stationary_curves(K, spec, s2, T * Kb, want)
         curves = {k: v[rounds * Kb - 1] for k, v in curves.items()}
-        return _combine(curves, T, requested, applies)
+        return _combine(curves, T, requested, applies, design)
 
     applies = set(METHODS) - _STATIONARY_ONLY
     picks, gains, filt = _greedy_tv(K, s2, eps, T, Kb)
@@ -804,11 +916,11 @@ def _bracket(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: l
         curves["kronecker"] = _kronecker_tv(spec.lam, s2, eps, T, Kb)
     if want & _TV_ONLY:
         stat_want = {"greedy_submodular", "greedy_online", "relaxation", "conditioning", "kronecker"}
-        sc = _stationary_curves(K, spec, s2, T * Kb, stat_want, light=True)
+        sc, _ = _stationary_curves(K, spec, s2, T * Kb, stat_want, light=True)
         stat_up = np.min(np.stack([sc[k] for k in stat_want]), axis=0)
         stat_up = _monotone(_subadditive(_monotone(stat_up)))
         curves.update(_block_bounds(stat_up, spec.kappa, s2, eps, T, Kb, want & _TV_ONLY))
-    return _combine(curves, T, requested, applies)
+    return _combine(curves, T, requested, applies, picks)
 
 
 # ------------------------------------------------------------------------------------------ brute force

@@ -20,12 +20,14 @@ Warm-up (:mod:`boundcheck.runtime.warmup`)
 Caches (:mod:`boundcheck.runtime.cache`)
     ``cache(namespace, variable=None, entries=256)``: a keyed, size-capped folder under
     ``~/.cache/boundcheck`` (``BOUNDCHECK_CACHE=DIR|off``; a namespace's own variable, e.g.
-    ``BOUNDCHECK_GAMMA_CACHE``, wins) with ``read(key, suffix, reader)`` and ``write(key, suffix, writer)``.
+    ``BOUNDCHECK_GAMMA_CACHE``, wins) with ``read(key, suffix, reader)`` and ``write(key, suffix, writer)``
+    (``read_bytes``/``write_bytes`` alike). Every entry is authenticated by an HMAC tag keyed by a per-user secret
+    (``key_file()``: ``BOUNDCHECK_CACHE_KEY``); an entry whose tag fails is reported and is a miss.
 """
 
 from __future__ import annotations
 
-from .cache import DiskCache, cache, cache_root
+from .cache import DiskCache, cache, cache_root, key_file
 from .pool import (
     ONE_THREAD,
     ParentInfo,
@@ -49,4 +51,4 @@ from .warmup import register, registered
 __all__ = ["ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
            "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
-           "cache", "cache_root"]
+           "cache", "cache_root", "key_file"]

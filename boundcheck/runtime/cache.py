@@ -10,22 +10,50 @@ The folder is read on every use, so a changed variable takes effect at once.
 A cache is only ever an optimisation: an entry that cannot be read is a miss, a write that fails (read-only or
 full disk) is skipped, and every entry is written atomically (a reader never sees half of one). The oldest
 entries beyond ``entries`` are removed after each write.
+
+Authentication. A cache folder may be writable by others (a shared ``BOUNDCHECK_GAMMA_CACHE``), and what is read
+from it decides results (a γ bracket enters every bound). So every entry carries an HMAC-SHA256 tag over its
+namespace, its file name and its bytes, keyed by a per-user secret kept *outside* the cache folders:
+``$BOUNDCHECK_CACHE_KEY`` (a file), default ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (or
+``~/.config/boundcheck/cache.key``), created on first use with mode 0600 and published atomically (a hard link of
+a complete file: a concurrent first use reads one secret or the other, never half of one). Whoever cannot read
+that file cannot write an entry this process accepts, nor move one to another key or namespace: a plain content
+hash would not do, since anyone can recompute it. An entry whose tag does not verify (written by someone else, with
+another secret, by an older version, or damaged) is not used: it is reported as a
+:class:`~boundcheck.errors.CacheIntegrityWarning` naming the file and the reason (one line on stderr from the
+CLI), and the caller recomputes and rewrites it. A secret file that is group- or world-accessible, owned by
+another user, inside a cache folder, or malformed is refused with the same warning (once per process) and the
+cache is then neither read nor written; one that cannot be created (read-only home) turns the cache off silently,
+as a read-only cache folder does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import os
+import stat
+import tempfile
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..errors import CacheIntegrityWarning
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["DiskCache", "cache", "cache_root", "ROOT_VARIABLE"]
+__all__ = ["DiskCache", "cache", "cache_root", "key_file", "ROOT_VARIABLE", "KEY_VARIABLE"]
 
 ROOT_VARIABLE = "BOUNDCHECK_CACHE"
+#: the file that holds the per-user secret of the entries' tags (default: see :func:`key_file`)
+KEY_VARIABLE = "BOUNDCHECK_CACHE_KEY"
 _OFF = ("", "off", "0", "no", "false")
+#: the first bytes of every entry (its format); then the tag (hex) and a newline, then the entry's own bytes
+_MAGIC = b"boundcheck-cache-hmac-sha256-v1\n"
+_TAG_HEX = 64
+_SECRET_MIN_HEX = 32  # a secret of fewer than 128 bits is refused (a created one has 256)
 
 
 def _setting(variable: str) -> tuple[bool, Path | None]:
@@ -49,8 +77,114 @@ def cache_root() -> Path | None:
     return Path(base) / "boundcheck"
 
 
+def key_file() -> Path:
+    """The file of the per-user secret that authenticates cache entries: ``$BOUNDCHECK_CACHE_KEY``, else
+    ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (``~/.config/boundcheck/cache.key``). Read on every use."""
+    value = os.environ.get(KEY_VARIABLE)
+    if value:
+        return Path(value)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "boundcheck" / "cache.key"
+
+
+_refused: set[tuple[str, str]] = set()  # (key file, reason) already reported in this process
+
+
+def _refuse(path: Path, reason: str) -> None:
+    if (str(path), reason) not in _refused:
+        _refused.add((str(path), reason))
+        warnings.warn(f"the cache is not used: its key file {path} {reason}", CacheIntegrityWarning, stacklevel=4)
+
+
+def _read_secret(path: Path) -> tuple[bytes | None, str | None]:
+    """(secret, None), or (None, why it is refused). FileNotFoundError when there is none."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "is not a regular file"
+        if os.name == "posix":  # whoever else can read it can forge entries, whoever can write it can swap it
+            if st.st_uid != os.getuid():
+                return None, "is owned by another user"
+            if st.st_mode & 0o077:
+                return None, f"is accessible to others (mode {stat.S_IMODE(st.st_mode):o}; chmod 600 it)"
+        data = os.read(fd, 4096).strip()
+    finally:
+        os.close(fd)
+    try:
+        bytes.fromhex(data.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None, "is not a hex secret"
+    if len(data) < _SECRET_MIN_HEX:
+        return None, f"holds fewer than {_SECRET_MIN_HEX} hex digits"
+    return data, None
+
+
+def _create_secret(path: Path) -> None:
+    """Write a fresh secret at ``path`` unless one is there: mode 0600 from the start, published whole (a hard
+    link of a complete temporary file fails if another process was first, and then its secret is used)."""
+    import secrets  # the first use only
+
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cache.key.")  # mode 0600
+    try:
+        os.write(fd, secrets.token_hex(32).encode() + b"\n")
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: exclusive create (never replaces another's secret)
+            with contextlib.suppress(FileExistsError):
+                out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                try:
+                    os.write(out, Path(tmp).read_bytes())
+                    os.fsync(out)
+                finally:
+                    os.close(out)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _secret(folder: Path) -> bytes | None:
+    """The secret of the entries' tags, created on first use; None (the cache is not used) when it cannot be had.
+    ``folder``: the cache folder about to be used (a secret inside it would be no secret)."""
+    path = key_file()
+    for outer in (folder, cache_root()):
+        if outer is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(outer)):
+            _refuse(path, f"is inside the cache folder {outer}")
+            return None
+    for _ in range(2):
+        try:
+            data, reason = _read_secret(path)
+        except FileNotFoundError:
+            try:
+                _create_secret(path)
+            except OSError:  # a read-only or missing home: no cache, as with a read-only cache folder
+                return None
+            continue
+        except OSError as exc:  # no permission, a folder, …
+            _refuse(path, f"cannot be read ({exc.strerror or exc})")
+            return None
+        if reason is not None:
+            _refuse(path, reason)
+        return data
+    return None  # pragma: no cover - created and removed again between two reads
+
+
+def _tag(secret: bytes, namespace: str, name: str, payload: bytes) -> bytes:
+    """HMAC-SHA256 (hex) of an entry: its namespace and file name are in it, so it cannot be moved elsewhere."""
+    mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\0" + name.encode() + b"\0", hashlib.sha256)
+    mac.update(payload)
+    return mac.hexdigest().encode()
+
+
 class DiskCache:
-    """The files of one namespace: ``folder/<key><suffix>``.
+    """The files of one namespace: ``folder/<key><suffix>``, each authenticated (see the module's docstring).
 
     Parameters
     ----------
@@ -82,28 +216,88 @@ class DiskCache:
         folder = self.folder
         return None if folder is None else folder / f"{key}{suffix}"
 
-    def read(self, key: str, suffix: str, reader: Callable[[Path], object]) -> object | None:
-        """``reader(path)`` of entry ``key``, or None: no entry, the cache off, or any error while reading (a
-        damaged entry is a miss, recomputed and written again)."""
+    def reject(self, key: str, suffix: str, reason: str) -> None:
+        """Report that entry ``key`` is not used (it is recomputed and rewritten by the caller): a
+        :class:`~boundcheck.errors.CacheIntegrityWarning` naming the file and ``reason``. Callers that check an
+        entry's content beyond its tag (:mod:`boundcheck.model.mig`) report a failed check with it too."""
+        warnings.warn(f"cache entry {self.path(key, suffix)} is not used and will be recomputed: {reason}",
+                      CacheIntegrityWarning, stacklevel=3)
+
+    def read_bytes(self, key: str, suffix: str) -> bytes | None:
+        """The bytes of entry ``key`` once its tag verifies, or None: no entry, the cache off, no usable secret,
+        or an entry that is not authentic (reported, see :meth:`reject`)."""
         path = self.path(key, suffix)
         if path is None:
             return None
         try:
-            return reader(path)
-        except Exception:  # noqa: BLE001 - no entry, or one that cannot be read: the caller computes it
+            raw = path.read_bytes()
+        except OSError:  # no entry (or one that cannot be opened): the caller computes it
             return None
+        secret = _secret(path.parent)
+        if secret is None:
+            return None
+        head = len(_MAGIC) + _TAG_HEX + 1
+        if not raw.startswith(_MAGIC) or len(raw) < head or raw[head - 1:head] != b"\n":
+            self.reject(key, suffix, "it has no authentication tag (damaged, or not written by this version "
+                                     "of boundcheck)")
+            return None
+        payload = raw[head:]
+        if not hmac.compare_digest(raw[len(_MAGIC):head - 1], _tag(secret, self.namespace, path.name, payload)):
+            self.reject(key, suffix, f"its authentication tag does not verify (written with another secret than "
+                                     f"{key_file()}, moved from another entry, or altered)")
+            return None
+        return payload
 
-    def write(self, key: str, suffix: str, writer: Callable[[str], None]) -> None:
-        """Write entry ``key`` with ``writer(tmp_path)`` (atomically), then remove the oldest entries beyond
-        :attr:`entries`. No-op when the cache is off; a failing disk only costs the recomputation next time."""
+    def read(self, key: str, suffix: str, reader: Callable[[Path], object]) -> object | None:
+        """``reader(path)`` of entry ``key``, or None: no entry, the cache off, an entry that is not authentic
+        (reported), or any error while reading (a damaged entry is a miss, recomputed and written again).
+
+        ``path`` is a private copy of the verified bytes (the entry itself could be replaced after the check)."""
+        payload = self.read_bytes(key, suffix)
+        if payload is None:
+            return None
+        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(payload)
+            return reader(Path(tmp))
+        except Exception:  # noqa: BLE001 - an entry that cannot be read: the caller computes it
+            return None
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+
+    def write_bytes(self, key: str, suffix: str, payload: bytes) -> None:
+        """Write entry ``key`` (``payload`` and its tag) atomically, then remove the oldest entries beyond
+        :attr:`entries`. No-op when the cache is off or has no secret; a failing disk only costs the
+        recomputation next time."""
         path = self.path(key, suffix)
         if path is None:
             return
-        from ..utils.io import atomic_write  # the write path only: a cache read needs none of its imports
+        from ..utils.io import atomic_write_bytes  # the write path only: a cache read needs none of its imports
 
         with contextlib.suppress(OSError):
-            atomic_write(path, writer)
+            secret = _secret(path.parent)
+            if secret is None:
+                return
+            tag = _tag(secret, self.namespace, path.name, payload)
+            atomic_write_bytes(path, _MAGIC + tag + b"\n" + payload)
             self.prune(suffix)
+
+    def write(self, key: str, suffix: str, writer: Callable[[str], None]) -> None:
+        """Write entry ``key`` with ``writer(tmp_path)`` (into a private file: what is tagged is what the writer
+        wrote), then as :meth:`write_bytes`."""
+        if self.path(key, suffix) is None:
+            return
+        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")
+        os.close(fd)
+        try:
+            writer(tmp)
+            payload = Path(tmp).read_bytes()
+        except OSError:
+            return
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+        self.write_bytes(key, suffix, payload)
 
     def prune(self, suffix: str = "") -> None:
         """Remove the oldest entries (``*<suffix>``) beyond :attr:`entries`."""
