@@ -773,14 +773,20 @@ def _design_times(T: int, eps: float, Kb: int) -> np.ndarray:
 def _design_gains(K: np.ndarray, s2: float, eps: float, picks: np.ndarray, Kb: int) -> np.ndarray:
     """½ log(1 + σ²(x_j)/s2) of each pick given the earlier ones, by the greedy's own rank-one updates (and, for
     ``eps > 0``, its Kalman predictions) along a given design: what :func:`_prefix_info` falls back to beyond
-    ``_EXACT_PREFIX_MAX`` observations, re-attained without the greedy's argmax."""
-    S = K.copy()
+    ``_EXACT_PREFIX_MAX`` observations, re-attained without the greedy's argmax.
+
+    Only the covariance among the points the design visits is needed (conditioning on an observation at a
+    visited point and the prediction act on that block entry by entry, with the same arithmetic as on the whole
+    matrix), so the cost is O(T·batch·d²) for d distinct picks, not O(T·batch·n²)."""
+    visited, local = np.unique(picks, return_inverse=True)
+    Kd = K[np.ix_(visited, visited)]
+    S = Kd.copy()
     gains = np.empty(len(picks))
-    for j, i in enumerate(picks):
+    for j, i in enumerate(local):
         i = int(i)
         if j and j % Kb == 0 and eps > 0:
             S *= 1.0 - eps
-            S += eps * K
+            S += eps * Kd
         d = max(float(S[i, i]), 0.0)
         gains[j] = 0.5 * math.log1p(d / s2)
         v = S[:, i].copy()
