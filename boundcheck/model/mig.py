@@ -796,7 +796,9 @@ def _design_gains(K: np.ndarray, s2: float, eps: float, picks: np.ndarray, Kb: i
 
 def _disagree(stored: np.ndarray, recomputed: np.ndarray) -> bool:
     """Whether a stored curve differs from its recomputation by more than ``_CHECK_RTOL`` relative."""
-    return not bool(np.all(np.abs(stored - recomputed) <= _CHECK_RTOL * np.abs(recomputed)))
+    with np.errstate(invalid="ignore"):  # inf − inf: equal infinities agree
+        close = (stored == recomputed) | (np.abs(stored - recomputed) <= _CHECK_RTOL * np.abs(recomputed))
+    return not bool(np.all(close))
 
 
 def _entry_problem(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, requested: list[str],
@@ -819,7 +821,9 @@ def _entry_problem(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, reques
         return "its arrays do not have this instance's shapes"
     if not (np.issubdtype(picks.dtype, np.integer) and all(np.issubdtype(v.dtype, np.floating) for v in arrays)):
         return "its arrays do not have the expected types"
-    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))):
+    # +inf is the upper end where no requested method applies (e.g. only "block" at ε = 0): the closure below
+    # decides whether it is that
+    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper) | (upper == np.inf))):
         return "its bracket is not finite"
     if m and (picks.min() < 0 or picks.max() >= n):
         return f"its design names points outside the domain of {n}"
@@ -833,7 +837,7 @@ def _entry_problem(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, reques
     raw = info[rounds]
     if _disagree(lower, np.maximum.accumulate(raw)) or _disagree(methods.get("greedy", lower), lower):
         return "its lower end is not the information of its stored design"
-    if np.any(np.diff(upper) < 0) or np.any(upper < lower):
+    if np.any(upper[1:] < upper[:-1]) or np.any(upper < lower):
         return "its upper end is below the lower end or decreasing"
     applies = set(METHODS) - (_TV_ONLY if eps == 0.0 else _STATIONARY_ONLY)
     derived = {"greedy_submodular": raw / _E_FACTOR, "seq_greedy_2x": 2.0 * raw}
@@ -845,7 +849,7 @@ def _entry_problem(K: np.ndarray, T: int, s2: float, eps: float, Kb: int, reques
             if not np.all(np.isnan(curve)):
                 return f"it has values for method {name}, which does not apply here"
             continue
-        if not np.all(np.isfinite(curve)) or np.any(np.diff(curve) < 0) or np.any(curve < lower - slack):
+        if not np.all(np.isfinite(curve)) or np.any(curve[1:] < curve[:-1]) or np.any(curve < lower - slack):
             return f"its method {name} is not a non-decreasing curve above the lower end"
         if name in derived and _disagree(curve, _monotone(derived[name])):
             return f"its method {name} is not the one its lower end gives"

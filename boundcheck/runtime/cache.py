@@ -256,15 +256,17 @@ class DiskCache:
         payload = self.read_bytes(key, suffix)
         if payload is None:
             return None
-        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")
+        tmp = None
         try:
+            fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")  # mode 0600
             with os.fdopen(fd, "wb") as fh:
                 fh.write(payload)
             return reader(Path(tmp))
-        except Exception:  # noqa: BLE001 - an entry that cannot be read: the caller computes it
+        except Exception:  # noqa: BLE001 - an entry that cannot be read (or no temporary file): computed again
             return None
         finally:
-            Path(tmp).unlink(missing_ok=True)
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
 
     def write_bytes(self, key: str, suffix: str, payload: bytes) -> None:
         """Write entry ``key`` (``payload`` and its tag) atomically, then remove the oldest entries beyond
@@ -288,15 +290,17 @@ class DiskCache:
         wrote), then as :meth:`write_bytes`."""
         if self.path(key, suffix) is None:
             return
-        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")
-        os.close(fd)
+        tmp = None
         try:
+            fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="boundcheck-cache-")
+            os.close(fd)
             writer(tmp)
             payload = Path(tmp).read_bytes()
-        except OSError:
+        except OSError:  # no temporary file, or a full disk: no entry
             return
         finally:
-            Path(tmp).unlink(missing_ok=True)
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
         self.write_bytes(key, suffix, payload)
 
     def prune(self, suffix: str = "") -> None:
