@@ -277,3 +277,14 @@ def test_verify_gives_the_same_verdict_after_every_entry_is_tampered(tmp_path, m
     third, err = verdict("c")
     assert json.dumps(third, sort_keys=True) == json.dumps(first, sort_keys=True)
     assert all(f"cache entry {p} is not used" in err and "tag does not verify" in err for p in entries), err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_in_place_of_an_entry_is_refused_not_waited_on(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOUNDCHECK_CACHE", str(tmp_path / "root"))
+    monkeypatch.setenv("BOUNDCHECK_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
+    c = runtime_cache("ns")
+    c.folder.mkdir(parents=True)
+    os.mkfifo(c.path("k", ".txt"))
+    with pytest.warns(CacheIntegrityWarning, match="not a regular file"):
+        assert c.read("k", ".txt", lambda p: p.read_text()) is None

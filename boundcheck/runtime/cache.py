@@ -53,6 +53,7 @@ _OFF = ("", "off", "0", "no", "false")
 #: the first bytes of every entry (its format); then the tag (hex) and a newline, then the entry's own bytes
 _MAGIC = b"boundcheck-cache-hmac-sha256-v1\n"
 _TAG_HEX = 64
+_MAX_ENTRY = 256 << 20  # bytes: larger files are no entry (a γ bracket at T = 20 000 is about 2 MB)
 _SECRET_MIN_HEX = 32  # a secret of fewer than 128 bits is refused (a created one has 256)
 
 
@@ -176,6 +177,20 @@ def _secret(folder: Path) -> bytes | None:
     return None  # pragma: no cover - created and removed again between two reads
 
 
+def _read_entry(path: Path) -> bytes | None:
+    """The bytes of an entry file, or None when it is no regular file or too large to be one (a FIFO or a device
+    put in a shared folder would otherwise block or exhaust the reader)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_ENTRY:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(_MAX_ENTRY + 1)
+    finally:
+        os.close(fd)
+
+
 def _tag(secret: bytes, namespace: str, name: str, payload: bytes) -> bytes:
     """HMAC-SHA256 (hex) of an entry: its namespace and file name are in it, so it cannot be moved elsewhere."""
     mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\0" + name.encode() + b"\0", hashlib.sha256)
@@ -230,8 +245,11 @@ class DiskCache:
         if path is None:
             return None
         try:
-            raw = path.read_bytes()
+            raw = _read_entry(path)
         except OSError:  # no entry (or one that cannot be opened): the caller computes it
+            return None
+        if raw is None:
+            self.reject(key, suffix, f"it is not a regular file of at most {_MAX_ENTRY >> 20} MiB")
             return None
         secret = _secret(path.parent)
         if secret is None:
