@@ -99,7 +99,7 @@ def _refuse(path: Path, reason: str) -> None:
 
 def _read_secret(path: Path) -> tuple[bytes | None, str | None]:
     """(secret, None), or (None, why it is refused). FileNotFoundError when there is none."""
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO is refused below, not waited on
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
