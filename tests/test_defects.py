@@ -101,9 +101,11 @@ def test_every_claim_in_the_verdict_has_a_defect_that_catches_it(theorem, runs, 
 def test_every_library_defect_applies_to_some_theorem_and_catches_something_there():
     from test_combinatorial import REGISTERED_CATCHES  # paper 002's defects: tests/test_combinatorial.py
     from test_et_gp_ucb import LIBRARY_CATCHES  # paper 001's defects are caught in tests/test_et_gp_ucb.py
+    from test_variation_budget import LIBRARY_CATCHES as VB_CATCHES  # paper 003's: tests/test_variation_budget.py
 
     caught = {_name(d) for rows in CATCHES.values() for d, _ in rows}
     caught |= {d for _, _, rows in LIBRARY_CATCHES.values() for d, _ in rows}
+    caught |= {d for rows in VB_CATCHES.values() for d, _ in rows}
     caught |= {d for _, d in REGISTERED_CATCHES}
     from theory import plugins
 

@@ -11,7 +11,8 @@ Tables with a known gap are marked ``xfail(strict=True)`` with what they miss (:
 before issue 24 (regenerate it), or a claim no planted defect of the library breaks yet (add one). A listed table
 that passes fails, so the list cannot go stale itself. The comb_*, tv_gp_ucb, et_gp_ucb, et_r_gp_ucb,
 r_gp_ucb and sw_gp_ucb tables were regenerated after the split (radius_chain, special_functions,
-information_steps and D2_intermediate still catch what they caught).
+information_steps and D2_intermediate still catch what they caught); r_gp_ucb's and sw_gp_ucb's again with
+paper 003's own defects (``boundcheck/papers/r_sw_gp_ucb/defects.py``) and D3/D4 as identities.
 """
 
 from __future__ import annotations
@@ -27,11 +28,7 @@ from theory import plugins
 
 #: theorem -> why its shipped table does not yet show every verdict claim caught (regenerate it:
 #: ``python benchmarks/bench_power.py --theorem <id>``)
-STALE = {
-    # regenerated after issue 24 (T = 200, N = 50): no planted defect of the library breaks these claims yet
-    "r_gp_ucb": "confidence_event, confidence_event_block, D3_bias_noise, D4_drift catch no planted defect",
-    "sw_gp_ucb": "confidence_event, D2_information, D3_bias_noise, D4_drift catch no planted defect",
-}
+STALE: dict[str, str] = {}
 
 
 def _tables() -> list[Path]:

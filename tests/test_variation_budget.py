@@ -368,3 +368,50 @@ def test_bias_bound_catches_a_truth_whose_norm_is_understated():
 @pytest.mark.parametrize("name", ["r_gp_ucb_zs", "sw_gp_ucb"])
 def test_new_policies_pass_check_policy(name):
     check_policy(name)
+
+
+# ------------------------------------------------------------------------------------ paper 003's library defects
+#: the paper's own planted defects (boundcheck/papers/r_sw_gp_ucb/defects.py) and the claims each must catch at
+#: small settings with a fixed seed (their power at the shipped tables' settings: boundcheck/papers/r_sw_gp_ucb/power/)
+LIBRARY_CATCHES = {
+    "r_gp_ucb": [("restart_late", ["D1_posterior", "D2_information"]),
+                 ("norm_understated", ["confidence_event", "confidence_event_block"])],
+    "sw_gp_ucb": [("window_off_by_one", ["D1_posterior", "D2_information"]),
+                  ("norm_understated", ["confidence_event"])],
+}
+LIB_CASES = [(th, d, cs) for th, rows in LIBRARY_CATCHES.items() for d, cs in rows]
+
+
+@pytest.mark.parametrize("theorem, defect, claims", LIB_CASES, ids=[f"{c[0]}-{c[1]}" for c in LIB_CASES])
+def test_library_defects_are_caught(theorem, defect, claims):
+    s = run_check(theorem, runs=12, horizon=100, seed=3, policies=[theory.get(theorem).algorithm],
+                  defects=[defect])
+    assert not s["in_theory"] and any(defect in r for r in s["out_of_theory_reasons"])
+    missed = [c for c in claims if claim(s, c)["verdict"] != "violated"]
+    assert not missed, f"{defect} not caught by {missed}\n{format_claims(s)}"
+
+
+def test_library_defects_apply_where_declared_and_leave_the_told_values():
+    from boundcheck.claims.defects import defects_for, get_defect
+
+    assert {"restart_late", "norm_understated"} <= {d.name for d in defects_for("r_gp_ucb")}
+    assert {"window_off_by_one", "norm_understated"} <= {d.name for d in defects_for("sw_gp_ucb")}
+    assert "window_off_by_one" not in {d.name for d in defects_for("r_gp_ucb")}
+    assert not {"restart_late", "norm_understated"} & {d.name for d in defects_for("r_gp_ucb_literal")}
+    sc = get_scenario("vb_rotation", horizon=50)
+    bad = get_defect("norm_understated").scenario(sc)
+    # the world's f_t has norm 3B; what the algorithms and the theorem are told (B, P_T, the window) is unchanged
+    assert bad.truth.max_norm == 3 * sc.truth.max_norm and bad.B == sc.B
+    assert bad.declared_budget() == sc.declared_budget() and bad.window == sc.window
+    with pytest.raises(BoundcheckError, match="vb_"):
+        get_defect("norm_understated").scenario(get_scenario("rkhs_paper"))
+
+
+@pytest.mark.parametrize("theorem", NEW)
+def test_bias_noise_and_drift_are_identities(theorem):
+    """D3 and D4 hold on the replay for any choices (no defect of the checked algorithm can move them): sanity
+    identities, outside the verdict; they still catch a wrong truth or ξ (tests above)."""
+    fam = build_study(theorem, runs=2, horizon=20).family
+    kinds = {c.id: c.kind for c in fam.claims}
+    assert kinds["D3_bias_noise"] == kinds["D4_drift"] == "identity"
+    assert kinds["D1_posterior"] == kinds["D2_information"] == "deterministic"

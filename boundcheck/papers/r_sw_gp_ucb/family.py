@@ -15,8 +15,9 @@ evenly spread steps and after every restart; beyond ``SCRATCH_BIG`` samples at ~
 
 Claims (Thms 1–2): probability — the regret bound and its anytime form, Lemma 1's event horizon-wide (δ/N_B) or
 Lemma 2's corrected event (ξ_w), the self-normalised noise bound (δ/N_B per block, or δ/T per t); expectation —
-the fraction of blocks where Lemma 1 at level δ fails; deterministic — posterior, information, bias/noise, drift
-and regret-step implications at every step.
+the fraction of blocks where Lemma 1 at level δ fails; deterministic — posterior, information and regret-step
+implications at every step; identities — the bias/noise and drift bounds, which hold on the replay for any choices
+(so no defect of the checked algorithm can move them: they guard the replay, the truth's exact θ_t and γ̄).
 """
 
 from __future__ import annotations
@@ -167,6 +168,13 @@ class VBEvaluator(ChunkEvaluator):
                         out["gain_err"][sub, i] = np.maximum(out["gain_err"][sub, i], rel)
             z = np.concatenate([N[:, i, None], g[:, i, None], Phi[x_t]], axis=1)
             wp.condition(x_t, y[:, i], targets=z)
+            if self.kind == "window" and sig_rec is not None:
+                # the chain rule's newest term with the algorithm's own σ_{t−1}(x_t) (Claim 1): a window's
+                # samples leave one by one, so its gain is not one running sum as in a restart block
+                after = wp.log_det()
+                chain = out["gain"][:, i] + 0.5 * np.log1p(sig_rec[:, i] ** 2 / lam)
+                out["gain_err"][:, i] = np.maximum(out["gain_err"][:, i],
+                                                   np.abs(chain - after) / np.maximum(1.0, after))
             if self.kind == "window" and wp.n_obs[0] > self.window:
                 wp.drop_oldest()
         out["scratch_steps"] = scratch_steps
