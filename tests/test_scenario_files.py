@@ -192,3 +192,135 @@ def test_the_example_scenario_file_is_valid():
         assert main(["scenario", "validate", str(path)]) == 0
     sc = load_scenario(root / "my_problem.toml")
     assert sc.domain.n == 60 and sc.default_runs == 100 and sc.truth_index == 0
+
+
+# ------------------------------------------------------------------ issue 28: a file format for every family
+def _reference_builders() -> dict:
+    import scenario_builders
+
+    return {name: fn for table in scenario_builders.TABLES for name, fn in table.items()}
+
+
+def _family_names() -> list[str]:
+    import scenario_builders
+
+    return [name for table in scenario_builders.TABLES for name in table]
+
+
+@pytest.mark.parametrize("name", _family_names())
+def test_family_files_build_the_python_builders_scenario_bit_for_bit(name):
+    """Each built-in scenario of papers 001–003 is a file whose scenario equals, field by field and array by array
+    (dtype, shape and bytes), what its Python builder built before the move."""
+    from boundcheck.utils.hashing import canonical
+
+    files = scenario_files()
+    built = _reference_builders()[name]()
+    sc = get_scenario(name)
+    assert sc.source == str(files[name]) and files[name].stem == name
+    assert type(sc) is type(built)
+    assert canonical(sc) == canonical(built)
+
+
+def test_every_builtin_scenario_is_a_file():
+    rows = api.scenario_list()
+    missing = [r["name"] for r in rows if not r["file"]]
+    assert rows and not [n for n in missing if n.startswith("tv_")], missing
+
+
+def test_the_schema_is_published_and_covers_every_file(capsys):
+    from boundcheck.world.scenario_files import _ROOT_KEYS, file_families, schema
+
+    assert main(["scenario", "schema"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    branches = {b["title"].split("'")[1]: b for b in doc["oneOf"]}
+    assert {"stationary", *file_families()} == set(branches)
+    assert set(branches["stationary"]["properties"]) == _ROOT_KEYS  # the reader's keys are the schema's
+    for name, path in scenario_files().items():
+        data = read_toml(path)
+        node = branches[data.get("family", "stationary")]
+        assert set(node["required"]) <= set(data) <= set(node["properties"]), name
+        for key, value in data.items():  # the tables' keys too (one level down)
+            sub = node["properties"][key]
+            if isinstance(value, dict) and sub.get("additionalProperties") is False:
+                assert set(sub.get("required", ())) <= set(value) <= set(sub["properties"]), f"{name}: {key}"
+    assert main(["scenario", "schema", "--family", "et_gp_ucb.eps_chain"]) == 0
+    assert json.loads(capsys.readouterr().out)["properties"]["family"] == {"const": "et_gp_ucb.eps_chain"}
+    assert main(["scenario", "schema", "--family", "nope"]) == 2
+    assert "unknown scenario-file family 'nope'" in capsys.readouterr().err
+    assert schema("et_gp_ucb.eps_chain")["required"][0] == "family"
+
+
+EPS_CHAIN = """
+family = "et_gp_ucb.eps_chain"
+name = "it"
+horizon = 40
+delta = 0.1
+
+[grid]
+points_per_axis = 12
+dim = 2
+
+[model]
+kernel = "se"
+lengthscale = 0.2
+eps = 0.0
+noise_var = 0.02
+
+[truth]
+lengthscale = 0.1
+"""
+
+
+def test_a_users_misspecified_eps_chain_is_not_applicable_and_violated_when_run_anyway(tmp_path, capsys):
+    """Issue 28's acceptance: truth ℓ = 0.1, model ℓ = 0.2: exit 3 naming the predicate; exit 1 (a violation,
+    outside the theorem) with --allow-out-of-theory; scenario show says why, predicate by predicate."""
+    path = tmp_path / "it.toml"
+    path.write_text(EPS_CHAIN)
+    sc = load_scenario(path)
+    assert not sc.in_theory and sc.out_of_theory_reason == "the truth has lengthscale 0.1, the model 0.2"
+    info = api.scenario_info(path, "et_gp_ucb")["applicability"]
+    assert not info["applies"]
+    rows = {r["predicate"]: r["ok"] for r in info["rows"]}
+    assert rows["scenario_kind"] is True and rows["truth_in_candidates"] is False and rows["noise_matches"] is True
+    assert main(["scenario", "show", str(path), "--theorem", "et_gp_ucb"]) == 0
+    out = capsys.readouterr().out
+    assert "NO  truth_in_candidates" in out and "does not apply" in out and "OUT OF THEORY" in out
+    args = ["verify", "--theorem", "et_gp_ucb", "--scenario", str(path), "--runs", "20", "--jobs", "1",
+            "--no-report", "--out", str(tmp_path / "out")]
+    assert main(args) == 3 and not (tmp_path / "out").exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not applicable" in err and "[predicate truth_in_candidates]" in err
+    assert main(args + ["--allow-out-of-theory"]) == 1
+    assert "violated (outside the theorem" in capsys.readouterr().out
+    # the same chain with the model's lengthscale: in theory, and the theorem applies
+    path.write_text(EPS_CHAIN.replace("lengthscale = 0.1", "lengthscale = 0.2"))
+    assert load_scenario(path).in_theory and api.scenario_info(path, "et_gp_ucb")["applicability"]["applies"]
+    # a theorem of another kind of scenario: refused, and show says so
+    app = api.scenario_info(path, "igp_ucb")["applicability"]
+    assert not app["applies"] and app["rows"][0]["predicate"] == "scenario_kind"
+
+
+FAMILY_BAD = [
+    ("eps_chain", "lengthscale = 0.1", "lengthscale = -0.1", "key 'truth.lengthscale': expected a positive"),
+    ("eps_chain", "eps = 0.0", "eps = 1.5", "key 'model.eps': expected an ε in [0, 1], got 1.5"),
+    ("eps_chain", "kernel = \"se\"", "kernel = \"cubic\"", "key 'model.kernel': expected one of 'se'"),
+    ("eps_chain", "dim = 2", "dim = 2\nsize = 3", "unknown key 'grid.size'; expected one of dim, points_per_axis"),
+    ("eps_chain", "horizon = 40", "", "key 'horizon': expected a value (required)"),
+    ("eps_chain", "horizon = 40", "horizon = 40\nin_theory = true", "key 'in_theory': expected false"),
+    ("eps_chain", 'family = "et_gp_ucb.eps_chain"', 'family = "et_gp_ucb.nope"',
+     "key 'family': expected one of 'stationary'"),
+]
+
+
+@pytest.mark.parametrize("which, old, new, message", FAMILY_BAD, ids=[b[3][:30] for b in FAMILY_BAD])
+def test_bad_family_files_are_one_line_errors_naming_the_key(tmp_path, capsys, which, old, new, message):
+    text = {"eps_chain": EPS_CHAIN}[which]
+    assert old in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioFileError) as exc:
+        load_scenario(bad)
+    assert str(exc.value).startswith(f"{bad}: ") and message in str(exc.value)
+    assert main(["scenario", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err

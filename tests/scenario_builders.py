@@ -1,0 +1,51 @@
+"""The Python builders the built-in scenarios of papers 001, 002 and 003 had before they became scenario files
+(issue 28), kept as the reference ``tests/test_scenario_files.py`` builds next to each file and compares field by
+field, array by array (the builders themselves stay in the papers' catalogues: sweeps and benchmarks use them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
+from boundcheck.papers.et_gp_ucb.world import TVScenario
+
+_PAPER = "Paper 001, within-model comparison (Fig. 2 a–c, Table 2/4)."
+_LEMMA3 = "Lemma 3's setting (no change)."
+
+ET_GP_UCB: dict[str, Callable[[], TVScenario]] = {
+    # the regret theorems (theoretical β)
+    "tv_grid2d_eps001": lambda: tv_grid("tv_grid2d_eps001", eps=0.01),
+    "tv_grid2d_eps003": lambda: tv_grid("tv_grid2d_eps003", eps=0.03),
+    "tv_grid2d_eps005": lambda: tv_grid("tv_grid2d_eps005", eps=0.05),
+    "tv_grid2d_static": lambda: tv_grid("tv_grid2d_static", eps=0.0, description=_LEMMA3),
+    "tv_grid20_eps003": lambda: tv_grid("tv_grid20_eps003", points_per_axis=20, eps=0.03,
+                                        description="Fast 20×20 variant."),
+    "tv_grid20_static": lambda: tv_grid("tv_grid20_static", points_per_axis=20, eps=0.0, horizon=200,
+                                        description="Fast 20×20 variant; " + _LEMMA3),
+    # negative controls of Lemma 3 (its premise broken, robustness): out of theory
+    "tv_grid20_static_lengthscale": lambda: tv_grid(
+        "tv_grid20_static_lengthscale", points_per_axis=20, eps=0.0, horizon=200, truth_lengthscale=0.1,
+        description="Negative control: the truth is rougher (ℓ = 0.1) than the model (ℓ = 0.2)."),
+    "tv_grid20_static_noise": lambda: tv_grid(
+        "tv_grid20_static_noise", points_per_axis=20, eps=0.0, horizon=200, data_noise_var=0.08,
+        description="Negative control: the data noise variance is 0.08, the model’s 0.02."),
+    # small 1-d settings (tests, quick looks)
+    "tv_line_static": lambda: tv_grid("tv_line_static", points_per_axis=40, dim=1, eps=0.0, horizon=100),
+    "tv_line_eps003": lambda: tv_grid("tv_line_eps003", points_per_axis=40, dim=1, eps=0.03, horizon=100),
+    # the paper's experiments (practical β for every algorithm: the regret bounds do not apply)
+    "tv_grid2d_eps001_paper": lambda: tv_grid("tv_grid2d_eps001_paper", eps=0.01, beta_rule="practical",
+                                              description=_PAPER),
+    "tv_grid2d_eps003_paper": lambda: tv_grid("tv_grid2d_eps003_paper", eps=0.03, beta_rule="practical",
+                                              description=_PAPER),
+    "tv_grid2d_eps005_paper": lambda: tv_grid("tv_grid2d_eps005_paper", eps=0.05, beta_rule="practical",
+                                              description=_PAPER),
+    "tv_grid2d_misspecified_paper": lambda: tv_grid(
+        "tv_grid2d_misspecified_paper", eps=0.05, beta_rule="practical", tv_eps=0.001, reset_N=68,
+        description="Paper 001, Fig. 2 (d): TV-GP-UCB told ε = 0.001, R-GP-UCB with N = 68; the true ε = 0.05 "
+                    "is not stated in the paper [PROPOSED]."),
+    "tv_grid20_eps003_paper": lambda: tv_grid("tv_grid20_eps003_paper", points_per_axis=20, eps=0.03,
+                                              beta_rule="practical", description="Fast 20×20 variant. " + _PAPER),
+}
+
+#: every table of reference builders, by paper
+TABLES = (ET_GP_UCB,)
