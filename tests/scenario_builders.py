@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
 from boundcheck.papers.et_gp_ucb.world import TVScenario
+from boundcheck.papers.r_sw_gp_ucb.catalogue import vb_scenario
+from boundcheck.world.scenario import Scenario
 
 _PAPER = "Paper 001, within-model comparison (Fig. 2 a–c, Table 2/4)."
 _LEMMA3 = "Lemma 3's setting (no change)."
@@ -47,5 +49,31 @@ ET_GP_UCB: dict[str, Callable[[], TVScenario]] = {
                                               beta_rule="practical", description="Fast 20×20 variant. " + _PAPER),
 }
 
+R_SW_GP_UCB: dict[str, Callable[[], Scenario]] = {
+    "vb_rotation": lambda: vb_scenario("vb_rotation", "rotation", 5.0),
+    "vb_rotation_p0": lambda: vb_scenario("vb_rotation_p0", "rotation", 0.0, note="P_T = 0: a static f, H = w = T."),
+    "vb_rotation_p1": lambda: vb_scenario("vb_rotation_p1", "rotation", 1.0),
+    "vb_rotation_p25": lambda: vb_scenario("vb_rotation_p25", "rotation", 25.0),
+    "vb_switch_p5": lambda: vb_scenario("vb_switch_p5", "switch", 5.0, B=3.0),
+    "vb_switch_p25": lambda: vb_scenario("vb_switch_p25", "switch", 25.0, B=3.0),
+    "vb_walk": lambda: vb_scenario("vb_walk", "random_walk", 5.0,
+                           note="The realised budget of each run (at most P_T) is in the runs table."),
+    "vb_matern": lambda: vb_scenario("vb_matern", "rotation", 5.0, kernel="matern"),
+    "vb_grid": lambda: vb_scenario("vb_grid", "rotation", 5.0, where="grid20x20"),
+    "vb_rademacher": lambda: vb_scenario("vb_rademacher", "rotation", 5.0, noise_law="rademacher"),
+    "vb_small_noise": lambda: vb_scenario("vb_small_noise", "rotation", 5.0, B=3.0, R=0.01),
+    "vb_lambda_h": lambda: vb_scenario("vb_lambda_h", "rotation", 5.0, lam="1+2/H"),
+    # negative controls: the theorems' assumptions fail (the predicates say so even if a scenario claims otherwise)
+    "vb_budget_exceeds": lambda: vb_scenario(
+        "vb_budget_exceeds", "rotation", 25.0, given_P_T=5.0, in_theory=False,
+        reason="the realised variation budget (25) exceeds the P_T = 5 given to the theorem",
+        note="Negative control: the theorem is told P_T = 5."),
+    "vb_noise_exceeds": lambda: vb_scenario(
+        "vb_noise_exceeds", "rotation", 5.0, noise_law="gaussian:3", in_theory=False,
+        reason="the data noise has standard deviation 3R: not R-sub-Gaussian with the R the algorithms use",
+        note="Negative control (wrong noise)."),
+}
+
+
 #: every table of reference builders, by paper
-TABLES = (ET_GP_UCB,)
+TABLES = (ET_GP_UCB, R_SW_GP_UCB)

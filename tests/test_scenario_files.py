@@ -224,7 +224,7 @@ def test_family_files_build_the_python_builders_scenario_bit_for_bit(name):
 def test_every_builtin_scenario_is_a_file():
     rows = api.scenario_list()
     missing = [r["name"] for r in rows if not r["file"]]
-    assert rows and not [n for n in missing if n.startswith("tv_")], missing
+    assert rows and not [n for n in missing if n.startswith(("tv_", "vb_"))], missing
 
 
 def test_the_schema_is_published_and_covers_every_file(capsys):
@@ -271,6 +271,19 @@ lengthscale = 0.1
 """
 
 
+def test_a_users_variation_budget_file(tmp_path):
+    path = tmp_path / "drift.toml"
+    path.write_text(VARIATION)
+    sc = load_scenario(path)
+    assert sc.in_theory and sc.domain.n == 30 and sc.truth.kind == "switch" and sc.truth.n_switches == 2
+    assert sc.model_noise == "1+2/H" and "Matérn-5/2 ℓ = 0.2" in sc.candidates[0].name
+    assert api.scenario_info(path, "sw_gp_ucb")["applicability"]["applies"]
+    told = load_scenario(path, {"theorem.P_T": 1.0})  # the theorem told less than the sequence's budget
+    app = api.scenario_applicability(told, "sw_gp_ucb")
+    assert not app["applies"] and any(r["predicate"] == "variation_budget_within" and r["ok"] is False
+                                      for r in app["rows"])
+
+
 def test_a_users_misspecified_eps_chain_is_not_applicable_and_violated_when_run_anyway(tmp_path, capsys):
     """Issue 28's acceptance: truth ℓ = 0.1, model ℓ = 0.2: exit 3 naming the predicate; exit 1 (a violation,
     outside the theorem) with --allow-out-of-theory; scenario show says why, predicate by predicate."""
@@ -300,7 +313,36 @@ def test_a_users_misspecified_eps_chain_is_not_applicable_and_violated_when_run_
     assert not app["applies"] and app["rows"][0]["predicate"] == "scenario_kind"
 
 
+VARIATION = """
+family = "r_sw_gp_ucb.variation_budget"
+name = "drift"
+horizon = 50
+delta = 0.1
+noise = 0.1
+
+[domain]
+line = 30
+
+[kernel]
+family = "matern"
+lengthscale = 0.2
+
+[sequence]
+kind = "switch"
+P_T = 2.0
+B = 1.0
+switches = 2
+
+[theorem]
+lambda = "1+2/H"
+"""
+
 FAMILY_BAD = [
+    ("variation", "line = 30", "line = 30\ngrid = 5", "key 'domain': expected exactly one of line, grid"),
+    ("variation", 'kind = "switch"', 'kind = "rotation"', "key 'sequence.switches': expected no switches for kind"),
+    ("variation", "P_T = 2.0", "P_T = 20.0", "drift.toml: sequence 'switch (P_T = 20)': a switch between points"),
+    ("variation", "noise = 0.1", "noise = 0.1\nnoise_law = \"cauchy\"", "unknown noise law 'cauchy'"),
+    ("variation", 'lambda = "1+2/H"', 'lambda = "2"', "key 'theorem.lambda': expected one of '1', '1+2/H'"),
     ("eps_chain", "lengthscale = 0.1", "lengthscale = -0.1", "key 'truth.lengthscale': expected a positive"),
     ("eps_chain", "eps = 0.0", "eps = 1.5", "key 'model.eps': expected an ε in [0, 1], got 1.5"),
     ("eps_chain", "kernel = \"se\"", "kernel = \"cubic\"", "key 'model.kernel': expected one of 'se'"),
@@ -314,9 +356,9 @@ FAMILY_BAD = [
 
 @pytest.mark.parametrize("which, old, new, message", FAMILY_BAD, ids=[b[3][:30] for b in FAMILY_BAD])
 def test_bad_family_files_are_one_line_errors_naming_the_key(tmp_path, capsys, which, old, new, message):
-    text = {"eps_chain": EPS_CHAIN}[which]
+    text = {"eps_chain": EPS_CHAIN, "variation": VARIATION}[which]
     assert old in text
-    bad = tmp_path / "bad.toml"
+    bad = tmp_path / ("drift.toml" if which == "variation" else "bad.toml")
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(ScenarioFileError) as exc:
         load_scenario(bad)
