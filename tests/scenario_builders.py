@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from boundcheck.papers.combinatorial.catalogue import _contextual, _grid, _noisy, _rough, _topk, road_scenario
 from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
 from boundcheck.papers.et_gp_ucb.world import TVScenario
 from boundcheck.papers.r_sw_gp_ucb.catalogue import vb_scenario
@@ -75,5 +76,25 @@ R_SW_GP_UCB: dict[str, Callable[[], Scenario]] = {
 }
 
 
+COMBINATORIAL: dict[str, Callable[[], Scenario]] = {
+    "comb_topk": lambda: _topk("comb_topk"),
+    "comb_topk_k1": lambda: _topk("comb_topk_k1", k=1),
+    "comb_topk_k2": lambda: _topk("comb_topk_k2", k=2),
+    "comb_topk_k4": lambda: _topk("comb_topk_k4", k=4),
+    "comb_topk_k8": lambda: _topk("comb_topk_k8", k=8, size=12),
+    "comb_topk_n100": lambda: _topk("comb_topk_n100", n=100, k=4, size=30, lengthscale=0.2, noise=0.1),
+    # strongly correlated arms: where sampling each arm independently visibly breaks the TS identity
+    "comb_topk_smooth": lambda: _topk("comb_topk_smooth", lengthscale=1.0),
+    "comb_grid": lambda: _grid("comb_grid"),
+    "comb_grid_open": lambda: _grid("comb_grid_open", p_close=0.0),
+    "comb_rff": lambda: _contextual("comb_rff"),
+    # negative controls (theorems' ``controls``): outside the theorems, each claim's checks must see it
+    "comb_topk_noise": lambda: _noisy(_topk("comb_topk_noise")),
+    "comb_rff_noise": lambda: _noisy(_contextual("comb_rff_noise")),
+    "comb_topk_rough": lambda: _rough(_topk("comb_topk_rough")),
+    **{f"comb_road_{i}": (lambda i=i: road_scenario(i)) for i in range(1, 5)},
+}
+
+
 #: every table of reference builders, by paper
-TABLES = (ET_GP_UCB, R_SW_GP_UCB)
+TABLES = (ET_GP_UCB, R_SW_GP_UCB, COMBINATORIAL)

@@ -528,6 +528,33 @@ class FileReader:
         return self.keys(parent[key], full, set(props), set(node.get("required", ())))
 
 
+    def csv_columns(self, key: str, value, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+        """The named ``columns`` of the CSV file ``value`` (relative to the scenario file; a header line names
+        the columns, in any order; other columns are ignored), as float64 arrays."""
+        if not isinstance(value, str):
+            raise self.error(key, "the name of a CSV file next to the scenario file", value)
+        path = (self.base_dir / value) if not Path(value).is_absolute() else Path(value)
+        if not path.is_file():
+            raise self.error(key, f"a CSV file with a header line ({', '.join(columns)})", f"{value} (not found)")
+        try:
+            rows = [r for r in path.read_text(encoding="utf-8").splitlines()
+                    if r.strip() and not r.lstrip().startswith("#")]
+        except (OSError, UnicodeDecodeError):
+            raise self.error(key, "a readable UTF-8 CSV file", value) from None
+        header = [h.strip() for h in rows[0].split(",")] if rows else []
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise self.error(key, f"a CSV whose header names {', '.join(columns)}",
+                             f"{value} without {', '.join(missing)}")
+        try:
+            data = np.array([[float(x) for x in r.split(",")] for r in rows[1:]], dtype=np.float64)
+        except ValueError:
+            raise self.error(key, "a CSV of numbers below its header", value) from None
+        if data.ndim != 2 or data.shape[0] < 1 or data.shape[1] != len(header) or not np.all(np.isfinite(data)):
+            raise self.error(key, f"a CSV of finite numbers, {len(header)} on every row, at least one row", value)
+        return {c: np.ascontiguousarray(data[:, header.index(c)]) for c in columns}
+
+
 _File = FileReader  # the name the readers of this module used before the families
 
 

@@ -161,6 +161,8 @@ def parse_variation_budget(f: FileReader, root: dict) -> Scenario:
     if len(kinds) != 1:
         raise f.error("domain", "exactly one of line, grid", ", ".join(kinds) or "none")
     n = f.integer(d, kinds[0], "domain", minimum=2)
+    if (n if kinds[0] == "line" else n * n) > 4096:  # n × n kernel matrices beyond this do not fit a workstation
+        raise f.error(f"domain.{kinds[0]}", "at most 4096 points" + ("" if kinds[0] == "line" else " (N² ≤ 4096)"), n)
     where = f"line{n}" if kinds[0] == "line" else f"grid{n}x{n}"
     k = f.table(root, "kernel", "", props["kernel"])
     seq = f.table(root, "sequence", "", props["sequence"])
