@@ -515,3 +515,33 @@ def test_bad_family_files_are_one_line_errors_naming_the_key(tmp_path, capsys, w
     assert main(["scenario", "validate", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_a_family_of_ones_own(tmp_path):
+    """A paper of one's own adds a family (what FILE_FAMILIES does for an installed one); its keys come from its
+    schema, its errors name their keys the same way."""
+    from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
+    from boundcheck.world import FileFamily, register_file_family
+    from boundcheck.world.scenario_files import COMMON_PROPERTIES, finish_common, object_schema, read_common
+
+    def parse(f, root):
+        common = read_common(f, root)
+        n = f.integer(root, "points", "")
+        return finish_common(f, tv_grid(common.name, points_per_axis=n, dim=1, horizon=common.horizon), common)
+
+    schema_ = object_schema({**COMMON_PROPERTIES, "family": {"const": "mine.line"}, "points": {"type": "integer"}},
+                            ("family", "name", "horizon", "points"))
+    with pytest.raises(Exception, match="<paper id>.<name>"):
+        register_file_family(FileFamily("line", parse, schema_))
+    register_file_family(FileFamily("mine.line", parse, schema_, "a line"), replace=True)
+    path = tmp_path / "mine.toml"
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\npoints = 7\nruns = 3\nnotes = ["mine"]\n')
+    sc = load_scenario(path)
+    assert sc.domain.n == 7 and sc.default_runs == 3 and sc.notes[-1] == "mine" and sc.source == str(path)
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\npoints = 0\n')
+    with pytest.raises(ScenarioFileError, match=r"key 'points': expected an integer ≥ 1, got 0"):
+        load_scenario(path)
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\n')
+    with pytest.raises(ScenarioFileError, match=r"key 'points': expected a value \(required\)"):
+        load_scenario(path)
+    assert "mine.line" in api.scenario_schema()["oneOf"][-1]["title"]
