@@ -277,6 +277,10 @@ def test_a_users_variation_budget_file(tmp_path):
     assert sc.in_theory and sc.domain.n == 30 and sc.truth.kind == "switch" and sc.truth.n_switches == 2
     assert sc.model_noise == "1+2/H" and "Matérn-5/2 ℓ = 0.2" in sc.candidates[0].name
     assert api.scenario_info(path, "sw_gp_ucb")["applicability"]["applies"]
+    from boundcheck.study.sweep import vary_scenario
+
+    swept = vary_scenario(get_scenario("vb_rotation"), {"sequence.P_T": 1.0})  # sweeps vary a family's keys
+    assert swept.truth.P_T == 1.0 and swept.window != get_scenario("vb_rotation").window
     told = load_scenario(path, {"theorem.P_T": 1.0})  # the theorem told less than the sequence's budget
     app = api.scenario_applicability(told, "sw_gp_ucb")
     assert not app["applies"] and any(r["predicate"] == "variation_budget_within" and r["ok"] is False
