@@ -192,3 +192,360 @@ def test_the_example_scenario_file_is_valid():
         assert main(["scenario", "validate", str(path)]) == 0
     sc = load_scenario(root / "my_problem.toml")
     assert sc.domain.n == 60 and sc.default_runs == 100 and sc.truth_index == 0
+
+
+# ------------------------------------------------------------------ issue 28: a file format for every family
+def _reference_builders() -> dict:
+    import scenario_builders
+
+    return {name: fn for table in scenario_builders.TABLES for name, fn in table.items()}
+
+
+def _family_names() -> list[str]:
+    import scenario_builders
+
+    return [name for table in scenario_builders.TABLES for name in table]
+
+
+@pytest.mark.parametrize("name", _family_names())
+def test_family_files_build_the_python_builders_scenario_bit_for_bit(name):
+    """Each built-in scenario of papers 001–003 is a file whose scenario equals, field by field and array by array
+    (dtype, shape and bytes), what its Python builder built before the move."""
+    from boundcheck.utils.hashing import canonical
+
+    files = scenario_files()
+    built = _reference_builders()[name]()
+    sc = get_scenario(name)
+    assert sc.source == str(files[name]) and files[name].stem == name
+    assert type(sc) is type(built)
+    assert canonical(sc) == canonical(built)
+
+
+def test_every_builtin_scenario_is_a_file():
+    rows = api.scenario_list()
+    assert len(rows) >= 63 and all(r["file"] for r in rows), [r["name"] for r in rows if not r["file"]]
+
+
+def test_the_schema_is_published_and_covers_every_file(capsys):
+    from boundcheck.world.scenario_files import _ROOT_KEYS, file_families, schema
+
+    assert main(["scenario", "schema"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    branches = {b["title"].split("'")[1]: b for b in doc["oneOf"]}
+    assert {"stationary", *file_families()} == set(branches)
+    assert set(branches["stationary"]["properties"]) == _ROOT_KEYS  # the reader's keys are the schema's
+    for name, path in scenario_files().items():
+        data = read_toml(path)
+        node = branches[data.get("family", "stationary")]
+        assert set(node["required"]) <= set(data) <= set(node["properties"]), name
+        for key, value in data.items():  # the tables' keys too (one level down)
+            sub = node["properties"][key]
+            if isinstance(value, dict) and sub.get("additionalProperties") is False:
+                assert set(sub.get("required", ())) <= set(value) <= set(sub["properties"]), f"{name}: {key}"
+    assert main(["scenario", "schema", "--family", "et_gp_ucb.eps_chain"]) == 0
+    assert json.loads(capsys.readouterr().out)["properties"]["family"] == {"const": "et_gp_ucb.eps_chain"}
+    assert main(["scenario", "schema", "--family", "nope"]) == 2
+    assert "unknown scenario-file family 'nope'" in capsys.readouterr().err
+    assert schema("et_gp_ucb.eps_chain")["required"][0] == "family"
+
+
+EPS_CHAIN = """
+family = "et_gp_ucb.eps_chain"
+name = "it"
+horizon = 40
+delta = 0.1
+
+[grid]
+points_per_axis = 12
+dim = 2
+
+[model]
+kernel = "se"
+lengthscale = 0.2
+eps = 0.0
+noise_var = 0.02
+
+[truth]
+lengthscale = 0.1
+"""
+
+
+def test_a_users_variation_budget_file(tmp_path):
+    path = tmp_path / "drift.toml"
+    path.write_text(VARIATION)
+    sc = load_scenario(path)
+    assert sc.in_theory and sc.domain.n == 30 and sc.truth.kind == "switch" and sc.truth.n_switches == 2
+    assert sc.model_noise == "1+2/H" and "Matérn-5/2 ℓ = 0.2" in sc.candidates[0].name
+    assert api.scenario_info(path, "sw_gp_ucb")["applicability"]["applies"]
+    from boundcheck.study.sweep import vary_scenario
+
+    swept = vary_scenario(get_scenario("vb_rotation"), {"sequence.P_T": 1.0})  # sweeps vary a family's keys
+    assert swept.truth.P_T == 1.0 and swept.window != get_scenario("vb_rotation").window
+    told = load_scenario(path, {"theorem.P_T": 1.0})  # the theorem told less than the sequence's budget
+    app = api.scenario_applicability(told, "sw_gp_ucb")
+    assert not app["applies"] and any(r["predicate"] == "variation_budget_within" and r["ok"] is False
+                                      for r in app["rows"])
+
+
+def test_a_users_misspecified_eps_chain_is_not_applicable_and_violated_when_run_anyway(tmp_path, capsys):
+    """Issue 28's acceptance: truth ℓ = 0.1, model ℓ = 0.2: exit 3 naming the predicate; exit 1 (a violation,
+    outside the theorem) with --allow-out-of-theory; scenario show says why, predicate by predicate."""
+    path = tmp_path / "it.toml"
+    path.write_text(EPS_CHAIN)
+    sc = load_scenario(path)
+    assert not sc.in_theory and sc.out_of_theory_reason == "the truth has lengthscale 0.1, the model 0.2"
+    info = api.scenario_info(path, "et_gp_ucb")["applicability"]
+    assert not info["applies"]
+    rows = {r["predicate"]: r["ok"] for r in info["rows"]}
+    assert rows["scenario_kind"] is True and rows["truth_in_candidates"] is False and rows["noise_matches"] is True
+    assert main(["scenario", "show", str(path), "--theorem", "et_gp_ucb"]) == 0
+    out = capsys.readouterr().out
+    assert "NO  truth_in_candidates" in out and "does not apply" in out and "OUT OF THEORY" in out
+    args = ["verify", "--theorem", "et_gp_ucb", "--scenario", str(path), "--runs", "20", "--jobs", "1",
+            "--no-report", "--out", str(tmp_path / "out")]
+    assert main(args) == 3 and not (tmp_path / "out").exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not applicable" in err and "[predicate truth_in_candidates]" in err
+    assert main(args + ["--allow-out-of-theory"]) == 1
+    assert "violated (outside the theorem" in capsys.readouterr().out
+    # the same chain with the model's lengthscale: in theory, and the theorem applies
+    path.write_text(EPS_CHAIN.replace("lengthscale = 0.1", "lengthscale = 0.2"))
+    assert load_scenario(path).in_theory and api.scenario_info(path, "et_gp_ucb")["applicability"]["applies"]
+    # a theorem of another kind of scenario: refused, and show says so
+    app = api.scenario_info(path, "igp_ucb")["applicability"]
+    assert not app["applies"] and app["rows"][0]["predicate"] == "scenario_kind"
+
+
+VARIATION = """
+family = "r_sw_gp_ucb.variation_budget"
+name = "drift"
+horizon = 50
+delta = 0.1
+noise = 0.1
+
+[domain]
+line = 30
+
+[kernel]
+family = "matern"
+lengthscale = 0.2
+
+[sequence]
+kind = "switch"
+P_T = 2.0
+B = 1.0
+switches = 2
+
+[theorem]
+lambda = "1+2/H"
+"""
+
+DAG_FILE = """
+family = "combinatorial.dag_paths"
+name = "diamond"
+horizon = 20
+delta = 0.1
+noise = 0.5
+
+[graph]
+nodes = [[0.0, 0.0], [1.0, 1.0], [1.0, -1.0], [2.0, 0.0], [3.0, 0.0]]
+edges = [[0, 1], [0, 2], [1, 3], [2, 3], [1, 2], [3, 4], [0, 3]]
+start = 0
+goal = 4
+
+[kernel]
+family = "se"
+lengthscale = 1.0
+
+[availability]
+closure_probability = 0.2
+"""
+
+ROAD_FILE = """
+family = "combinatorial.road"
+name = "my_roads"
+horizon = 20
+delta = 0.1
+
+[network]
+nodes_csv = "nodes.csv"
+edges_csv = "roads.csv"
+
+[vehicle]
+m = 1500.0
+
+[route]
+start = 0
+goal = 15
+stretch = 1.5
+
+[kernel]
+feature_lengthscale = 1.0
+"""
+
+TOPK_FILE = """
+family = "combinatorial.top_k"
+name = "bernoulli"
+horizon = 30
+delta = 0.1
+noise = 0.5
+
+[domain]
+uniform = {n = 15, dim = 3, seed = 7}
+
+[kernel]
+family = "se"
+lengthscale = 0.4
+
+[actions]
+k = 3
+p_available = 0.5
+"""
+
+CONTEXTS_FILE = """
+family = "combinatorial.contexts"
+name = "ctx"
+horizon = 30
+delta = 0.1
+noise = 0.5
+
+[features]
+frequencies = 8
+dim = 2
+lengthscale = 0.3
+seed = 1
+
+[actions]
+slots = 6
+k = 2
+
+[truth]
+noise_scale = 2.0
+"""
+
+
+def _road_csvs(folder: Path) -> None:
+    """A 4 × 4 street grid, 500 m apart, every street both ways."""
+    nodes = ["x,y,elevation"] + [f"{500 * j},{500 * i},{5 * i + 3 * j}" for i in range(4) for j in range(4)]
+    roads, speeds = ["tail,head,speed_kmh"], [30, 50, 70, 90]
+    for i in range(4):
+        for j in range(4):
+            v = 4 * i + j
+            for c, w in enumerate(([v + 1] if j < 3 else []) + ([v + 4] if i < 3 else [])):
+                roads += [f"{v},{w},{speeds[(v + c) % 4]}", f"{w},{v},{speeds[(v + c) % 4]}"]
+    (folder / "nodes.csv").write_text("\n".join(nodes) + "\n")
+    (folder / "roads.csv").write_text("\n".join(roads) + "\n")
+
+
+def test_users_combinatorial_files(tmp_path):
+    from boundcheck.papers.combinatorial.catalogue import VEHICLE, edge_energy
+    from boundcheck.papers.combinatorial.world import BernoulliArms, EdgeClosures, RoadPaths
+
+    for name, text in (("dag", DAG_FILE), ("road", ROAD_FILE), ("topk", TOPK_FILE), ("ctx", CONTEXTS_FILE)):
+        (tmp_path / f"{name}.toml").write_text(text)
+    _road_csvs(tmp_path)
+    dag = load_scenario(tmp_path / "dag.toml")
+    assert dag.actions.dag.k_max == 4 and dag.domain.n == 7 and isinstance(dag.availability, EdgeClosures)
+    assert np.allclose(dag.domain.points[0], [0.5, 0.5])  # the edges' midpoints
+    assert api.scenario_applicability(dag, "comb_gp_ucb")["applies"]
+    # the same DAG from CSV files
+    (tmp_path / "n.csv").write_text("x,y\n0,0\n1,1\n1,-1\n2,0\n3,0\n")
+    (tmp_path / "e.csv").write_text("tail,head\n0,1\n0,2\n1,3\n2,3\n1,2\n3,4\n0,3\n")
+    (tmp_path / "dag2.toml").write_text(DAG_FILE.replace("nodes = [[0.0, 0.0], [1.0, 1.0], [1.0, -1.0], [2.0, 0.0], "
+                                                         "[3.0, 0.0]]", 'nodes_csv = "n.csv"')
+                                        .replace("edges = [[0, 1], [0, 2], [1, 3], [2, 3], [1, 2], [3, 4], [0, 3]]",
+                                                 'edges_csv = "e.csv"'))
+    dag2 = load_scenario(tmp_path / "dag2.toml")
+    assert np.array_equal(dag2.domain.points, dag.domain.points) and np.array_equal(dag2.truth.K, dag.truth.K)
+    road = load_scenario(tmp_path / "road.toml")
+    assert isinstance(road.actions, RoadPaths) and road.actions.dag.start != road.actions.dag.goal
+    assert road.in_theory and "road network of roads.csv (16 intersections, 48 directed roads)" in road.description
+    assert "stretch 1.5" in road.notes[-1]
+    # eq. (8) with the file's vehicle mass: the prior mean is −E_det of the corridor's roads
+    heavier = load_scenario(tmp_path / "road.toml", {"vehicle.m": VEHICLE["m"]})
+    assert not np.array_equal(heavier.truth.mean, road.truth.mean)
+    assert edge_energy(np.array([100.0]), np.array([0.0]), np.array([10.0]))[0] > 0
+    topk = load_scenario(tmp_path / "topk.toml")
+    assert isinstance(topk.availability, BernoulliArms) and topk.availability.minimum == 3
+    assert topk.domain.dim == 3 and topk.actions.K == 3
+    ctx = load_scenario(tmp_path / "ctx.toml")
+    assert ctx.noise_law == "gaussian:2.0"
+    app = api.scenario_applicability(ctx, "comb_gp_ucb_infinite")
+    assert not app["applies"] and {"noise_matches"} <= {r["predicate"] for r in app["rows"] if r["ok"] is False}
+
+
+FAMILY_BAD = [
+    ("dag", "[0, 3]]", "[0, 3], [4, 0]]", "key 'graph': "),
+    ("dag", "goal = 4", "goal = 9", "key 'graph': "),
+    ("dag", "closure_probability = 0.2", "closure_probability = 1.0", "key 'availability.closure_probability'"),
+    ("road", "m = 1500.0", "mass = 1500.0", "unknown key 'vehicle.mass'; expected one of A, C_d, C_r"),
+    ("road", 'edges_csv = "roads.csv"', 'edges_csv = "roads.csv"\nsynthetic = {nodes = 9, side = 1.0, '
+     'neighbours = 2, seed = 1}', "key 'network': expected exactly one of synthetic, or nodes_csv with edges_csv"),
+    ("road", 'nodes_csv = "nodes.csv"', 'nodes_csv = "roads.csv"', "key 'network.nodes_csv': expected a CSV whose "
+     "header names x, y, elevation"),
+    ("road", "goal = 15", "goal = 0", "key 'route': expected distinct start and goal"),
+    ("topk", "p_available = 0.5", "p_available = 0.5\navailable = 4", "key 'actions': expected exactly one of "
+     "available, p_available"),
+    ("topk", "k = 3", "k = 30", "key 'actions.available'"),
+    ("ctx", "k = 2", "k = 7", "key 'actions.k': expected at most slots = 6, got 7"),
+    ("ctx", "seed = 1", "seed = -1", "key 'features.seed': expected an integer ≥ 0, got -1"),
+    ("variation", "line = 30", "line = 30\ngrid = 5", "key 'domain': expected exactly one of line, grid"),
+    ("variation", 'kind = "switch"', 'kind = "rotation"', "key 'sequence.switches': expected no switches for kind"),
+    ("variation", "P_T = 2.0", "P_T = 20.0", "drift.toml: sequence 'switch (P_T = 20)': a switch between points"),
+    ("variation", "noise = 0.1", "noise = 0.1\nnoise_law = \"cauchy\"", "unknown noise law 'cauchy'"),
+    ("variation", 'lambda = "1+2/H"', 'lambda = "2"', "key 'theorem.lambda': expected one of '1', '1+2/H'"),
+    ("eps_chain", "lengthscale = 0.1", "lengthscale = -0.1", "key 'truth.lengthscale': expected a positive"),
+    ("eps_chain", "eps = 0.0", "eps = 1.5", "key 'model.eps': expected an ε in [0, 1], got 1.5"),
+    ("eps_chain", "kernel = \"se\"", "kernel = \"cubic\"", "key 'model.kernel': expected one of 'se'"),
+    ("eps_chain", "dim = 2", "dim = 2\nsize = 3", "unknown key 'grid.size'; expected one of dim, points_per_axis"),
+    ("eps_chain", "horizon = 40", "", "key 'horizon': expected a value (required)"),
+    ("eps_chain", "horizon = 40", "horizon = 40\nin_theory = true", "key 'in_theory': expected false"),
+    ("eps_chain", 'family = "et_gp_ucb.eps_chain"', 'family = "et_gp_ucb.nope"',
+     "key 'family': expected one of 'stationary'"),
+]
+
+
+@pytest.mark.parametrize("which, old, new, message", FAMILY_BAD, ids=[b[3][:30] for b in FAMILY_BAD])
+def test_bad_family_files_are_one_line_errors_naming_the_key(tmp_path, capsys, which, old, new, message):
+    text = {"eps_chain": EPS_CHAIN, "variation": VARIATION, "dag": DAG_FILE, "road": ROAD_FILE, "topk": TOPK_FILE,
+            "ctx": CONTEXTS_FILE}[which]
+    assert old in text
+    _road_csvs(tmp_path)
+    bad = tmp_path / ("drift.toml" if which == "variation" else "bad.toml")
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioFileError) as exc:
+        load_scenario(bad)
+    assert str(exc.value).startswith(f"{bad}: ") and message in str(exc.value)
+    assert main(["scenario", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_a_family_of_ones_own(tmp_path):
+    """A paper of one's own adds a family (what FILE_FAMILIES does for an installed one); its keys come from its
+    schema, its errors name their keys the same way."""
+    from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
+    from boundcheck.world import FileFamily, register_file_family
+    from boundcheck.world.scenario_files import COMMON_PROPERTIES, finish_common, object_schema, read_common
+
+    def parse(f, root):
+        common = read_common(f, root)
+        n = f.integer(root, "points", "")
+        return finish_common(f, tv_grid(common.name, points_per_axis=n, dim=1, horizon=common.horizon), common)
+
+    schema_ = object_schema({**COMMON_PROPERTIES, "family": {"const": "mine.line"}, "points": {"type": "integer"}},
+                            ("family", "name", "horizon", "points"))
+    with pytest.raises(Exception, match="<paper id>.<name>"):
+        register_file_family(FileFamily("line", parse, schema_))
+    register_file_family(FileFamily("mine.line", parse, schema_, "a line"), replace=True)
+    path = tmp_path / "mine.toml"
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\npoints = 7\nruns = 3\nnotes = ["mine"]\n')
+    sc = load_scenario(path)
+    assert sc.domain.n == 7 and sc.default_runs == 3 and sc.notes[-1] == "mine" and sc.source == str(path)
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\npoints = 0\n')
+    with pytest.raises(ScenarioFileError, match=r"key 'points': expected an integer ≥ 1, got 0"):
+        load_scenario(path)
+    path.write_text('family = "mine.line"\nname = "l"\nhorizon = 5\n')
+    with pytest.raises(ScenarioFileError, match=r"key 'points': expected a value \(required\)"):
+        load_scenario(path)
+    assert "mine.line" in api.scenario_schema()["oneOf"][-1]["title"]

@@ -26,7 +26,8 @@ part           registry                 the module defines
 ``theory``     theorems, empirical      ``THEOREMS`` (tuple of :class:`theory.Theorem`), ``EMPIRICAL`` (opt.)
 ``family``     claims.families          ``FAMILIES`` (family objects, keyed by their theorem's id)
 ``policies``   policies                 ``POLICIES``: ``(name, factory, kwargs)`` triples
-``scenarios``  world.catalogue          ``GENERATORS``, ``SCENARIOS`` (opt.); TOML files in ``scenario_dir``
+``scenarios``  world.catalogue          ``GENERATORS``, ``FILE_FAMILIES``, ``SCENARIOS`` (opt.); TOML files in
+                                        ``SCENARIO_DIR``
 ``experiments`` study.experiments       ``EXPERIMENTS`` (:class:`~boundcheck.study.experiments.Experiment`)
 ``defects``    claims.defects           ``DEFECTS`` (planted defects)
 ``figures``    report.figures           ``FIGURES`` (report figures the paper adds)

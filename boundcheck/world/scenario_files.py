@@ -43,6 +43,12 @@ A file (every key is documented in docs/scenarios.md)::
 
     [actions]                          # optional: top_k = K (semi-bandit super arms of K base arms)
 
+That is the ``stationary`` family of files (the default). A root key ``family = "<paper>.<name>"`` names a
+family a paper defines (:class:`FileFamily`, in the ``FILE_FAMILIES`` of the paper's ``scenarios`` part: the ε
+chains of paper 001, the variation-budget sequences of paper 003, the combinatorial action sets of paper 002):
+its keys, schema and reader are the paper's, read with the same :class:`FileReader` (so errors name the key the
+same way). :func:`schema` is the published JSON Schema of every family (``boundcheck scenario schema``).
+
 Errors: :class:`ScenarioFileError`, one line naming the file, the key and what was expected.
 """
 
@@ -53,6 +59,7 @@ import inspect
 import math
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from pathlib import Path
 
@@ -69,7 +76,8 @@ from .actions import AlternatingAvailability, AlwaysAvailable, TopK
 from .scenario import Scenario
 
 __all__ = ["ScenarioFileError", "load_scenario", "parse_scenario", "register_generator", "generator_names",
-           "apply_overrides", "read_toml", "scenario_summary", "FORMAT"]
+           "apply_overrides", "read_toml", "scenario_summary", "FORMAT", "FileFamily", "FileReader",
+           "register_file_family", "file_families", "schema", "read_common", "finish_common", "object_schema"]
 
 FORMAT = 1
 _MISSING = object()
@@ -110,6 +118,225 @@ def _generator(name: str) -> Callable[..., Mapping[str, object]]:
     if found is None:
         raise KeyError(name)
     return found
+
+
+# ------------------------------------------------------------------------------------------ families
+STATIONARY = "stationary"
+
+
+@dataclass(frozen=True)
+class FileFamily:
+    """A family of scenario files a paper defines: the files whose root key ``family`` is ``name``.
+
+    Parameters
+    ----------
+    name : str
+        ``"<paper id>.<family>"`` (the paper id first: a look-up imports only that paper's ``scenarios`` part).
+    parse : callable
+        ``parse(reader, root) -> Scenario``: builds the scenario of a file whose root keys were checked against
+        ``schema`` (unknown and missing keys are already one-line errors); it reads values with the
+        :class:`FileReader`'s methods, so every error names its key, and ends with :func:`finish_common`.
+    schema : dict
+        The JSON Schema (draft 2020-12) of the file's root table (start from :func:`object_schema` and
+        :data:`COMMON_PROPERTIES`): what ``boundcheck scenario schema`` publishes, and the keys the reader
+        accepts (its ``properties``) and needs (its ``required``).
+    title : str
+        One line: what the family's scenarios are."""
+
+    name: str
+    parse: Callable[[FileReader, dict], Scenario]
+    schema: Mapping
+    title: str = ""
+
+
+def _install_families(module) -> None:
+    for fam in getattr(module, "FILE_FAMILIES", ()):
+        register_file_family(fam)
+
+
+# the papers' families come from their ``scenarios`` part (``FILE_FAMILIES``)
+_FAMILIES = plugins.registry(
+    "scenarios", _install_families,
+    lambda name: BoundcheckError(f"a scenario-file family named {name!r} is already registered"))
+
+
+def register_file_family(family: FileFamily, *, replace: bool = False) -> FileFamily:
+    """Make ``family`` readable: files whose root says ``family = "<its name>"``."""
+    if not isinstance(family, FileFamily):
+        raise TypeError(f"register_file_family() needs a FileFamily, got {type(family).__name__}")
+    if family.name == STATIONARY or "." not in family.name:
+        raise BoundcheckError(f"a scenario-file family is named \"<paper id>.<name>\", got {family.name!r}")
+    return _FAMILIES.add(family.name, family, replace=replace)
+
+
+def file_families() -> dict[str, FileFamily]:
+    """Every scenario-file family of the installed papers (the core's ``stationary`` one is not listed)."""
+    return dict(_FAMILIES.load())
+
+
+def _family(f: FileReader, name) -> FileFamily:
+    if not isinstance(name, str):
+        raise f.error("family", "a string naming a scenario-file family", name)
+    found = _FAMILIES.find(name)
+    if found is None:  # family names are not declared in the manifests: the paper id leads the name
+        found = _FAMILIES.load_declaring(name.split(".")[0]).get(name)
+    if found is None:
+        found = _FAMILIES.load().get(name)
+    if found is None:
+        raise f.error("family", "one of " + ", ".join(map(repr, [STATIONARY, *sorted(_FAMILIES.load())])), name)
+    return found
+
+
+def object_schema(properties: Mapping[str, Mapping], required: tuple[str, ...] = (), description: str = "",
+                  **extra) -> dict:
+    """A JSON-Schema object node: these ``properties``, these ``required``, no other key."""
+    node = {"type": "object", "properties": dict(properties), "additionalProperties": False}
+    if required:
+        node["required"] = list(required)
+    if description:
+        node["description"] = description
+    node.update(extra)
+    return node
+
+
+_NUM = {"type": "number"}
+_INT = {"type": "integer", "minimum": 1}
+_STR = {"type": "string"}
+
+#: the root keys every family's files share (:func:`read_common` reads them)
+COMMON_PROPERTIES: dict[str, dict] = {
+    "format": {"const": FORMAT, "description": "the scenario-file format (optional)"},
+    "name": {"type": "string", "minLength": 1, "description": "the scenario's name (the built-in files: their stem)"},
+    "description": {"type": "string", "description": "what the scenario is; the family may add generated text"},
+    "notes": {"type": "array", "items": _STR, "description": "added to the family's own notes"},
+    "horizon": {**_INT, "description": "T (verify --horizon overrides it)"},
+    "delta": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+              "description": "δ (verify --delta overrides it)"},
+    "runs": {**_INT, "description": "the default number of Monte Carlo runs"},
+    "in_theory": {"const": False, "description": "false marks a negative control (give out_of_theory_reason); "
+                                                 "the family derives the rest (a misspecified truth is out of "
+                                                 "theory whatever the file says)"},
+    "out_of_theory_reason": {"type": "string", "description": "why the scenario is outside the theorems"},
+}
+
+
+@dataclass(frozen=True)
+class Common:
+    """The root keys every family shares, read."""
+
+    name: str
+    description: str
+    notes: tuple[str, ...]
+    horizon: int | None
+    delta: float | None
+    runs: int | None
+    out_of_theory_reason: str  # "" unless the file marks itself a negative control
+
+
+def read_common(f: FileReader, root: dict) -> Common:
+    """The shared root keys of a family's file (:data:`COMMON_PROPERTIES`); ``horizon``/``delta`` None when the
+    family's schema lets them default."""
+    if "format" in root and root["format"] != FORMAT:
+        raise f.error("format", f"{FORMAT} (the scenario-file format this boundcheck reads)", root["format"])
+    name = f.text(root, "name", "")
+    if not name.strip():
+        raise f.error("name", "a non-empty string", name)
+    notes = root.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise f.error("notes", "a list of strings", notes)
+    if "in_theory" in root and root["in_theory"] is not False:
+        raise f.error("in_theory", "false (a negative control; whether the scenario is in theory is derived from "
+                                   "its truth and its models)", root["in_theory"])
+    reason = f.text(root, "out_of_theory_reason", "", default="")
+    if (root.get("in_theory") is False) != bool(reason):
+        raise f.error("out_of_theory_reason" if reason == "" else "in_theory",
+                      "in_theory = false and out_of_theory_reason together (a negative control)")
+    return Common(name=name, description=f.text(root, "description", "", default=""), notes=tuple(notes),
+                  horizon=f.integer(root, "horizon", "", default=None),
+                  delta=_delta(f, root) if "delta" in root else None,
+                  runs=f.integer(root, "runs", "", default=None), out_of_theory_reason=reason)
+
+
+def finish_common(f: FileReader, sc: Scenario, common: Common) -> Scenario:
+    """The family's scenario with the shared keys applied: the file's notes after the family's, the file's own
+    negative-control label after the derived reasons, the default runs and the file it came from."""
+    changes: dict = {"default_runs": common.runs, "source": f.source}
+    if common.notes:
+        changes["notes"] = (*sc.notes, *common.notes)
+    if common.out_of_theory_reason:
+        changes["in_theory"] = False
+        changes["out_of_theory_reason"] = "; ".join(x for x in (sc.out_of_theory_reason,
+                                                                  common.out_of_theory_reason) if x)
+    try:
+        return replace(sc, **changes)
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: {exc}") from None
+
+
+def schema(family: str | None = None) -> dict:
+    """The published JSON Schema of scenario files: every family (``oneOf``, told apart by the root key
+    ``family``), or the one named."""
+    fams = {STATIONARY: _stationary_schema(), **{k: dict(v.schema) for k, v in file_families().items()}}
+    titles = {STATIONARY: "the stationary families: candidate priors, a GP or RKHS truth (papers 000, Srinivas, "
+                          "004; the default when the file has no family key)",
+              **{k: v.title for k, v in file_families().items()}}
+    head = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://boundcheck.invalid/scenario-file.schema.json"}
+    if family is not None:
+        if family not in fams:
+            raise BoundcheckError(f"unknown scenario-file family {family!r}; known: {', '.join(fams)}")
+        return {**head, "title": f"boundcheck scenario file, family {family!r}: {titles[family]}", **fams[family]}
+    branches = []
+    for name, node in fams.items():
+        node = dict(node)
+        node["title"] = f"family {name!r}: {titles[name]}"
+        branches.append(node)
+    return {**head, "title": "boundcheck scenario file (format 1)",
+            "description": "TOML; the root key `family` picks the branch (default: stationary). Every key is "
+                           "documented in docs/scenarios.md.", "oneOf": branches}
+
+
+def _stationary_schema() -> dict:
+    kernel = object_schema({
+        "family": {"enum": sorted({*KERNEL_NAMES, "matern", "rbf_paper", "linear"})},
+        "lengthscale": {"type": "number", "exclusiveMinimum": 0}, "variance": {"type": "number",
+                                                                               "exclusiveMinimum": 0},
+        "nu": {"enum": [0.5, 1.5, 2.5]}, "l": {"type": "number", "exclusiveMinimum": 0},
+        "matrix": {"oneOf": [{"type": "array"}, {"type": "string", "pattern": "^\\$"}]}},
+        description="the kernel: family and its parameters, or matrix = an n × n Gram matrix")
+    ref = {"type": "string", "pattern": "^\\$\\w+(\\[\\d+\\])?$", "description": "a generated value"}
+    mean = {"oneOf": [_NUM, {"type": "array", "items": _NUM}, ref]}
+    gp = object_schema({"name": _STR, "mean": mean, "eps": {"type": "number", "minimum": 0, "maximum": 1},
+                        "kernel": kernel}, ("name",))
+    box = object_schema({"n": _INT, "dim": _INT, "low": _NUM, "high": _NUM})
+    props = {
+        **{k: v for k, v in COMMON_PROPERTIES.items() if k != "in_theory"},
+        "family": {"const": STATIONARY},
+        "in_theory": {"type": "boolean"},
+        "noise": {"type": "number", "exclusiveMinimum": 0, "description": "R, the noise standard deviation"},
+        "model_noise": {"enum": ["R2", "1+2/T"]}, "B": {"type": "number", "exclusiveMinimum": 0},
+        "gamma_rule": {"type": "string", "pattern": "^(certified|rate:(se|matern|constant))$"},
+        "gamma_rate_params": {"type": "object", "additionalProperties": _NUM},
+        "generator": {"type": "object", "required": ["name"], "properties": {"name": _STR},
+                      "description": "a registered generator and its parameters"},
+        "domain": object_schema({"grid": {**box, "required": ["n"]}, "uniform": object_schema(
+            {"n": _INT, "dim": _INT, "seed": {"type": "integer"}}), "indices": object_schema({"n": _INT}),
+            "csv": _STR, "points": {"oneOf": [{"type": "array"}, ref]}, "name": _STR},
+            description="exactly one of grid, uniform, indices, csv, points"),
+        "kernel": kernel,
+        "priors": {"type": "array", "minItems": 1, "items": gp},
+        "truth": object_schema({"prior": _STR, "gp": gp, "rkhs": object_schema(
+            {"name": _STR, "generator": {"enum": ["posterior_mean", "fixed", "values"]},
+             "norm": {"type": "number", "exclusiveMinimum": 0}, "gen_noise_var": {"type": "number"},
+             "alpha": {"oneOf": [{"type": "array"}, ref]}, "values": {"oneOf": [{"type": "array"}, ref]},
+             "kernel": kernel}, ("generator",)), "reference": _STR},
+            description="exactly one of prior, gp, rkhs (+ reference for gp and rkhs)"),
+        "availability": object_schema({"kind": {"enum": ["always", "alternating"]}, "exclude_box": object_schema(
+            {"centre": {"type": "array", "items": _NUM}, "half_width": _NUM}, ("centre", "half_width")),
+            "restricted": {"oneOf": [{"type": "array"}, ref]}, "note": _STR}),
+        "actions": object_schema({"top_k": _INT}, ("top_k",)),
+    }
+    return object_schema(props, ("name", "horizon", "delta", "noise", "domain", "priors", "truth"))
 
 
 # ------------------------------------------------------------------------------------------ reading
@@ -161,14 +388,14 @@ def apply_overrides(data: dict, overrides: Mapping[str, object], source: str = "
 
 
 # ------------------------------------------------------------------------------------------ parsing
-_ROOT_KEYS = {"format", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
+_ROOT_KEYS = {"format", "family", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
               "out_of_theory_reason", "model_noise", "B", "gamma_rule", "gamma_rate_params", "generator", "domain",
               "kernel", "priors", "truth", "availability", "actions"}
 _TEMPLATE = re.compile(r"\$\{(\w+)(?::([^}]*))?\}")
 _REF = re.compile(r"^\$(\w+)(?:\[(\d+)\])?$")
 
 
-class _File:
+class FileReader:
     """Parsing state of one file: where errors point, and the generator's values."""
 
     def __init__(self, source: str, base_dir: Path) -> None:
@@ -289,6 +516,47 @@ class _File:
             raise self.error(key, f"{what} of shape {want}", f"an array of shape {a.shape}")
         return a
 
+    def table(self, parent: dict, key: str, path: str, node: Mapping, *, default=_MISSING) -> dict:
+        """``parent[key]``, a table whose keys are checked against the JSON-Schema ``node`` (its
+        ``properties`` and ``required``): unknown and missing keys are one line naming them."""
+        full = f"{path}.{key}" if path else key
+        if key not in parent:
+            if default is _MISSING:
+                raise self.error(full, "a table (required)")
+            return default
+        props = node.get("properties", {})
+        return self.keys(parent[key], full, set(props), set(node.get("required", ())))
+
+
+    def csv_columns(self, key: str, value, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+        """The named ``columns`` of the CSV file ``value`` (relative to the scenario file; a header line names
+        the columns, in any order; other columns are ignored), as float64 arrays."""
+        if not isinstance(value, str):
+            raise self.error(key, "the name of a CSV file next to the scenario file", value)
+        path = (self.base_dir / value) if not Path(value).is_absolute() else Path(value)
+        if not path.is_file():
+            raise self.error(key, f"a CSV file with a header line ({', '.join(columns)})", f"{value} (not found)")
+        try:
+            rows = [r for r in path.read_text(encoding="utf-8").splitlines()
+                    if r.strip() and not r.lstrip().startswith("#")]
+        except (OSError, UnicodeDecodeError):
+            raise self.error(key, "a readable UTF-8 CSV file", value) from None
+        header = [h.strip() for h in rows[0].split(",")] if rows else []
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise self.error(key, f"a CSV whose header names {', '.join(columns)}",
+                             f"{value} without {', '.join(missing)}")
+        try:
+            data = np.array([[float(x) for x in r.split(",")] for r in rows[1:]], dtype=np.float64)
+        except ValueError:
+            raise self.error(key, "a CSV of numbers below its header", value) from None
+        if data.ndim != 2 or data.shape[0] < 1 or data.shape[1] != len(header) or not np.all(np.isfinite(data)):
+            raise self.error(key, f"a CSV of finite numbers, {len(header)} on every row, at least one row", value)
+        return {c: np.ascontiguousarray(data[:, header.index(c)]) for c in columns}
+
+
+_File = FileReader  # the name the readers of this module used before the families
+
 
 def _show(v) -> str:
     if isinstance(v, np.ndarray):
@@ -315,7 +583,7 @@ def _has_ref(obj) -> bool:
     return False
 
 
-def _domain(f: _File, table) -> FiniteDomain:
+def _domain(f: FileReader, table) -> FiniteDomain:
     t = f.keys(table, "domain", {"grid", "uniform", "indices", "csv", "points", "name"})
     kinds = [k for k in ("grid", "uniform", "indices", "csv", "points") if k in t]
     if len(kinds) != 1:
@@ -378,7 +646,7 @@ def _domain(f: _File, table) -> FiniteDomain:
 _KERNEL_KEYS = {"family", "lengthscale", "l", "variance", "nu", "matrix"}
 
 
-def _kernel(f: _File, table, path: str, points: np.ndarray) -> np.ndarray:
+def _kernel(f: FileReader, table, path: str, points: np.ndarray) -> np.ndarray:
     t = f.keys(table, path, _KERNEL_KEYS)
     n = points.shape[0]
     if "matrix" in t:
@@ -407,7 +675,7 @@ def _kernel(f: _File, table, path: str, points: np.ndarray) -> np.ndarray:
         raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
 
 
-def _gp(f: _File, table: dict, path: str, points: np.ndarray, K_default: np.ndarray | None,
+def _gp(f: FileReader, table: dict, path: str, points: np.ndarray, K_default: np.ndarray | None,
         name_default: str | None = None) -> GPPrior:
     t = f.keys(table, path, {"name", "mean", "eps", "kernel"})
     name = f.text(t, "name", path, default=name_default, template=True) if name_default else f.text(t, "name", path)
@@ -432,7 +700,7 @@ def _gp(f: _File, table: dict, path: str, points: np.ndarray, K_default: np.ndar
         raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
 
 
-def _delta(f: _File, root: dict) -> float:
+def _delta(f: FileReader, root: dict) -> float:
     d = f.number(root, "delta", "", low=0.0, high=1.0, strict_low=True, what="a probability δ in (0, 1)")
     if d >= 1.0:
         raise f.error("delta", "a probability δ in (0, 1)", root["delta"])
@@ -448,7 +716,14 @@ def parse_scenario(data: dict, source: str = "<scenario>", base_dir: str | Path 
 
 
 def _parse_scenario(data: dict, source: str, base_dir: str | Path) -> Scenario:
-    f = _File(source, Path(base_dir))
+    f = FileReader(source, Path(base_dir))
+    if not isinstance(data, dict):
+        raise f.error("", "a table of keys")
+    fam = data.get("family", STATIONARY)
+    if fam != STATIONARY:
+        family = _family(f, fam)
+        root = f.keys(data, "", set(family.schema.get("properties", {})), set(family.schema.get("required", ())))
+        return family.parse(f, root)
     root = f.keys(data, "", _ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "priors", "truth"})
     if "format" in root and root["format"] != FORMAT:
         raise f.error("format", f"{FORMAT} (the scenario-file format this boundcheck reads)", root["format"])

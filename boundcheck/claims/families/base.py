@@ -219,7 +219,7 @@ class Family:
             reasons.append(scenario.out_of_theory_reason)
         for row in self.assumption_rows(scenario, conditions=Conditions()):
             if row["ok"] is False:
-                reasons.append(f"assumption not met: {row['text']} ({row['how']})")
+                reasons.append(f"assumption not met: {row['text']} ({row['how']}) [predicate {row['predicate']}]")
         return reasons
 
     def out_of_theory_reasons(self, scenario: Scenario, beta_scale: float = 1.0,

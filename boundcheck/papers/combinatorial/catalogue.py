@@ -18,13 +18,18 @@
   ``--allow-out-of-theory``): ``comb_topk_noise`` and ``comb_rff_noise`` (the data's noise twice the ς the
   models use: noise_matches), ``comb_topk_rough`` (f drawn from GP(0, SE ℓ = 0.1) while the algorithm's prior
   has ℓ = 0.3: the Bayesian premise truth_in_candidates).
+
+Every scenario is a file in ``scenarios/`` of one of the families ``combinatorial.top_k`` (S1),
+``combinatorial.dag_paths`` (S2; a DAG from an edge list too), ``combinatorial.road`` (S3; a road graph from a
+CSV edge list too, with eq. (8)'s edge energies) and ``combinatorial.contexts`` (S4) (docs/scenarios.md); the
+builders below build the same scenarios from Python (the experiments use them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -38,6 +43,7 @@ from boundcheck.model.priors import GPPrior
 from boundcheck.papers.combinatorial.model import RFFFeatures
 from boundcheck.papers.combinatorial.world import (
     DAG,
+    BernoulliArms,
     ContextualTopK,
     DAGPaths,
     EdgeClosures,
@@ -48,6 +54,15 @@ from boundcheck.papers.combinatorial.world import (
 )
 from boundcheck.world.actions import AlwaysAvailable, TopK
 from boundcheck.world.scenario import Scenario
+from boundcheck.world.scenario_files import (
+    COMMON_PROPERTIES,
+    FileFamily,
+    FileReader,
+    ScenarioFileError,
+    finish_common,
+    object_schema,
+    read_common,
+)
 
 PAPER002_SEED = 2025
 BUCB_DEFAULT = {"xi": 2.2, "omega": 1.1}  # ξ > ω > 1 (Theorem 3.1(ii)); C_ω = 2.42, ξ/(ξ−ω) = 2
@@ -64,49 +79,74 @@ def _points(n: int, d: int, seed: int) -> np.ndarray:
 
 
 def _topk(name: str, n: int = 20, k: int = 2, size: int = 10, lengthscale: float = 0.3, noise: float = 0.5,
-          horizon: int = 500) -> Scenario:
-    X = _points(n, 2, PAPER002_SEED + n)
+          horizon: int = 500, *, dim: int = 2, seed: int | None = None, p_available: float | None = None,
+          min_available: int | None = None, delta: float = 0.1, params: dict | None = None) -> Scenario:
+    """S1: ``n`` points uniform in [0,1]^``dim`` (seed ``seed``, default 2025 + n), f ~ GP(0, SE ℓ), each round
+    ``size`` base arms uniformly at random (or each w.p. ``p_available``, at least ``min_available`` (default K)),
+    K = ``k`` picked."""
+    X = _points(n, dim, PAPER002_SEED + n if seed is None else seed)
     prior = GPPrior(f"GP(0, SE ℓ = {lengthscale:g})", np.zeros(n), RBF(lengthscale).gram(X), 0.0)
-    avail = RandomSubset(n, size)
+    if p_available is None:
+        avail = RandomSubset(n, size)
+        law = f"{size} of the {n} base arms are available (uniformly at random, independent of f)"
+    else:
+        low = k if min_available is None else min_available
+        avail = BernoulliArms(n, p_available, low)
+        law = (f"each of the {n} base arms is available w.p. {p_available:g} (redrawn until at least {low} are; "
+               "independent of f)")
+    cube = "[0,1]²" if dim == 2 else f"[0,1]^{dim}"
     return Scenario(
         name=name,
         description=(f"S1 volatile top-K semi-bandit: f ~ GP(0, SE ℓ = {lengthscale:g}) on {n} points uniform in "
-                     f"[0,1]² (fixed), a fresh f per run; each round {size} of the {n} base arms are available "
-                     f"(uniformly at random, independent of f) and the learner picks K = {k} of them, observing "
-                     f"each with noise N(0, {noise:g}²)."),
+                     f"{cube} (fixed), a fresh f per run; each round {law} and the learner picks K = {k} of them, "
+                     f"observing each with noise N(0, {noise:g}²)."),
         domain=FiniteDomain(X, name=f"uniform{n}"), availability=avail, candidates=(prior,), truth=prior,
-        truth_index=0, noise=noise, horizon=horizon, delta=0.1, action_set=TopK(avail, k=k),
-        params=dict(BUCB_DEFAULT), notes=(_SETTING.format("S1, a volatile top-K semi-bandit"),))
+        truth_index=0, noise=noise, horizon=horizon, delta=delta, action_set=TopK(avail, k=k),
+        params=dict(BUCB_DEFAULT) if params is None else dict(params),
+        notes=(_SETTING.format("S1, a volatile top-K semi-bandit"),))
 
 
 # ------------------------------------------------------------------------------------------------- S2
 def _grid(name: str, size: int = 5, p_close: float = 0.1, lengthscale: float = 0.5, noise: float = 0.5,
-          horizon: int = 500) -> Scenario:
-    dag, mid = grid_dag(size)
+          horizon: int = 500, *, graph: tuple[DAG, np.ndarray] | None = None, delta: float = 0.1,
+          params: dict | None = None) -> Scenario:
+    """S2: paths of the ``size`` × ``size`` grid DAG, or of ``graph`` = (a DAG, its edges' points: the midpoints
+    of the edges from an edge list), f ~ GP(0, SE ℓ) on the edges' points, each edge closed w.p. ``p_close``."""
+    if graph is None:
+        dag, mid = grid_dag(size)
+        what = (f"S2 DAG-grid navigation: {size}×{size} grid, right/down edges from corner to corner "
+                f"(|𝒜| = {dag.n_edges} edges, every path {dag.k_max} edges)")
+        ends, domain_name, setting = "the corners are", f"grid{size}_edges", "S2, paths on a DAG grid"
+    else:
+        dag, mid = graph
+        what = (f"DAG paths: {dag.n_nodes} nodes, {dag.n_edges} edges (the base arms) from node {dag.start} to node "
+                f"{dag.goal}, paths of up to {dag.k_max} edges")
+        ends, domain_name, setting = "start and goal are", f"{name}_edges", "S2 on a DAG from an edge list"
     prior = GPPrior(f"GP(0, SE ℓ = {lengthscale:g} on edge midpoints)", np.zeros(dag.n_edges),
                     RBF(lengthscale).gram(mid), 0.0)
     avail = EdgeClosures(dag, p_close) if p_close > 0 else AlwaysAvailable(dag.n_edges)
-    closures = (f"each edge closed w.p. {p_close:g} per round (redrawn while the corners are disconnected; "
+    closures = (f"each edge closed w.p. {p_close:g} per round (redrawn while {ends} disconnected; "
                 "independent of f)" if p_close > 0 else "no closures")
     return Scenario(
         name=name,
-        description=(f"S2 DAG-grid navigation: {size}×{size} grid, right/down edges from corner to corner "
-                     f"(|𝒜| = {dag.n_edges} edges, every path {dag.k_max} edges), f ~ GP(0, SE ℓ = {lengthscale:g}) "
+        description=(f"{what}, f ~ GP(0, SE ℓ = {lengthscale:g}) "
                      f"on the edge midpoints (reward per edge), {closures}; exact DP oracle; noise N(0, {noise:g}²)."),
-        domain=FiniteDomain(mid, name=f"grid{size}_edges"), availability=avail, candidates=(prior,), truth=prior,
-        truth_index=0, noise=noise, horizon=horizon, delta=0.1, action_set=DAGPaths(dag, avail),
-        params=dict(BUCB_DEFAULT), notes=(_SETTING.format("S2, paths on a DAG grid"),))
+        domain=FiniteDomain(mid, name=domain_name), availability=avail, candidates=(prior,), truth=prior,
+        truth_index=0, noise=noise, horizon=horizon, delta=delta, action_set=DAGPaths(dag, avail),
+        params=dict(BUCB_DEFAULT) if params is None else dict(params), notes=(_SETTING.format(setting),))
 
 
 # ------------------------------------------------------------------------------------------------- S4
 @cache
-def _rff(M: int, d: int, lengthscale: float) -> RFFFeatures:
-    return RFFFeatures.draw(M, d, lengthscale, PAPER002_SEED + 4)
+def _rff(M: int, d: int, lengthscale: float, seed: int = PAPER002_SEED + 4) -> RFFFeatures:
+    return RFFFeatures.draw(M, d, lengthscale, seed)
 
 
 def _contextual(name: str, M: int = 20, d: int = 2, slots: int = 10, k: int = 2, lengthscale: float = 0.3,
-                noise: float = 0.5, horizon: int = 200) -> Scenario:
-    feats = _rff(M, d, lengthscale)
+                noise: float = 0.5, horizon: int = 200, *, seed: int = PAPER002_SEED + 4, delta: float = 0.1,
+                params: dict | None = None) -> Scenario:
+    """S4: ``M`` random Fourier frequencies (seed ``seed``) in ``d`` dimensions, ``slots`` contexts a round, K."""
+    feats = _rff(M, d, lengthscale, seed)
     D = feats.D
     weights = GPPrior(f"w ~ N(0, I_{D}) (RFF weights)", np.zeros(D), np.eye(D), 0.0)
     avail = UniformContexts(slots, d)
@@ -117,8 +157,8 @@ def _contextual(name: str, M: int = 20, d: int = 2, slots: int = 10, k: int = 2,
                      f"M⁻¹Σcos ωᵀ(a−a'), k(a, a) = 1; each round {slots} contexts uniform in [0,1]^{d} (independent "
                      f"of f), K = {k}; noise N(0, {noise:g}²). L = {feats.L:.3g}, C₂ = e^{M}, C₃ = {feats.C3:.3g}."),
         domain=FiniteDomain(np.arange(D, dtype=float), name=f"rff{M}_weights"), availability=avail,
-        candidates=(weights,), truth=weights, truth_index=0, noise=noise, horizon=horizon, delta=0.1,
-        action_set=ContextualTopK(avail, feats, k), params=dict(BUCB_DEFAULT),
+        candidates=(weights,), truth=weights, truth_index=0, noise=noise, horizon=horizon, delta=delta,
+        action_set=ContextualTopK(avail, feats, k), params=dict(BUCB_DEFAULT) if params is None else dict(params),
         notes=(_SETTING.format("S4, contexts for Theorem 3.2")
                + "; the sampler draws the weights w, the action set maps them to the contexts",))
 
@@ -197,12 +237,34 @@ def road_network(n_nodes: int = 120, side: float = 3000.0, k: int = 4, seed: int
     speeds = SPEEDS_KMH[rng.choice(4, size=len(und), p=[0.2, 0.4, 0.25, 0.15])] / 3.6
     tail = np.array([u for u, v in und] + [v for u, v in und])
     head = np.array([v for u, v in und] + [u for u, v in und])
-    speed = np.concatenate([speeds, speeds])
+    return network_from_edges(xy, elevation, tail, head, np.concatenate([speeds, speeds]))
+
+
+def network_from_edges(xy: np.ndarray, elevation: np.ndarray, tail: np.ndarray, head: np.ndarray,
+                       speed: np.ndarray, vehicle: dict | None = None) -> RoadNetwork:
+    """A road network from its nodes (positions ``xy`` and ``elevation``, m) and directed roads (``tail`` →
+    ``head``, speed limit ``speed`` in m/s): each road's length and incline from its ends, its deterministic
+    energy E_det by eq. (8) with ``vehicle``'s constants (default Table 2: :data:`VEHICLE`)."""
+    xy = np.asarray(xy, dtype=np.float64)
+    elevation = np.asarray(elevation, dtype=np.float64)
+    tail, head = np.asarray(tail), np.asarray(head)
+    n = xy.shape[0]
+    if xy.ndim != 2 or xy.shape[1] != 2 or elevation.shape != (n,):
+        raise BoundcheckError("a road network needs (n, 2) node positions and n elevations")
+    if tail.shape != head.shape or tail.ndim != 1 or tail.size == 0 or speed.shape != tail.shape:
+        raise BoundcheckError("a road network needs matching tail, head and speed arrays with at least one road")
+    if tail.min() < 0 or head.min() < 0 or max(tail.max(), head.max()) >= n or np.any(tail == head):
+        raise BoundcheckError(f"road ends must be distinct node indices in 0..{n - 1}")
+    if np.any(speed <= 0):
+        raise BoundcheckError("speed limits must be positive")
     horiz = np.linalg.norm(xy[tail] - xy[head], axis=1)
     dh = elevation[head] - elevation[tail]
     length = np.sqrt(horiz**2 + dh**2)
+    if np.any(length <= 0):
+        raise BoundcheckError("two nodes joined by a road are at the same place (a road of length 0)")
     incline = np.arctan2(dh, horiz)
-    return RoadNetwork(xy, elevation, tail, head, length, speed, incline, edge_energy(length, incline, speed))
+    energy = edge_energy(length, incline, speed) if vehicle is None else edge_energy(length, incline, speed, vehicle)
+    return RoadNetwork(xy, elevation, tail, head, length, speed, incline, energy)
 
 
 @cache
@@ -254,23 +316,36 @@ def routes(net: RoadNetwork, count: int = 4, stretch: float = 1.3, seed: int = P
         dsg = np.linalg.norm(xy[s] - xy[g])
         if dsg < 0.6 * side or any(r.start == s or r.goal == g for r in out):
             continue
-        dg = np.linalg.norm(xy - xy[g], axis=1)
-        ds = np.linalg.norm(xy - xy[s], axis=1)
-        inside = ds + dg <= stretch * dsg
-        keep = inside[net.tail] & inside[net.head] & (dg[net.head] < dg[net.tail])
-        e_ids = np.flatnonzero(keep)
-        G = csr_matrix((np.ones(e_ids.size), (net.tail[e_ids], net.head[e_ids])), shape=(len(xy), len(xy)))
-        fwd = np.zeros(len(xy), dtype=bool)
-        fwd[breadth_first_order(G, s, directed=True, return_predecessors=False)] = True
-        bwd = np.zeros(len(xy), dtype=bool)
-        bwd[breadth_first_order(G.T.tocsr(), g, directed=True, return_predecessors=False)] = True
-        on_path = fwd[net.tail[e_ids]] & bwd[net.head[e_ids]]
-        if not fwd[g] or on_path.sum() < 10:
+        route = corridor(net, s, g, stretch)
+        if route is None or route.edges.size < 10:
             continue
-        out.append(Route(s, g, e_ids[on_path]))
+        out.append(route)
         if len(out) == count:
             return tuple(out)
-    raise BoundcheckError("could not find enough connected routes in the synthetic road network")
+    raise BoundcheckError("could not find enough connected routes in the road network")
+
+
+def corridor(net: RoadNetwork, start: int, goal: int, stretch: float = 1.3) -> Route | None:
+    """The goal-directed corridor from ``start`` to ``goal``: edges u→v with both ends in the ellipse
+    d(s, ·) + d(·, g) ≤ ``stretch``·d(s, g) and d(v, g) < d(u, g), pruned to edges on a start–goal path (None
+    when the goal cannot be reached inside it)."""
+    xy = net.xy
+    s, g = int(start), int(goal)
+    dsg = np.linalg.norm(xy[s] - xy[g])
+    dg = np.linalg.norm(xy - xy[g], axis=1)
+    ds = np.linalg.norm(xy - xy[s], axis=1)
+    inside = ds + dg <= stretch * dsg
+    keep = inside[net.tail] & inside[net.head] & (dg[net.head] < dg[net.tail])
+    e_ids = np.flatnonzero(keep)
+    G = csr_matrix((np.ones(e_ids.size), (net.tail[e_ids], net.head[e_ids])), shape=(len(xy), len(xy)))
+    fwd = np.zeros(len(xy), dtype=bool)
+    fwd[breadth_first_order(G, s, directed=True, return_predecessors=False)] = True
+    bwd = np.zeros(len(xy), dtype=bool)
+    bwd[breadth_first_order(G.T.tocsr(), g, directed=True, return_predecessors=False)] = True
+    on_path = fwd[net.tail[e_ids]] & bwd[net.head[e_ids]]
+    if not fwd[g]:
+        return None
+    return Route(s, g, e_ids[on_path])
 
 
 def road_dag(net: RoadNetwork, route: Route) -> DAG:
@@ -290,14 +365,19 @@ def road_kernel(net: RoadNetwork, lengthscale: float = 1.0) -> np.ndarray:
 
 
 def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500,
-                  model_lengthscale: float | None = None) -> Scenario:
-    """S3 route ``route_index`` (1-based): the environment's feature lengthscale ``lengthscale``; the model's is
-    ``model_lengthscale`` (default: the same, a well-specified prior; otherwise misspecified, out of theory)."""
-    net = road_network()
-    rts = routes(net)
-    if not 1 <= route_index <= len(rts):
-        raise BoundcheckError(f"route must be in 1..{len(rts)}, got {route_index}")
-    route = rts[route_index - 1]
+                  model_lengthscale: float | None = None, *, name: str | None = None, net: RoadNetwork | None = None,
+                  route: Route | None = None, network_text: str = "synthetic road network", delta: float = 0.1,
+                  params: dict | None = None, stretch: float = 1.3) -> Scenario:
+    """S3 route ``route_index`` (1-based) of :func:`routes` on ``net`` (default the synthetic
+    :func:`road_network`), or ``route`` itself: the environment's feature lengthscale ``lengthscale``; the
+    model's is ``model_lengthscale`` (default: the same, a well-specified prior; otherwise misspecified, out of
+    theory). ``params``: GP-BUCB's ξ, ω (default :data:`BUCB_DEFAULT`)."""
+    net = road_network() if net is None else net
+    if route is None:
+        rts = routes(net)
+        if not 1 <= route_index <= len(rts):
+            raise BoundcheckError(f"route must be in 1..{len(rts)}, got {route_index}")
+        route = rts[route_index - 1]
     dag = road_dag(net, route)
     e = route.edges
     K = road_kernel(net, lengthscale)[np.ix_(e, e)]
@@ -311,22 +391,24 @@ def road_scenario(route_index: int, lengthscale: float = 1.0, horizon: int = 500
     extra = dict(truth_index=None, reference_index=0, in_theory=False,
                  out_of_theory_reason=f"model lengthscale {model_lengthscale:g} ≠ environment {lengthscale:g}") \
         if misspecified else dict(truth_index=0)
+    if name is None:
+        name = (f"comb_road_{route_index}" + ("" if lengthscale == 1.0 else f"_l{lengthscale:g}")
+                + (f"_model_l{model_lengthscale:g}" if misspecified else ""))
     return Scenario(
-        name=f"comb_road_{route_index}" + ("" if lengthscale == 1.0 else f"_l{lengthscale:g}")
-        + (f"_model_l{model_lengthscale:g}" if misspecified else ""),
-        description=(f"S3 synthetic road network ({len(net.xy)} intersections, {net.n_edges} directed roads), route "
+        name=name,
+        description=(f"S3 {network_text} ({len(net.xy)} intersections, {net.n_edges} directed roads), route "
                      f"{route_index}: {e.size} corridor edges, paths of up to {dag.k_max} edges; reward = −energy, "
                      f"f ~ GP(−E_det, σ₀²(½k̃_G k_f + ½k'_f)) with σ₀ = 0.25σ_det = {0.25 * net.sigma_det:.3g} Wh, "
                      f"noise 0.1σ_det = {noise:.3g} Wh, feature lengthscale {lengthscale:g}; exact DP oracle "
                      "(Algorithm 2's rectified Dijkstra is the experiments' variant, outside the theorems)."),
         domain=FiniteDomain(net.contexts[e], name=f"road_route{route_index}"), availability=avail,
-        candidates=(model,), truth=prior, noise=noise, horizon=horizon, delta=0.1, **extra,
+        candidates=(model,), truth=prior, noise=noise, horizon=horizon, delta=delta, **extra,
         action_set=RoadPaths(dag, avail),
         # TK ≈ 10⁴ observations: the cheaper certified γ methods (eigenvalue, submodular, online) suffice
-        params={**BUCB_DEFAULT, "rescale_prior": True,
+        params={**(BUCB_DEFAULT if params is None else params), "rescale_prior": True,
                 "gamma_methods": ("kronecker", "greedy_submodular", "greedy_online")},
         notes=("prior scale s = 0.25σ_det: the theorems' prior-scale generalisation (Theorem 3.1, sup k ≠ 1) is used",
-               "corridor = goal-directed edges inside an ellipse of stretch 1.3 [PROPOSED]"))
+               f"corridor = goal-directed edges inside an ellipse of stretch {stretch:g} [PROPOSED]"))
 
 
 # -------------------------------------------------------------------------------------- negative controls
@@ -348,21 +430,345 @@ def _rough(sc: Scenario, lengthscale: float = 0.1) -> Scenario:
                    notes=(*sc.notes, "negative control: truth_in_candidates"))
 
 
-SCENARIOS: dict[str, Callable[[], Scenario]] = {
-    "comb_topk": lambda: _topk("comb_topk"),
-    "comb_topk_k1": lambda: _topk("comb_topk_k1", k=1),
-    "comb_topk_k2": lambda: _topk("comb_topk_k2", k=2),
-    "comb_topk_k4": lambda: _topk("comb_topk_k4", k=4),
-    "comb_topk_k8": lambda: _topk("comb_topk_k8", k=8, size=12),
-    "comb_topk_n100": lambda: _topk("comb_topk_n100", n=100, k=4, size=30, lengthscale=0.2, noise=0.1),
-    # strongly correlated arms: where sampling each arm independently visibly breaks the TS identity
-    "comb_topk_smooth": lambda: _topk("comb_topk_smooth", lengthscale=1.0),
-    "comb_grid": lambda: _grid("comb_grid"),
-    "comb_grid_open": lambda: _grid("comb_grid_open", p_close=0.0),
-    "comb_rff": lambda: _contextual("comb_rff"),
-    # negative controls (theorems' ``controls``): outside the theorems, each claim's checks must see it
-    "comb_topk_noise": lambda: _noisy(_topk("comb_topk_noise")),
-    "comb_rff_noise": lambda: _noisy(_contextual("comb_rff_noise")),
-    "comb_topk_rough": lambda: _rough(_topk("comb_topk_rough")),
-    **{f"comb_road_{i}": (lambda i=i: road_scenario(i)) for i in range(1, 5)},
+# ------------------------------------------------------------------------------------------ scenario files
+_POS = {"type": "number", "exclusiveMinimum": 0}
+_NAT = {"type": "integer", "minimum": 1}
+_SEED = {"type": "integer", "minimum": 0}
+_SHARED = {
+    **COMMON_PROPERTIES,
+    "noise": {**_POS, "description": "ς: the noise standard deviation every model uses (the data's too, unless "
+                                     "[truth] noise_scale)"},
+    "algorithms": object_schema({"xi": {**_POS, "description": "GP-BUCB's ξ (ξ > ω > 1, Theorem 3.1(ii))"},
+                                 "omega": {**_POS, "description": "GP-BUCB's ω"}}, (),
+                                "the schedules' parameters (default ξ = 2.2, ω = 1.1)"),
 }
+_CONTROL = {
+    "noise_scale": {**_POS, "description": "negative control: the data's noise is N(0, (c·ς)²) while the models "
+                                           "use ς (breaks noise_matches)"},
+    "lengthscale": {**_POS, "description": "negative control: f drawn from GP(0, SE ℓ) while the algorithm's prior "
+                                           "keeps its own (breaks truth_in_candidates)"},
+}
+_SE = object_schema({"family": {"const": "se"}, "lengthscale": _POS}, ("family", "lengthscale"),
+                    "the SE kernel exp(−‖a−a'‖²/(2ℓ²)) on the base arms' points")
+
+TOP_K_SCHEMA = object_schema({
+    **_SHARED, "family": {"const": "combinatorial.top_k"},
+    "domain": object_schema({"uniform": object_schema({"n": _NAT, "dim": _NAT, "seed": _SEED}, ("n",),
+                                                      "n points uniform in [0,1]^dim (default dim 2, seed 2025 + n)")},
+                            ("uniform",), "the base arms"),
+    "kernel": _SE,
+    "actions": object_schema({
+        "k": {**_NAT, "description": "K, the base arms a round picks"},
+        "available": {**_NAT, "description": "𝒜_t: this many base arms uniformly at random each round"},
+        "p_available": {"type": "number", "exclusiveMinimum": 0, "maximum": 1,
+                        "description": "𝒜_t: each base arm independently w.p. p (instead of available)"},
+        "min_available": {**_NAT, "description": "with p_available: redrawn until at least this many (default K)"}},
+        ("k",), "top-K super arms over the available base arms (exactly one of available, p_available)"),
+    "truth": object_schema(_CONTROL, (), "optional: a negative control"),
+}, ("family", "name", "horizon", "delta", "noise", "domain", "kernel", "actions"))
+
+DAG_SCHEMA = object_schema({
+    **_SHARED, "family": {"const": "combinatorial.dag_paths"},
+    "graph": object_schema({
+        "grid": {"type": "integer", "minimum": 2, "description": "the n × n grid with right/down edges, corner to "
+                                                                 "corner (S2)"},
+        "nodes": {"type": "array", "items": {"type": "array", "items": {"type": "number"}},
+                  "description": "node positions (edge points are the midpoints)"},
+        "edges": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                                             "maxItems": 2}, "description": "[tail, head] node indices"},
+        "nodes_csv": {"type": "string", "description": "a CSV with columns x, y (instead of nodes)"},
+        "edges_csv": {"type": "string", "description": "a CSV with columns tail, head (instead of edges)"},
+        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
+        (), "grid, or an edge list (nodes or nodes_csv, edges or edges_csv, start, goal) of a DAG"),
+    "kernel": _SE,
+    "availability": object_schema({"closure_probability": {"type": "number", "minimum": 0, "exclusiveMaximum": 1,
+                                                           "description": "each edge closed w.p. p per round "
+                                                                          "(redrawn while start and goal are "
+                                                                          "disconnected); 0: no closures"}}),
+    "truth": object_schema(_CONTROL, (), "optional: a negative control"),
+}, ("family", "name", "horizon", "delta", "noise", "graph", "kernel"))
+
+ROAD_SCHEMA = object_schema({
+    **_SHARED, "family": {"const": "combinatorial.road"},
+    "noise": {"type": "null", "description": "not a key here: the noise is 0.1σ_det (paper §4)"},
+    "network": object_schema({
+        "synthetic": object_schema({"nodes": _NAT, "side": _POS, "neighbours": _NAT, "seed": _SEED},
+                                   ("nodes", "side", "neighbours", "seed"),
+                                   "a random geometric road graph (boundcheck's stand-in for the paper's networks)"),
+        "nodes_csv": {"type": "string", "description": "a CSV with columns x, y, elevation (m)"},
+        "edges_csv": {"type": "string", "description": "a CSV of directed roads with columns tail, head, speed_kmh"}},
+        (), "synthetic, or nodes_csv and edges_csv"),
+    "vehicle": object_schema({k: _POS for k in VEHICLE}, (), "eq. (8)'s constants (default Table 2)"),
+    "route": object_schema({
+        "index": {**_NAT, "description": "the index-th far-apart route of the network (with count, stretch, seed)"},
+        "count": _NAT, "seed": _SEED, "stretch": {"type": "number", "minimum": 1},
+        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
+        (), "index, or start and goal: the route's goal-directed corridor is the DAG of base arms"),
+    "kernel": object_schema({"feature_lengthscale": _POS}, ("feature_lengthscale",),
+                            "k = σ₀²(½k̃_G k_f + ½k'_f): the Matérn-5/2 feature kernels' lengthscale"),
+    "model": object_schema({"feature_lengthscale": _POS}, (), "optional: the model's own (misspecified)"),
+}, ("family", "name", "horizon", "delta", "network", "route", "kernel"))
+del ROAD_SCHEMA["properties"]["noise"]
+
+CONTEXTS_SCHEMA = object_schema({
+    **_SHARED, "family": {"const": "combinatorial.contexts"},
+    "features": object_schema({"frequencies": {**_NAT, "description": "M random Fourier frequencies"},
+                               "dim": _NAT, "lengthscale": _POS, "seed": _SEED},
+                              ("frequencies", "dim", "lengthscale", "seed"),
+                              "f(a) = φ(a)ᵀw, ω ~ N(0, ℓ⁻²I) fixed by the seed, w ~ N(0, I) afresh per run"),
+    "actions": object_schema({"slots": {**_NAT, "description": "contexts uniform in [0,1]^dim each round"},
+                              "k": {**_NAT, "description": "K"}}, ("slots", "k")),
+    "truth": object_schema({"noise_scale": _CONTROL["noise_scale"]}, (), "optional: a negative control"),
+}, ("family", "name", "horizon", "delta", "noise", "features", "actions"))
+
+
+def _params(f: FileReader, root: dict, schema: dict) -> dict | None:
+    a = f.table(root, "algorithms", "", schema["properties"]["algorithms"], default=None)
+    if a is None:
+        return None
+    out = dict(BUCB_DEFAULT)
+    for key in ("xi", "omega"):
+        if key in a:
+            out[key] = f.number(a, key, "algorithms", low=0.0, strict_low=True, what="a positive number")
+    if not out["xi"] > out["omega"] > 1.0:
+        raise f.error("algorithms", "ξ > ω > 1 (Theorem 3.1(ii))", f"ξ = {out['xi']:g}, ω = {out['omega']:g}")
+    return out
+
+
+def _se(f: FileReader, root: dict, schema: dict) -> float:
+    k = f.table(root, "kernel", "", schema["properties"]["kernel"])
+    f.text(k, "family", "kernel", choices=("se",))
+    return f.number(k, "lengthscale", "kernel", low=0.0, strict_low=True, what="a positive lengthscale")
+
+
+def _controls(f: FileReader, root: dict, schema: dict, sc: Scenario) -> Scenario:
+    t = f.table(root, "truth", "", schema["properties"]["truth"], default={})
+    if "lengthscale" in t:
+        sc = _rough(sc, f.number(t, "lengthscale", "truth", low=0.0, strict_low=True, what="a positive lengthscale"))
+    if "noise_scale" in t:
+        sc = _noisy(sc, f.number(t, "noise_scale", "truth", low=0.0, strict_low=True, what="a positive scale"))
+    return sc
+
+
+def _build(f: FileReader, fn, *args, **kw) -> Scenario:
+    try:
+        return fn(*args, **kw)
+    except ScenarioFileError:
+        raise
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: {exc}") from None
+
+
+def _noise(f: FileReader, root: dict) -> float:
+    return f.number(root, "noise", "", low=0.0, strict_low=True, what="a positive noise level ς")
+
+
+def parse_top_k(f: FileReader, root: dict) -> Scenario:
+    """S1 from a ``combinatorial.top_k`` file (:data:`TOP_K_SCHEMA`), built by the same code as the built-ins."""
+    common, props = read_common(f, root), TOP_K_SCHEMA["properties"]
+    d = f.table(root, "domain", "", props["domain"])
+    u = f.table(d, "uniform", "domain", props["domain"]["properties"]["uniform"])
+    n = _at_most(f, "domain.uniform.n", f.integer(u, "n", "domain.uniform"), MAX_ARMS, " base arms")
+    a = f.table(root, "actions", "", props["actions"])
+    k = f.integer(a, "k", "actions")
+    kw: dict = dict(dim=_at_most(f, "domain.uniform.dim", f.integer(u, "dim", "domain.uniform", default=2), 100),
+                    delta=common.delta,
+                    params=_params(f, root, TOP_K_SCHEMA))
+    if "seed" in u:
+        kw["seed"] = f.integer(u, "seed", "domain.uniform", minimum=0)
+    if ("available" in a) == ("p_available" in a):
+        raise f.error("actions", "exactly one of available, p_available")
+    if "available" in a:
+        size = f.integer(a, "available", "actions")
+        if "min_available" in a:
+            raise f.error("actions.min_available", "no min_available with available (it is exactly that many)")
+    else:
+        size = k
+        kw["p_available"] = f.number(a, "p_available", "actions", low=0.0, high=1.0, strict_low=True,
+                                     what="a probability in (0, 1]")
+        kw["min_available"] = f.integer(a, "min_available", "actions", default=k)
+    if size < k or kw.get("min_available", k) < k:
+        raise f.error("actions", f"at least K = {k} base arms available every round")
+    if size > n:
+        raise f.error("actions.available", f"at most n = {n}", size)
+    sc = _build(f, _topk, common.name, n=n, k=k, size=size, lengthscale=_se(f, root, TOP_K_SCHEMA),
+                noise=_noise(f, root), horizon=common.horizon, **kw)
+    return finish_common(f, _controls(f, root, TOP_K_SCHEMA, sc), common)
+
+
+#: the most base arms a file may ask for: n × n kernel matrices beyond this do not fit a workstation
+MAX_ARMS = 4096
+
+
+def _at_most(f: FileReader, key: str, value: int, most: int, what: str = "") -> int:
+    if value > most:
+        raise f.error(key, f"at most {most}{what}", value)
+    return value
+
+
+def _int_array(f: FileReader, value, key: str) -> np.ndarray:
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError):
+        a = np.asarray([])
+    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+        a = a.astype(np.int64)
+    if a.dtype.kind not in "iu" or a.size == 0:
+        raise f.error(key, "node indices (integers)", value if not isinstance(value, np.ndarray) else a)
+    return a.astype(np.int64)
+
+
+def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
+    """S2 from a ``combinatorial.dag_paths`` file (:data:`DAG_SCHEMA`): the grid DAG, or a DAG from an edge
+    list (nodes and edges inline or in CSV files) whose base arms' points are the edges' midpoints."""
+    common, props = read_common(f, root), DAG_SCHEMA["properties"]
+    g = f.table(root, "graph", "", props["graph"])
+    kw: dict = dict(delta=common.delta, params=_params(f, root, DAG_SCHEMA))
+    if "grid" in g:
+        extra = sorted(set(g) - {"grid"})
+        if extra:
+            raise f.error(f"graph.{extra[0]}", "nothing else with graph.grid")
+        kw["size"] = _at_most(f, "graph.grid", f.integer(g, "grid", "graph", minimum=2), 40, " (2n(n−1) edges)")
+    else:
+        for a, b in (("nodes", "nodes_csv"), ("edges", "edges_csv")):
+            if (a in g) == (b in g):
+                raise f.error("graph", f"grid, or exactly one of {a}, {b} (with start, goal)")
+        for key in ("start", "goal"):
+            if key not in g:
+                raise f.error(f"graph.{key}", "a node index (required for an edge list)")
+        if "nodes" in g:
+            xy = f.array(g["nodes"], "graph.nodes", shape=(None, None), what="node positions")
+        else:
+            c = f.csv_columns("graph.nodes_csv", g["nodes_csv"], ("x", "y"))
+            xy = np.stack([c["x"], c["y"]], axis=1)
+        if "edges" in g:
+            e = _int_array(f, g["edges"], "graph.edges")
+            if e.ndim != 2 or e.shape[1] != 2:
+                raise f.error("graph.edges", "a list of [tail, head] pairs", g["edges"])
+            tail, head = e[:, 0], e[:, 1]
+        else:
+            c = f.csv_columns("graph.edges_csv", g["edges_csv"], ("tail", "head"))
+            tail, head = _int_array(f, c["tail"], "graph.edges_csv"), _int_array(f, c["head"], "graph.edges_csv")
+        _at_most(f, "graph", tail.size, MAX_ARMS, " edges")
+        start, goal = f.integer(g, "start", "graph", minimum=0), f.integer(g, "goal", "graph", minimum=0)
+        try:
+            dag = DAG(xy.shape[0], tail, head, start, goal)
+        except BoundcheckError as exc:
+            raise ScenarioFileError(f"{f.source}: key 'graph': {exc}") from None
+        if dag.k_max < 1:
+            raise f.error("graph", f"a DAG in which node {goal} can be reached from node {start}")
+        kw["graph"] = (dag, 0.5 * (xy[dag.tail] + xy[dag.head]))
+    av = f.table(root, "availability", "", props["availability"], default={})
+    p = f.number(av, "closure_probability", "availability", default=0.1 if "grid" in g else 0.0, low=0.0,
+                 high=1.0, what="a probability in [0, 1)")
+    if p >= 1.0:
+        raise f.error("availability.closure_probability", "a probability in [0, 1)", p)
+    sc = _build(f, _grid, common.name, p_close=p, lengthscale=_se(f, root, DAG_SCHEMA), noise=_noise(f, root),
+                horizon=common.horizon, **kw)
+    return finish_common(f, _controls(f, root, DAG_SCHEMA, sc), common)
+
+
+def parse_road(f: FileReader, root: dict) -> Scenario:
+    """S3 from a ``combinatorial.road`` file (:data:`ROAD_SCHEMA`): the synthetic road network or one from CSV
+    files, the paper's energy model and kernel, one route's corridor."""
+    common, props = read_common(f, root), ROAD_SCHEMA["properties"]
+    nt = f.table(root, "network", "", props["network"])
+    vt = f.table(root, "vehicle", "", props["vehicle"], default=None)
+    vehicle = None
+    if vt is not None:
+        vehicle = {**VEHICLE, **{k: f.number(vt, k, "vehicle", low=0.0, strict_low=True, what="a positive number")
+                                 for k in vt}}
+    if "synthetic" in nt:
+        if set(nt) != {"synthetic"}:
+            raise f.error("network", "exactly one of synthetic, or nodes_csv with edges_csv")
+        st = f.table(nt, "synthetic", "network", props["network"]["properties"]["synthetic"])
+        net = _build(f, road_network, _at_most(f, "network.synthetic.nodes",
+                                               f.integer(st, "nodes", "network.synthetic", minimum=2), 500),
+                     f.number(st, "side", "network.synthetic", low=0.0, strict_low=True, what="a positive side (m)"),
+                     f.integer(st, "neighbours", "network.synthetic"),
+                     f.integer(st, "seed", "network.synthetic", minimum=0))
+        if vehicle is not None:
+            net = replace(net, energy=edge_energy(net.length, net.incline, net.speed, vehicle))
+        text = "synthetic road network"
+    else:
+        if set(nt) != {"nodes_csv", "edges_csv"}:
+            raise f.error("network", "exactly one of synthetic, or nodes_csv with edges_csv")
+        nodes = f.csv_columns("network.nodes_csv", nt["nodes_csv"], ("x", "y", "elevation"))
+        edges = f.csv_columns("network.edges_csv", nt["edges_csv"], ("tail", "head", "speed_kmh"))
+        _at_most(f, "network.edges_csv", edges["tail"].size, MAX_ARMS, " roads")
+        tail = _int_array(f, edges["tail"], "network.edges_csv")
+        head = _int_array(f, edges["head"], "network.edges_csv")
+        xy = np.stack([nodes["x"], nodes["y"]], axis=1)
+        try:
+            net = network_from_edges(xy, nodes["elevation"], tail, head, edges["speed_kmh"] / 3.6, vehicle)
+        except BoundcheckError as exc:
+            raise ScenarioFileError(f"{f.source}: key 'network': {exc}") from None
+        text = f"road network of {nt['edges_csv']}"
+    rt = f.table(root, "route", "", props["route"])
+    stretch = f.number(rt, "stretch", "route", default=1.3, low=1.0, what="a stretch ≥ 1")
+    if "index" in rt:
+        if "start" in rt or "goal" in rt:
+            raise f.error("route", "index, or start and goal (not both)")
+        index = f.integer(rt, "index", "route")
+        count = f.integer(rt, "count", "route", default=4)
+        if index > count:
+            raise f.error("route.index", f"at most count = {count}", index)
+        seed = f.integer(rt, "seed", "route", minimum=0, default=PAPER002_SEED + 3)
+        rts = _build(f, routes, net, count, stretch, seed)
+        route = rts[index - 1]
+    else:
+        if "start" not in rt or "goal" not in rt or "count" in rt or "seed" in rt:
+            raise f.error("route", "index (with count, stretch, seed), or start and goal (with stretch)")
+        index = 1
+        s, g = f.integer(rt, "start", "route", minimum=0), f.integer(rt, "goal", "route", minimum=0)
+        if max(s, g) >= len(net.xy) or s == g:
+            raise f.error("route", f"distinct start and goal nodes in 0..{len(net.xy) - 1}", f"{s} → {g}")
+        route = corridor(net, s, g, stretch)
+        if route is None or route.edges.size == 0:
+            raise f.error("route", f"a goal reachable from the start inside the corridor of stretch {stretch:g}",
+                          f"{s} → {g}")
+    ell = f.number(f.table(root, "kernel", "", props["kernel"]), "feature_lengthscale", "kernel", low=0.0,
+                   strict_low=True, what="a positive lengthscale")
+    mt = f.table(root, "model", "", props["model"], default={})
+    model = f.number(mt, "feature_lengthscale", "model", default=None, low=0.0, strict_low=True,
+                     what="a positive lengthscale")
+    sc = _build(f, road_scenario, index, ell, common.horizon, model, name=common.name, net=net, route=route,
+                network_text=text, delta=common.delta, params=_params(f, root, ROAD_SCHEMA), stretch=stretch)
+    return finish_common(f, sc, common)
+
+
+def parse_contexts(f: FileReader, root: dict) -> Scenario:
+    """S4 from a ``combinatorial.contexts`` file (:data:`CONTEXTS_SCHEMA`)."""
+    common, props = read_common(f, root), CONTEXTS_SCHEMA["properties"]
+    ft = f.table(root, "features", "", props["features"])
+    at = f.table(root, "actions", "", props["actions"])
+    slots = _at_most(f, "actions.slots", f.integer(at, "slots", "actions"), 10000)
+    k = f.integer(at, "k", "actions")
+    if k > slots:
+        raise f.error("actions.k", f"at most slots = {slots}", k)
+    sc = _build(f, _contextual, common.name,
+                M=_at_most(f, "features.frequencies", f.integer(ft, "frequencies", "features"), 1024),
+                d=_at_most(f, "features.dim", f.integer(ft, "dim", "features"), 100), slots=slots, k=k,
+                lengthscale=f.number(ft, "lengthscale", "features", low=0.0, strict_low=True,
+                                     what="a positive lengthscale"),
+                noise=_noise(f, root), horizon=common.horizon, seed=f.integer(ft, "seed", "features", minimum=0),
+                delta=common.delta, params=_params(f, root, CONTEXTS_SCHEMA))
+    return finish_common(f, _controls(f, root, CONTEXTS_SCHEMA, sc), common)
+
+
+FILE_FAMILIES = (
+    FileFamily("combinatorial.top_k", parse_top_k, TOP_K_SCHEMA,
+               "paper 002's S1: volatile top-K semi-bandits on points in [0,1]^d (random-subset or Bernoulli "
+               "availability)"),
+    FileFamily("combinatorial.dag_paths", parse_dag_paths, DAG_SCHEMA,
+               "paper 002's S2: start–goal paths of a DAG (the grid, or an edge list inline or in CSV) with edge "
+               "closures"),
+    FileFamily("combinatorial.road", parse_road, ROAD_SCHEMA,
+               "paper 002's S3: routes in a road network (synthetic, or nodes and directed roads from CSV) with "
+               "eq. (8)'s energies and the graph-Matérn kernel"),
+    FileFamily("combinatorial.contexts", parse_contexts, CONTEXTS_SCHEMA,
+               "paper 002's S4: fresh contexts each round, a random-Fourier-feature kernel, top-K"),
+)
+
+#: the paper's scenario files (registered under their file names)
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
