@@ -85,9 +85,9 @@ REGRET_COLUMNS = {
     "bound": "the explicit bound's anytime form Bound_T(t) with the certified upper end of γ_t (when stored)",
 }
 
-#: ``PowerResult.claims``: one row per planted defect × claim (``baseline``: the correct algorithm).
+#: ``PowerResult.claims``: one row per planted defect × claim (``none``: the correct algorithm).
 POWER_CLAIM_COLUMNS = {
-    "defect": "the planted defect (``baseline``: none; its probabilities are false alarms)",
+    "defect": "the planted defect (``none``: the correct algorithm; its probabilities are false alarms)",
     "claim": "the claim id",
     "probability": "the probability that a verify of N runs calls the claim violated",
     "verdict_at_n": "the claim's verdict on the first N runs",
