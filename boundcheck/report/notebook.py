@@ -19,8 +19,10 @@ __all__ = ["SCOPE", "scoped_css", "verify_fragment", "sweep_fragment", "reproduc
 #: the class of the element every fragment is wrapped in; every rule of its style sheet starts with it
 SCOPE = "boundcheck-result"
 
-# the report's banner bleeds into the page's padding (negative margins); a notebook cell has none to bleed into
+# the report's banner bleeds into the page's padding (negative margins); a notebook cell has none to bleed into,
+# and is narrower than the report's page: a wide table scrolls inside the fragment ("body" is the fragment itself)
 _NOTEBOOK_CSS = """
+body { overflow-x: auto; }
 .banner { margin: 0 0 8px; border-radius: 6px; }
 figure img { max-width: 100%; }
 """
