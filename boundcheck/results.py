@@ -182,6 +182,20 @@ class Result(dict):
         """The summary as JSON text, exactly as the CLI prints it with ``--json``."""
         return json.dumps(dict(self), indent=indent, default=_json_default)
 
+    def headline(self) -> str:
+        """One line: what was checked and the verdict (what IPython prints for the result)."""
+        what = self.get("theorem") or (self.get("paper") or {}).get("id", "?")
+        where = f" on {self['scenario']}" if self.get("scenario") else ""
+        verdict = self.get("verdict")
+        if verdict is None and isinstance(self.get("counts"), dict):  # reproduce: its claims' verdicts counted
+            verdict = ", ".join(f"{n} {k}" for k, n in self["counts"].items() if n)
+        return (f"{type(self).__name__}: {what}{where}" + (f": {verdict}" if verdict else "")
+                + " (a dict: the JSON summary; .claims, .runs, .regret: DataFrames; .to_json())")
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        # IPython's text display (a terminal): one line, not the summary's hundreds; repr() stays the dict's
+        p.text(self.headline())
+
     @property
     def claims(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
         raise NotImplementedError

@@ -94,3 +94,19 @@ def test_a_result_is_the_summary_dict_with_tables(tmp_path):
     del res, copy
     gc.collect()
     assert not folder.exists()
+
+
+def test_a_power_result_has_its_table_tidy(tmp_path):
+    """api.power's result: one row per defect × claim, the defect studies' tables led by the defect."""
+    from boundcheck import api
+    from boundcheck.results import POWER_CLAIM_COLUMNS, PowerResult
+
+    res = api.power("gp_ucb", runs=10, horizon=10, seed=1, jobs=1, subsets=10, defects=["beta_small"],
+                    out=tmp_path / "power")
+    assert isinstance(res, PowerResult) and res["path"] == str(tmp_path / "power" / "power.json")
+    claims = res.claims
+    assert list(claims.columns) == list(POWER_CLAIM_COLUMNS) and set(claims["defect"]) == {"none", "beta_small"}
+    caught = claims[claims["caught"]]
+    assert set(caught["defect"]) <= {"beta_small"} and "D1_optimism" in set(caught["claim"])  # β/10: optimism fails
+    assert res.runs.columns[0] == "defect" and len(res.regret) == len(res.runs) * 10
+    assert res.headline().startswith("PowerResult: gp_ucb on ") and "D1_optimism" in res._repr_html_()
