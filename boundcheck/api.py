@@ -481,12 +481,14 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     ``allow_out_of_theory`` or the study is an explicit negative control (``beta_scale`` ≠ 1, ``defects``).
 
     Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
-    go to a temporary folder that is removed afterwards. Every input is validated, and the memory estimate
-    checked against ``max_memory`` (default: the memory available), before anything is written; an error leaves
-    no results folder behind. ``on_chunk(done, total)`` counts chunks, ``on_progress(done, total)`` run-steps
-    (from a background thread, several times a second)."""
+    go to a temporary folder, removed when the returned result is. Every input is validated, and the memory
+    estimate checked against ``max_memory`` (default: the memory available), before anything is written; an error
+    leaves no results folder behind. ``on_chunk(done, total)`` counts chunks, ``on_progress(done, total)``
+    run-steps (from a background thread, several times a second). Returns a
+    :class:`~boundcheck.results.VerifyResult`: the JSON summary (a dict) with its tables as DataFrames."""
     from .claims.budget import HolmBudget
     from .claims.conformance import OUT_OF_THEORY
+    from .results import VerifyResult
     from .study.power import apply_defects, defect_instance
     from .study.preflight import preflight, run_options
     from .study.runner import Sequential, preload_workers, run_study
@@ -538,9 +540,14 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]
     kwargs = dict(in_theory=not reasons, reasons=reasons, meta=meta, on_chunk=on_chunk, on_progress=on_progress,
                   budget=budget, sequential=sequential)
-    if temporary:
-        with tempfile.TemporaryDirectory(prefix="boundcheck-") as tmp:
-            return run_study(spec, inst, Path(tmp) / "results", options, **kwargs)
+    if temporary:  # the result keeps the folder (its tables) until the result itself goes (boundcheck.results)
+        tmp = tempfile.TemporaryDirectory(prefix="boundcheck-")
+        try:
+            summary = run_study(spec, inst, Path(tmp.name) / "results", options, **kwargs)
+        except BaseException:
+            tmp.cleanup()
+            raise
+        return VerifyResult(summary, Path(tmp.name) / "results", keep=tmp)
     created = _missing_parents(out_path)
     try:
         summary = run_study(spec, inst, out_path / "results", options, **kwargs)
@@ -560,7 +567,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
         manifest = store.require_manifest()
         manifest.setdefault("timing", {})["report_s"] = time.perf_counter() - t0
         store.write_manifest(manifest)
-    return summary
+    return VerifyResult(summary, out_path / "results")
 
 
 #: the settings power does not read (a keyword among them is refused; see settings_from)
@@ -614,7 +621,9 @@ def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, set
                       seed=s.seed, on_study=on_study)
     atomic_write_json(out_path / "power.json", table, default=float)
     table["path"] = str(out_path / "power.json")
-    return table
+    from .results import PowerResult
+
+    return PowerResult(table, out_path)
 
 
 def _missing_parents(path: Path) -> list[Path]:
@@ -777,7 +786,9 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
 
         result["page"] = str(write_sweep_page(table, result, out))
     atomic_write_json(out / "sweep.json", result, default=str)
-    return result
+    from .results import SweepResult
+
+    return SweepResult(result, out)
 
 
 # ------------------------------------------------------------------------------------------------ reproduce
@@ -1041,7 +1052,9 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
         atomic_write_json(out / "reproduce.json", summary, default=str)
-    return summary
+    from .results import ReproduceResult
+
+    return ReproduceResult(summary, out)
 
 
 # ----------------------------------------------------------------------------------- theorems: list, show, bound

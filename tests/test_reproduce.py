@@ -330,3 +330,19 @@ def test_toy_variant_builds_the_cell():
     assert np.max(np.diag(sc.candidates[0].K)) == pytest.approx(0.1)
     assert sc.availability.mask(2).all() and not base.availability.mask(2).all()
     assert replace(sc, name="x").horizon == base.horizon
+
+
+def test_the_result_is_the_summary_with_tables(planted):
+    """api.reproduce returns its JSON summary with the notebook views (boundcheck.results): the claims, and every
+    panel's stored tables led by the experiment and the panel."""
+    from boundcheck.report.notebook import SCOPE
+    from boundcheck.results import ReproduceResult
+
+    summary, out = planted
+    assert isinstance(summary, ReproduceResult) and summary.folder == out
+    assert summary.claims["claim"].tolist() == [c["id"] for c in summary["claims"]]
+    runs, regret = summary.runs, summary.regret
+    assert set(runs["panel"]) == {"toy"} and list(runs.columns[:2]) == ["experiment", "panel"]
+    assert len(runs) == 8 * 4 and len(regret) == len(runs) * 30
+    html = summary._repr_html_()
+    assert f'class="{SCOPE}"' in html and "random_beats_oracle" in html

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from ..utils.io import atomic_write_text
 
-__all__ = ["write_sweep_page", "sweep_figure"]
+__all__ = ["write_sweep_page", "sweep_body", "sweep_figure"]
 
 _CSS = """
 body { font: 15px/1.5 system-ui, "DejaVu Sans", sans-serif; color: #1d232a; margin: 0; background: #f6f7f9; }
@@ -81,9 +81,9 @@ def _png(fig: Figure) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
-def write_sweep_page(table: pd.DataFrame, meta: dict, out_dir: str | Path) -> Path:
-    """Write ``out_dir/index.html`` for a sweep (its table and the content of ``sweep.json``)."""
-    out_dir = Path(out_dir)
+def sweep_body(table: pd.DataFrame, meta: dict) -> str:
+    """The sweep page's content (title, figure, cells' table): what :func:`write_sweep_page` writes inside its
+    page, and a notebook shows (:mod:`boundcheck.report.notebook`)."""
     e = html.escape
     varied = [a["name"] for a in meta["vary"]]
     cells = _cells(table)
@@ -100,9 +100,7 @@ def write_sweep_page(table: pd.DataFrame, meta: dict, out_dir: str | Path) -> Pa
     fig = sweep_figure(table, varied)
     title = f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}"
     axes = ", ".join(f'<b>{e(a["name"])}</b> ∈ {{{e(", ".join(map(str, a["values"])))}}}' for a in meta["vary"])
-    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>{_CSS}</style></head><body><main>
-<h1>{e(title)}</h1>
+    return f"""<h1>{e(title)}</h1>
 <p>{len(cells)} cells over {axes}; checked algorithm <b>{e(str(cells['algorithm'].iloc[0]))}</b>;
 overall: <span class="{e(meta['verdict'])}">{e(meta['verdict'])}</span>.</p>
 <h2>Where the bound becomes vacuous</h2>
@@ -115,7 +113,16 @@ that guessing does not already guarantee.</p>
 <table><tr>{head}</tr>{''.join(body)}</table>
 <p class="mute">The tidy table (one row per cell × claim) is <code>sweep.parquet</code>; each cell's results are in
 <code>cells/&lt;cell&gt;/results</code> (<code>boundcheck report</code> builds a cell's full report).</p>
-</main></body></html>
+"""
+
+
+def write_sweep_page(table: pd.DataFrame, meta: dict, out_dir: str | Path) -> Path:
+    """Write ``out_dir/index.html`` for a sweep (its table and the content of ``sweep.json``)."""
+    out_dir = Path(out_dir)
+    title = f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}"
+    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{_CSS}</style></head><body><main>
+{sweep_body(table, meta)}</main></body></html>
 """
     path = out_dir / "index.html"
     atomic_write_text(path, page)

@@ -1,0 +1,129 @@
+"""The reports as notebook output: HTML fragments that the result objects of :mod:`boundcheck.results` show
+(``_repr_html_``).
+
+Each fragment is made of the reports' own rendering (:mod:`boundcheck.report.html` for a verify: the headline,
+the verdict cards and the claims table, and the regret figure; :mod:`boundcheck.report.sweep` for a sweep;
+:mod:`boundcheck.report.replication_html` for a reproduce), never of new markup for the same things. A notebook
+shows a fragment inside its own page, so the reports' style sheet is scoped under one class
+(:func:`scoped_css`): a page-wide rule (``body``, ``table``, ``h2``) would restyle the whole notebook.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+__all__ = ["SCOPE", "scoped_css", "verify_fragment", "sweep_fragment", "reproduce_fragment", "power_fragment"]
+
+#: the class of the element every fragment is wrapped in; every rule of its style sheet starts with it
+SCOPE = "boundcheck-result"
+
+# the report's banner bleeds into the page's padding (negative margins); a notebook cell has none to bleed into,
+# and is narrower than the report's page: a wide table scrolls inside the fragment ("body" is the fragment itself)
+_NOTEBOOK_CSS = """
+body { overflow-x: auto; }
+.banner { margin: 0 0 8px; border-radius: 6px; }
+figure img { max-width: 100%; }
+"""
+
+
+def _prefix(selector: str, scope: str) -> str:
+    """One selector moved under ``.scope``: the page-level ones (``:root``, ``html``, ``body``) become the scope
+    itself, so that the variables and the font they set reach every element of the fragment."""
+    s = selector.strip()
+    if s in (":root", "html", "body"):
+        return f".{scope}"
+    if s == "*":
+        return f".{scope}, .{scope} *"
+    for page in ("body ", "html "):
+        if s.startswith(page):
+            return f".{scope} {s[len(page):]}"
+    return f".{scope} {s}"
+
+
+def scoped_css(css: str, scope: str = SCOPE) -> str:
+    """``css`` with every rule's selectors prefixed by ``.scope`` (at-rules such as ``@media`` keep their
+    condition and have their inner rules scoped). Comments are dropped. Covers the plain style sheets of the
+    reports (rules and nested at-rules, no strings holding braces)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    out, i, head = [], 0, re.compile(r"\s*([^{}]+)\{")
+    while True:
+        m = head.match(css, i)
+        if m is None:
+            break
+        sel = m.group(1).strip()
+        if sel.startswith("@"):  # an at-rule's block holds whole rules: find its closing brace
+            depth, j = 1, m.end()
+            while depth and j < len(css):
+                depth += {"{": 1, "}": -1}.get(css[j], 0)
+                j += 1
+            out.append(f"{sel} {{ {scoped_css(css[m.end():j - 1], scope)} }}")
+            i = j
+        else:
+            j = css.index("}", m.end())
+            out.append(", ".join(_prefix(s, scope) for s in sel.split(",")) + " {" + css[m.end():j] + "}")
+            i = j + 1
+    return "\n".join(out)
+
+
+def _wrap(css: str, body: str) -> str:
+    return (f"<div class=\"{SCOPE}\"><style>{scoped_css(css + _NOTEBOOK_CSS)}</style>{body}</div>")
+
+
+def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
+    """A verify's headline, verdict cards and claims table (the HTML report's own sections) and its regret
+    figure (drawn from the stored tables), as one fragment; ``link``: the full report, when one was written."""
+    from .context import load
+    from .figures import _draw, fig_regret
+    from .html import CSS, _figures_section, _glance, _verdict_section, e
+
+    ctx = load(Path(results_dir))
+    with tempfile.TemporaryDirectory(prefix="boundcheck-figure-") as tmp:
+        fig, _ = _draw(fig_regret, ctx, Path(tmp))  # read into the page (base64) before the folder goes
+        figures = _figures_section([fig]) if fig is not None else ""
+    cls = "out" if not ctx.in_theory else ctx.verdict
+    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', _glance(ctx),
+            f"<h3>Claims</h3>{_verdict_section(ctx)}", figures]
+    if link:
+        body.append(f"<p class='small mute'>Full report: <code>{e(link)}</code></p>")
+    return _wrap(CSS, "".join(body))
+
+
+def sweep_fragment(table, meta: dict) -> str:
+    """A sweep's page (:func:`boundcheck.report.sweep.sweep_body`: its figure and its cells' table)."""
+    from .sweep import _CSS, sweep_body
+
+    return _wrap(_CSS, sweep_body(table, meta))
+
+
+def reproduce_fragment(summary: dict) -> str:
+    """A reproduce's headline and its claims table (the replication report's own table)."""
+    from .html import CSS, e
+    from .replication import headline
+    from .replication_html import EXTRA_CSS, _claims_table
+
+    body = f'<div class="banner replication">{e(headline(summary))}</div>' + _claims_table(summary["claims"])
+    return _wrap(CSS + EXTRA_CSS, body)
+
+
+def power_fragment(summary: dict) -> str:
+    """A power table: for each planted defect, the probability that each claim catches it at N runs (the
+    baseline row is the correct algorithm: its probabilities are false alarms)."""
+    from .context import describe_detectable, fmt
+    from .html import CSS, e, table
+
+    claims = list(summary.get("claims") or {})
+    rows = []
+    for name, d in (summary.get("defects") or {}).items():
+        prob = d.get("probability") or {}
+        rows.append([f"<span class='id'>{e(name)}</span><br><span class='small mute'>{e(d.get('description'))}"
+                     "</span>"] + [fmt(prob.get(c), 2) for c in claims])
+    det = [[f"<span class='id'>{e(c)}</span>", e(describe_detectable(info.get("detectable"))),
+            e(", ".join(info.get("catches") or []) or "nothing")] for c, info in (summary.get("claims") or {}).items()]
+    body = (f"<h3>Power of {e(summary.get('theorem'))} on {e(summary.get('scenario'))} at N = "
+            f"{e(summary.get('runs'))} runs</h3><p class='small mute'>{e(summary.get('method', ''))}</p>"
+            + table(["defect", *[f"<span class='id'>{e(c)}</span>" for c in claims]], rows,
+                    num=set(range(1, len(claims) + 1)))
+            + table(["claim", "smallest detectable effect", "catches"], det))
+    return _wrap(CSS, body)
