@@ -257,24 +257,39 @@ def render_html(rows: list[StudyRow], skipped: list[tuple[Path, str]], out_dir: 
 
 
 # ----------------------------------------------------------------------------------------------- LaTeX
-def render_table(rows: list[StudyRow]) -> str:
-    """The index as a ``longtable`` fragment (fixed column widths: one pdflatex pass sets it)."""
-    from .latex import ident, tex
+def _cell_id(text: str) -> str:
+    """An identifier in typewriter that may break after an underscore (a narrow appendix column)."""
+    from .latex import ident
 
-    spec = "".join(r">{\raggedright\arraybackslash}p{" + w + r"\linewidth}"
-                   for w in ("0.2", "0.17", "0.1", "0.07")) + "rr" + \
-        r">{\raggedright\arraybackslash}p{0.06\linewidth}>{\raggedright\arraybackslash}p{0.15\linewidth}"
-    head = (r"theorem & scenario & verdict & theory & runs & $T$ & tight\-ness & weak link \\")
+    return ident(text).replace(r"\_", r"\_\allowbreak{}")
+
+
+#: (header, share of the line, alignment) of the LaTeX columns; the shares sum to just under 1
+_TEX_COLUMNS = (("theorem", 0.2, "raggedright"), ("scenario", 0.18, "raggedright"),
+                ("verdict", 0.11, "raggedright"), ("theory", 0.08, "raggedright"), ("runs", 0.06, "raggedleft"),
+                ("$T$", 0.06, "raggedleft"), (r"tight\-ness", 0.08, "raggedleft"),
+                ("weak link", 0.22, "raggedright"))
+
+
+def render_table(rows: list[StudyRow]) -> str:
+    """The index as a ``longtable`` fragment. Every column has a fixed width (a share of the line less its
+    padding): longtable then needs no second pdflatex pass to settle the widths, and nothing runs into the
+    margin, whatever the page's width."""
+    from .latex import tex
+
+    spec = "".join(f">{{\\{al}\\arraybackslash}}p{{\\dimexpr {w}\\linewidth-2\\tabcolsep\\relax}}"
+                   for _, w, al in _TEX_COLUMNS)
     lines = ["% boundcheck report --index: one row per study; needs booktabs, longtable and array",
-             r"\begin{longtable}{" + spec + "}", r"\toprule", head, r"\midrule", r"\endhead",
-             r"\bottomrule", r"\endlastfoot"]
+             r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTleft}{0pt}",
+             r"\begin{longtable}{" + spec + "}", r"\toprule", " & ".join(h for h, _, _ in _TEX_COLUMNS) + r" \\",
+             r"\midrule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
     for r in rows:
         verdict = tex(r.verdict) if r.verdict == "holds" else r"\textbf{" + tex(r.verdict) + "}"
         lines.append(" & ".join([
-            ident(r.theorem), ident(r.scenario), verdict, "in" if r.in_theory else r"\textbf{outside}",
+            _cell_id(r.theorem), _cell_id(r.scenario), verdict, "in" if r.in_theory else r"\textbf{outside}",
             str(r.runs), str(r.horizon), tex(fmt(r.tightness, 3)) if r.tightness else "--",
-            ident(r.weak_link) if r.weak_link else "none"]) + r" \\")
-    lines.append(r"\end{longtable}")
+            _cell_id(r.weak_link) if r.weak_link else "none"]) + r" \\")
+    lines += [r"\end{longtable}", r"\endgroup"]
     return "\n".join(lines) + "\n"
 
 
@@ -294,8 +309,7 @@ def render_tex(rows: list[StudyRow]) -> str:
            if outside else ", every one in theory")
         + r". Tightness: median over the runs of $R_T/\mathrm{Bound}(T)$. Weak link: the claim of the proof "
           r"closest to failing.\par\medskip",
-        r"{\footnotesize\setlength{\tabcolsep}{3pt}",
-        r"\input{" + TABLE_NAME + "}}",
+        r"\input{" + TABLE_NAME + "}",
         r"\end{document}",
     ]) + "\n"
 
