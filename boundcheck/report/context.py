@@ -311,6 +311,11 @@ class ReportContext:
                 sc = 10.0 if v == "violated" else 0.0
                 text = ("calibration rejected" if v == "violated" else "calibration passed") + (
                     f" (omnibus p = {fmt(p, 2)})" if p is not None else "")
+            elif c.get("kind") == "expectation":  # a claim on the mean: a run above the bound is no failure
+                det = c.get("details") or {}
+                sc = {"violated": 10.0, "inconclusive": 1.0}.get(v, 0.0)
+                text = (f"mean {fmt(det.get('mean'), 3)} against the bound {fmt(det.get('bound'), 3)}"
+                        + (f" (p = {fmt(c.get('p_value'), 2)})" if c.get("p_value") is not None else ""))
             elif c.get("kind") == "deterministic" or c.get("level") in (None, 0):
                 sc = 100.0 + k if k > 0 else 0.0
                 text = f"{k}/{n} counterexamples"

@@ -239,6 +239,9 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \setlength{\parskip}{4pt}
 \setlength{\emergencystretch}{3em}
 \renewcommand{\arraystretch}{1.15}
+% an identifier may break after an underscore: a long claim id (confidence\_data\_dependent) fits its column
+\makeatletter\DeclareRobustCommand{\_}{\ifmmode\nfss@text{\textunderscore}\else\textunderscore\allowbreak\fi}
+\makeatother
 % \bcfit{W}{material}: the material at its natural size, or scaled down to width W when wider (a theorem's
 % long formula or the nine-column claims table would otherwise run into the margin: an overfull box)
 \newsavebox{\bcfitbox}
@@ -254,7 +257,8 @@ def _longtable(spec: str, header: list[str], rows: list[list[str]]) -> str:
                  r"\endhead", r"\bottomrule", r"\endlastfoot"]
     else:
         lines = [f"\\begin{{longtable}}{{{spec}}}", r"\toprule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
-    lines += [" & ".join(r) + r" \\" for r in rows]
+    # a long formula of the ledger (log(1+σ⁻²s²)/log(1+σ⁻²)) may break after a slash: its column is narrow
+    lines += [" & ".join(c.replace("/", r"/\allowbreak{}") for c in r) + r" \\" for r in rows]
     lines.append(r"\end{longtable}")
     return "\n".join(lines)
 
@@ -394,15 +398,13 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
         L.append(f"\\bcfit{{\\linewidth}}{{\\input{{{tab_rel}/bound_terms.tex}}}}")
         L.append(r"\caption{Terms of the explicit bound and their values at the horizon.}")
         L.append(r"\end{table}")
-        L.append(r"\subsection*{Schedules and constants}")
-        L.append(r"\begin{align*}")
         sched = []
         for name, expr in th.schedules.items():
             val = b.get(name) if name in ("B", "C") else None
             sched.append(_math(sp.Symbol(name)) + " &= " + _fit_math(
                 _math(expr) + (r" \approx " + tex(fmt(val)) if val is not None else ""), _RHS))
-        L.append(r" \\ ".join(sched))
-        L.append(r"\end{align*}")
+        if sched:  # an empty align* is a LaTeX error (the infinite-domain combinatorial theorems have none)
+            L += [r"\subsection*{Schedules and constants}", r"\begin{align*}", r" \\ ".join(sched), r"\end{align*}"]
         vals = b.get("values", {})
         vrows = [[f"${_math(sym)}$", tex(meaning), tex(fmt(vals.get(name)))]
                  for name, (sym, meaning) in th.symbols.items()]

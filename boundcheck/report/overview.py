@@ -264,21 +264,24 @@ def _cell_id(text: str) -> str:
     return ident(text).replace(r"\_", r"\_\allowbreak{}")
 
 
-#: (header, share of the line, alignment) of the LaTeX columns; the shares sum to just under 1
-_TEX_COLUMNS = (("theorem", 0.2, "raggedright"), ("scenario", 0.18, "raggedright"),
-                ("verdict", 0.11, "raggedright"), ("theory", 0.08, "raggedright"), ("runs", 0.06, "raggedleft"),
-                ("$T$", 0.06, "raggedleft"), (r"tight\-ness", 0.08, "raggedleft"),
-                ("weak link", 0.22, "raggedright"))
+#: (header, width, alignment) of the LaTeX columns: the short ones in em (their widest entry: a bold
+#: "inconclusive", "outside", 30000, 1.73e-04), the identifiers' ones a share of what is left of the line
+_FIXED = r"20em-16\tabcolsep"  # subtracted from the line: the short columns and every column's padding
+_TEX_COLUMNS = (("theorem", rf"\dimexpr(\linewidth-{_FIXED})*36/100\relax", "raggedright"),
+                ("scenario", rf"\dimexpr(\linewidth-{_FIXED})*32/100\relax", "raggedright"),
+                ("verdict", "6.2em", "raggedright"), ("theory", "4em", "raggedright"),
+                ("runs", "2.6em", "raggedleft"), ("$T$", "2.8em", "raggedleft"),
+                (r"tight\-ness", "4.4em", "raggedleft"),
+                ("weak link", rf"\dimexpr(\linewidth-{_FIXED})*31/100\relax", "raggedright"))
 
 
 def render_table(rows: list[StudyRow]) -> str:
-    """The index as a ``longtable`` fragment. Every column has a fixed width (a share of the line less its
-    padding): longtable then needs no second pdflatex pass to settle the widths, and nothing runs into the
-    margin, whatever the page's width."""
+    """The index as a ``longtable`` fragment. Every column has a fixed width (:data:`_TEX_COLUMNS`): longtable
+    then needs no second pdflatex pass to settle the widths, and the table fills the line without running into
+    the margin (identifiers break after an underscore on a narrow page)."""
     from .latex import tex
 
-    spec = "".join(f">{{\\{al}\\arraybackslash}}p{{\\dimexpr {w}\\linewidth-2\\tabcolsep\\relax}}"
-                   for _, w, al in _TEX_COLUMNS)
+    spec = "".join(f">{{\\{al}\\arraybackslash}}p{{{w}}}" for _, w, al in _TEX_COLUMNS)
     lines = ["% boundcheck report --index: one row per study; needs booktabs, longtable and array",
              r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTleft}{0pt}",
              r"\begin{longtable}{" + spec + "}", r"\toprule", " & ".join(h for h, _, _ in _TEX_COLUMNS) + r" \\",
