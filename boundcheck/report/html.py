@@ -77,7 +77,8 @@ table { border-collapse: collapse; width: 100%; margin: 8px 0 12px; font-size: 1
 th, td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
 th { background: #eef1f4; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.claims th { white-space: normal; } table.claims td.stmt { min-width: 24em; width: 36%; }
+table.claims th { white-space: normal; } table.claims td.stmt { min-width: 18em; width: 36%; }
+table.claims th, table.claims td { padding: 5px 6px; } table.claims td.num { white-space: normal; }
 table.claims .id { white-space: nowrap; }  /* an id broken mid-word reads as two */
 code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
