@@ -332,17 +332,18 @@ _VERDICT_RGB = {"holds": (0x2e, 0x7d, 0x32), "inconclusive": (0xef, 0x6c, 0x00),
 
 @pytest.fixture(scope="session")
 def other_theorem(tmp_path_factory) -> Path:
-    """A second theorem's study, without a report (its row says so)."""
-    out = tmp_path_factory.mktemp("index_gp_ucb")
-    rc = main(["verify", "--theorem", "gp_ucb", "--runs", "6", "--horizon", "30", "--jobs", "1", "--out",
-               str(out / "gp"), "--no-report"])
-    assert rc in (0, 1)
+    """Two more theorems' studies (papers 002 and 005), without reports (their rows say so)."""
+    out = tmp_path_factory.mktemp("index_others")
+    for th in ("gp_ucb", "comb_gp_ucb"):
+        rc = main(["verify", "--theorem", th, "--runs", "6", "--horizon", "30", "--jobs", "1", "--out",
+                   str(out / th), "--no-report"])
+        assert rc in (0, 1), (th, rc)
     return out
 
 
 @pytest.fixture(scope="session")
 def index(study, control, other_theorem, tmp_path_factory) -> tuple[Path, dict]:
-    """``report --index`` over the three studies, plus a copy of one whose summary was damaged."""
+    """``report --index`` over the four studies, plus a copy of one whose summary was damaged."""
     import contextlib
     import io
     import json
@@ -404,8 +405,8 @@ def test_index_lists_every_study_with_its_verdict_and_report(index, study, contr
     assert {Path(res[k]).name for k in ("html", "tex", "table")} == {"studies.html", "studies.tex",
                                                                       "studies-table.tex"}
     rows = res["studies"]
-    assert sorted((r["theorem"], r["in_theory"]) for r in rows) == [("gp_ucb", True), ("pe_gp_ucb", False),
-                                                                    ("pe_gp_ucb", True)]
+    assert sorted((r["theorem"], r["in_theory"]) for r in rows) == [("comb_gp_ucb", True), ("gp_ucb", True),
+                                                                    ("pe_gp_ucb", False), ("pe_gp_ucb", True)]
     for r in rows:  # the stored summary's numbers, not recomputed ones
         s = json.loads((Path(r["folder"]) / "summary.json").read_text())
         assert (r["verdict"], r["runs"], r["horizon"]) == (s["verdict"], s["runs"], s["horizon"])
@@ -413,10 +414,10 @@ def test_index_lists_every_study_with_its_verdict_and_report(index, study, contr
     assert len(res["skipped"]) == 1 and "damaged" in res["skipped"][0][0]  # listed, not fatal
     html = (out / "studies.html").read_text(encoding="utf-8")
     p = _table_rows(html)
-    assert len(p.rows) == 3 and all(len(r) == 9 for r in p.rows)
-    assert [r[0] for r in p.rows] == ["gp_ucb", "pe_gp_ucb", "pe_gp_ucb"]  # sorted by theorem
+    assert len(p.rows) == 4 and all(len(r) == 9 for r in p.rows)
+    assert [r[0] for r in p.rows] == ["comb_gp_ucb", "gp_ucb", "pe_gp_ucb", "pe_gp_ucb"]  # sorted by theorem
     assert sum("outside" in r[3] for r in p.rows) == 1
-    assert any("(no report)" in r[8] for r in p.rows)
+    assert sum("(no report)" in r[8] for r in p.rows) == 2
     assert len(p.links) == 2 and all((out / link).resolve() in (study[1]["html"].resolve(),
                                                                control[1]["html"].resolve()) for link in p.links)
     # offline: nothing fetched; the sorting is inline
@@ -424,7 +425,7 @@ def test_index_lists_every_study_with_its_verdict_and_report(index, study, contr
     assert "<script>" in html and "<script src" not in html
     assert "Results folders not read" in html
     tex = (out / "studies-table.tex").read_bytes().decode("ascii")
-    assert len(re.findall(r"\\\\$", tex, re.M)) == 1 + 3  # the header and one line per study
+    assert len(re.findall(r"\\\\$", tex, re.M)) == 1 + 4  # the header and one line per study
 
 
 def test_index_refuses_bad_input_with_exit_2(tmp_path, capsys, study):
