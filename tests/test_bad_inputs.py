@@ -187,6 +187,10 @@ CASES = [
      {"d/r/manifest.json": "{}", "d/r/summary.json": "{}"}, "could not be read"),
     ("report folder and --index", ["report", "r", "--index", "d"], {"d/x": ""}, "not both"),
     ("report --out-index without --index", ["report", "--out-index", "o"], {}, "needs --index"),
+    ("report --index over a foreign page", ["report", "--index", "d", "--out-index", "o"],
+     {"d/x": "", "o/studies.html": "<p>mine</p>"}, "that boundcheck did not write"),
+    ("report --out-index a file", ["report", "--index", "d", "--out-index", "o"], {"d/x": "", "o": "x"},
+     "exists and is not a directory"),
 ]
 
 

@@ -30,6 +30,8 @@ from .context import OUTSIDE, ReportContext, fmt, write_text
 __all__ = ["StudyRow", "collect", "write_overview", "HTML_NAME", "TEX_NAME", "TABLE_NAME"]
 
 HTML_NAME, TEX_NAME, TABLE_NAME = "studies.html", "studies.tex", "studies-table.tex"
+#: in the first lines of every file the index writes: a later index may overwrite it (and only it)
+_MARK = "boundcheck report --index"
 
 #: the keys a verify's summary always has (a folder without them is not a verify's results)
 _KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon", "claims")
@@ -105,15 +107,20 @@ def _row(folder: Path) -> StudyRow:
                     report=report if folder.name == "results" and report.is_file() else None)
 
 
-def collect(roots: list[str | Path]) -> tuple[list[StudyRow], list[tuple[Path, str]]]:
-    """The studies below ``roots`` (sorted by theorem, scenario, folder) and the results folders that could not
-    be read, with the reason. A root that is not a folder is a :class:`BoundcheckError` (exit 2)."""
+def _check_roots(roots: list[str | Path]) -> list[Path]:
     paths = [Path(r) for r in roots]
     for p in paths:
         if not p.exists():
             raise BoundcheckError(f"{p} not found")
         if not p.is_dir():
             raise BoundcheckError(f"{p} is not a directory: give folders that hold verify results")
+    return paths
+
+
+def collect(roots: list[str | Path]) -> tuple[list[StudyRow], list[tuple[Path, str]]]:
+    """The studies below ``roots`` (sorted by theorem, scenario, folder) and the results folders that could not
+    be read, with the reason. A root that is not a folder is a :class:`BoundcheckError` (exit 2)."""
+    paths = _check_roots(roots)
     rows, skipped = [], []
     for folder in _find(paths):
         try:
@@ -243,6 +250,7 @@ def render_html(rows: list[StudyRow], skipped: list[tuple[Path, str]], out_dir: 
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="{_MARK}">',
         f"<title>boundcheck: {_e(line)}</title>",
         f"<style>{CSS}{_CSS}</style></head><body><main>",
         "<h1>boundcheck: studies at a glance</h1>",
@@ -282,7 +290,7 @@ def render_table(rows: list[StudyRow]) -> str:
     from .latex import tex
 
     spec = "".join(f">{{\\{al}\\arraybackslash}}p{{{w}}}" for _, w, al in _TEX_COLUMNS)
-    lines = ["% boundcheck report --index: one row per study; needs booktabs, longtable and array",
+    lines = [f"% {_MARK}: one row per study; needs booktabs, longtable and array",
              r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTleft}{0pt}",
              r"\begin{longtable}{" + spec + "}", r"\toprule", " & ".join(h for h, _, _ in _TEX_COLUMNS) + r" \\",
              r"\midrule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
@@ -300,6 +308,7 @@ def render_tex(rows: list[StudyRow]) -> str:
     """A standalone pdflatex document around :data:`TABLE_NAME`."""
     outside = sum(not r.in_theory for r in rows)
     return "\n".join([
+        f"% {_MARK}: the standalone document around {TABLE_NAME} (one pdflatex pass)",
         r"\documentclass[10pt]{article}",
         r"\IfFileExists{lmodern.sty}{\usepackage[T1]{fontenc}\usepackage{lmodern}}{}",
         r"\usepackage{amsmath,booktabs,longtable,array}",
@@ -327,6 +336,15 @@ def write_overview(roots: list[str | Path], out_dir: str | Path | None = None) -
         (:meth:`StudyRow.to_dict`); ``skipped``: ``[folder, reason]`` for each results folder not read.
         No results folder at all is a :class:`BoundcheckError` (exit 2).
     """
+    _check_roots(roots)  # the folders, then where the files go: both before anything is read
+    from ..utils.validation import check_output_dir
+
+    out = check_output_dir("--out-index", out_dir if out_dir is not None else roots[0])
+    theirs = [n for n in (HTML_NAME, TEX_NAME, TABLE_NAME) if (out / n).is_file() and _MARK not in
+              (out / n).read_text(encoding="utf-8", errors="replace")[:2000]]
+    if theirs:  # never overwrite, without a word, a file of the same name that boundcheck did not write
+        raise BoundcheckError(f"--out-index {out} already holds {' and '.join(theirs)} that boundcheck did not "
+                              "write; choose another folder (--out-index) or remove them")
     rows, skipped = collect(roots)
     if not rows:
         where = ", ".join(str(r) for r in roots)
@@ -334,7 +352,6 @@ def write_overview(roots: list[str | Path], out_dir: str | Path | None = None) -
             f" ({len(skipped)} results folder{'s' if len(skipped) != 1 else ''} could not be read: "
             f"{skipped[0][0]}: {skipped[0][1]})" if skipped else
             " (a results folder holds manifest.json and summary.json: `boundcheck verify --out DIR` writes one)"))
-    out = Path(out_dir) if out_dir is not None else Path(roots[0])
     out.mkdir(parents=True, exist_ok=True)
     base = out.resolve()
     paths = {"html": write_text(out / HTML_NAME, render_html(rows, skipped, base)),
