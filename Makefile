@@ -18,6 +18,7 @@ $(VENV)/.installed-test: pyproject.toml examples/plugin_paper/pyproject.toml | $
 	$(BIN)/python -m pip install --quiet -e ".[test]" -e examples/plugin_paper
 	touch $(VENV)/.installed $@
 
+# boundcheck alone: no pytest (its plugin registers itself once pytest is installed: `make test` or pip install pytest)
 verify: $(VENV)/.installed
 	$(BIN)/boundcheck verify --theorem pe_gp_ucb
 

@@ -673,6 +673,29 @@ _SUMMARY_KEYS = ("theorem", "scenario", "verdict", "in_theory", "runs", "horizon
                  "bound", "regret")
 
 
+def index_report(dirs: list[str | Path], out: str | Path | None = None) -> dict:
+    """``boundcheck report --index DIR…``: one page over every verify's results folder below ``dirs`` —
+    theorem × scenario → verdict, runs, tightness, weak link, in/outside the theorem, a link to each report
+    (:mod:`boundcheck.report.overview`). Writes ``studies.html``, ``studies.tex`` and ``studies-table.tex``
+    into ``out`` (default: the first of ``dirs``); nothing is rerun.
+
+    Returns
+    -------
+    dict
+        ``html``, ``tex``, ``table`` (the paths written, as strings), ``studies`` (one dict per row) and
+        ``skipped`` (``[folder, reason]`` for each results folder that could not be read).
+    """
+    from .report.overview import write_overview
+
+    if not dirs:
+        raise BoundcheckError("report --index needs at least one folder to search for results")
+    res = write_overview(list(dirs), out)
+    return {**res, **{k: str(res[k]) for k in ("html", "tex", "table")}}
+
+
+__all__ += ["index_report"]
+
+
 def store_check(path: str | Path) -> dict:
     """What a results folder (``--out`` or its ``results/``) holds and what of it verifies, writing nothing:
     :func:`boundcheck.study.store.check` (``status``: ``"ok"``, ``"damaged"`` or ``"unrepairable"``). A folder

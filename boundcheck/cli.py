@@ -621,11 +621,35 @@ def cmd_power(args) -> int:
 
 
 def cmd_report(args) -> int:
+    if args.index is not None or args.index_out is not None:
+        return _cmd_report_index(args)
+    if args.results_dir is None:
+        raise BoundcheckError("report needs RESULTS_DIR (a verify's --out folder), or --index DIR… for the page "
+                              "over many studies")
     summary = api.rebuild_report(args.results_dir)
     if args.json:
         _print_json(summary)
     else:
         _console().print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+    return EXIT_OK
+
+
+def _cmd_report_index(args) -> int:
+    """``report --index DIR…``: the page over every study below the folders (issue 28)."""
+    if args.results_dir is not None:
+        raise BoundcheckError(f"report: give either RESULTS_DIR ({args.results_dir}) or --index DIR…, not both "
+                              "(the folders to index follow --index)")
+    if not args.index:
+        raise BoundcheckError("report --out-index needs --index DIR… (the folders to search for results)")
+    res = api.index_report(args.index, args.index_out)
+    if args.json:
+        _print_json(res)
+        return EXIT_OK
+    con = _console()
+    n = len(res["studies"])
+    con.print(f"index of {n} stud{'y' if n == 1 else 'ies'}: {res['html']}  {res['tex']}")
+    for folder, why in res["skipped"]:
+        con.print(f"[dim]not read: {folder}: {why}[/dim]", highlight=False)
     return EXIT_OK
 
 
@@ -1048,8 +1072,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="rebuild the reports from stored results",
                        description="Rebuild the HTML and LaTeX reports from a results folder (no rerun); every "
-                                   "stored file is verified against its recorded sha256.", epilog=EXIT_CODES_SIMPLE)
-    s.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out folder of a verify, or its results/ folder")
+                                   "stored file is verified against its recorded sha256. With --index DIR…: one "
+                                   "sortable page (and a LaTeX table) over every study below the folders.",
+                       epilog=EXIT_CODES_SIMPLE)
+    s.add_argument("results_dir", metavar="RESULTS_DIR", nargs="?",
+                   help="the --out folder of a verify, or its results/ folder")
+    s.add_argument("--index", nargs="+", metavar="DIR",
+                   help="instead: one page over every verify's results below the folders DIR… (studies.html, "
+                        "studies.tex and the appendix table studies-table.tex; nothing is rerun)")
+    s.add_argument("--out-index", dest="index_out", metavar="DIR",
+                   help="where --index writes its files (default: the first DIR)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
     s.set_defaults(func=cmd_report)
 

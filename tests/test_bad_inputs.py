@@ -179,6 +179,18 @@ CASES = [
      "corrupt results file"),
     ("report summary without keys", ["report", "r"], {"r/manifest.json": "{}", "r/summary.json": "{}"},
      "missing theorem"),
+    ("report no folder", ["report"], {}, "needs RESULTS_DIR"),
+    ("report --index missing folder", ["report", "--index", "nowhere"], {}, "nowhere not found"),
+    ("report --index a file", ["report", "--index", "afile"], {"afile": "x"}, "is not a directory"),
+    ("report --index no studies", ["report", "--index", "d"], {"d/x": ""}, "no verify results below d"),
+    ("report --index only damaged studies", ["report", "--index", "d"],
+     {"d/r/manifest.json": "{}", "d/r/summary.json": "{}"}, "could not be read"),
+    ("report folder and --index", ["report", "r", "--index", "d"], {"d/x": ""}, "not both"),
+    ("report --out-index without --index", ["report", "--out-index", "o"], {}, "needs --index"),
+    ("report --index over a foreign page", ["report", "--index", "d", "--out-index", "o"],
+     {"d/x": "", "o/studies.html": "<p>mine</p>"}, "that boundcheck did not write"),
+    ("report --out-index a file", ["report", "--index", "d", "--out-index", "o"], {"d/x": "", "o": "x"},
+     "exists and is not a directory"),
 ]
 
 

@@ -311,6 +311,11 @@ class ReportContext:
                 sc = 10.0 if v == "violated" else 0.0
                 text = ("calibration rejected" if v == "violated" else "calibration passed") + (
                     f" (omnibus p = {fmt(p, 2)})" if p is not None else "")
+            elif c.get("kind") == "expectation":  # a claim on the mean: a run above the bound is no failure
+                det = c.get("details") or {}
+                sc = {"violated": 10.0, "inconclusive": 1.0}.get(v, 0.0)
+                text = (f"mean {fmt(det.get('mean'), 3)} against the bound {fmt(det.get('bound'), 3)}"
+                        + (f" (p = {fmt(c.get('p_value'), 2)})" if c.get("p_value") is not None else ""))
             elif c.get("kind") == "deterministic" or c.get("level") in (None, 0):
                 sc = 100.0 + k if k > 0 else 0.0
                 text = f"{k}/{n} counterexamples"
@@ -379,11 +384,23 @@ class ReportContext:
             ("configuration key", str(m.get("config_key", "—"))),
             ("boundcheck version", str(s.get("version", m.get("version", "—")))),
             ("Python / NumPy", f"{m.get('python', '—')} / {m.get('numpy', '—')}"),
-            ("backend / jobs", f"{m.get('backend', '—')} / {m.get('jobs', '—')}"),
+            ("backend / workers", f"{m.get('backend', '—')} / {_workers_text(m)}"),
             ("time taken", f"{float(s.get('elapsed_s', m.get('elapsed_s', 0.0)) or 0.0):.1f} s"),
             ("results", "results/ (beside this report): summary.json, manifest.json, chunks/*.parquet"),
         ]
         return rows
+
+
+def _workers_text(manifest: dict) -> str:
+    """The number of workers a study ran on: the resolved count stored since issue 28 (``--jobs -1`` is every
+    core of the machine that ran it, unknown to whoever rebuilds the report elsewhere), else what was asked."""
+    workers, jobs = manifest.get("workers"), manifest.get("jobs")
+    if isinstance(workers, int):
+        asked = f" (jobs = {jobs})" if isinstance(jobs, int) and jobs != workers else ""
+        return f"{workers} worker{'s' if workers != 1 else ''}{asked}"
+    if isinstance(jobs, int) and jobs < 0:
+        return f"jobs = {jobs}: every core (the count was not stored)"
+    return "—" if jobs is None else str(jobs)
 
 
 def describe_detectable(det: dict | None) -> str:

@@ -59,7 +59,7 @@ CSS = """
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
        color: var(--ink); margin: 0; background: #f6f7f9; }
-main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; background: #fff; }
+main { max-width: 1320px; margin: 0 auto; padding: 0 24px 48px; background: #fff; }
 .banner { margin: 0 -24px 0; padding: 14px 24px; font-size: 18px; font-weight: 600; color: #fff; }
 .banner.holds { background: var(--ok); } .banner.violated { background: var(--bad); }
 .banner.inconclusive { background: var(--warn); }
@@ -77,6 +77,9 @@ table { border-collapse: collapse; width: 100%; margin: 8px 0 12px; font-size: 1
 th, td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
 th { background: #eef1f4; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.claims th { white-space: normal; } table.claims td.stmt { min-width: 18em; width: 36%; }
+table.claims th, table.claims td { padding: 5px 6px; } table.claims td.num { white-space: normal; }
+table.claims .id { white-space: nowrap; }  /* an id broken mid-word reads as two */
 code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
 .badge.holds, .badge.yes { background: var(--ok); } .badge.violated, .badge.no { background: var(--bad); }
@@ -179,13 +182,21 @@ def yes_no(ok: bool | None) -> str:
     return '<span class="badge yes">met</span>' if ok else '<span class="badge no">NOT met</span>'
 
 
-def table(headers: list[str], rows: list[list[str]], num: set[int] = frozenset()) -> str:
-    th = "".join(f'<th class="num">{h}</th>' if i in num else f"<th>{h}</th>" for i, h in enumerate(headers))
-    body = "".join(
-        "<tr>" + "".join(f'<td class="num">{c}</td>' if i in num else f"<td>{c}</td>" for i, c in enumerate(r))
-        + "</tr>" for r in rows)
+def table(headers: list[str], rows: list[list[str]], num: set[int] = frozenset(), cls: str = "",
+          col_cls: dict[int, str] | None = None) -> str:
+    """An HTML table; ``num`` columns are right-aligned numbers, ``col_cls`` gives a column a CSS class (its
+    width, e.g. ``"stmt"``), ``cls`` the table one."""
+    col_cls = col_cls or {}
+
+    def attr(i: int) -> str:
+        names = " ".join(n for n in ("num" if i in num else "", col_cls.get(i, "")) if n)
+        return f' class="{names}"' if names else ""
+
+    th = "".join(f"<th{attr(i)}>{h}</th>" for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(f"<td{attr(i)}>{c}</td>" for i, c in enumerate(r)) + "</tr>" for r in rows)
     head = f"<thead><tr>{th}</tr></thead>" if any(headers) else ""
-    return f"<table>{head}<tbody>{body}</tbody></table>"
+    open_tag = f'<table class="{cls}">' if cls else "<table>"
+    return f"{open_tag}{head}<tbody>{body}</tbody></table>"
 
 
 def _img(path: Path) -> str:
@@ -238,7 +249,7 @@ def _verdict_section(ctx: ReportContext) -> str:
                            badge(c["verdict"] if na or c.get("verdict") == "holds" else "violated")])
             continue
         ci = "" if c.get("ci_low") is None or c.get("kind") == "deterministic" else (
-            f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}] <span class='small mute'>"
+            f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}]<br><span class='small mute'>"
             f"({ci_label(c.get('test_size'))})</span>")
         note = ""
         if c.get("verdict") == "inconclusive" and det.get("runs_needed"):
@@ -275,7 +286,8 @@ def _verdict_section(ctx: ReportContext) -> str:
                    f"{e(fmt(s['false_alarm']))}. Deterministic implications are outside the budget"
                    + ("; p-values and intervals are anytime-valid (--until-conclusive)" if s.get("sequential")
                       else "") + ".</p>")
-    out.append(table(head, rows, num={3, 4, 5, 6, 7, 8}))
+    # the statement gets its width (.stmt): left to the browser it is squeezed by the nine narrow columns
+    out.append(table(head, rows, num={3, 4, 5, 6, 7, 8}, cls="claims", col_cls={2: "stmt"}))
     out.append(_applicability(ctx))
     und = ctx.undecided()
     if und:
@@ -285,7 +297,7 @@ def _verdict_section(ctx: ReportContext) -> str:
     if idents:
         out.append("<h3>Sanity identities (outside the verdict)</h3>")
         out.append(table(["claim", "statement", "why it is outside the verdict", "counterexamples/runs", ""],
-                         idents))
+                         idents, cls="claims", col_cls={1: "stmt"}))
     out.append("<p class='small mute'>Kinds: " + "; ".join(f"<b>{e(k)}</b>: {e(v)}" for k, v in KIND_HELP.items()
                                                            if any(c.get('kind') == k for c in ctx.claims))
                + ". The theorem is violated if any claim is, holds if all hold, else inconclusive.</p>")

@@ -42,6 +42,7 @@ _MATH = {
     "≤": r"\le", "≥": r"\ge", "≠": r"\ne", "≈": r"\approx", "≡": r"\equiv", "∈": r"\in", "∉": r"\notin",
     "⊆": r"\subseteq", "⊂": r"\subset", "∩": r"\cap", "∪": r"\cup", "→": r"\to", "←": r"\leftarrow",
     "⇒": r"\Rightarrow", "⇔": r"\Leftrightarrow", "↔": r"\leftrightarrow", "√": r"\surd", "∞": r"\infty",
+    "⟺": r"\Longleftrightarrow",
     "×": r"\times", "·": r"\cdot", "±": r"\pm", "∓": r"\mp", "−": "-", "‖": r"\|", "ℓ": r"\ell",
     "∑": r"\sum", "∏": r"\prod", "∂": r"\partial", "∇": r"\nabla", "∀": r"\forall", "∃": r"\exists",
     "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "½": r"\tfrac12", "⌈": r"\lceil", "⌉": r"\rceil",
@@ -151,6 +152,15 @@ def _math(expr) -> str:
     return math_ascii(sp.latex(expr))
 
 
+# the widest right-hand side of an align* row: the line less room for a short left-hand side and the "="
+_RHS = r"0.8\linewidth"
+
+
+def _fit_math(src: str, width: str = r"\linewidth") -> str:
+    r"""Display math ``src`` as one box, scaled down to ``width`` when wider (:data:`PREAMBLE`'s ``\bcfit``)."""
+    return r"\bcfit{" + width + r"}{$\displaystyle " + src + "$}"
+
+
 def _tabular(spec: str, header: list[str], rows: list[list[str]]) -> str:
     lines = ["% \\input this inside a table environment; needs \\usepackage{booktabs} (and amsmath)",
              f"\\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
@@ -222,10 +232,21 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{graphicx}
 \usepackage[margin=2cm]{geometry}
 \usepackage[hidelinks]{hyperref}
+% bookmark writes the PDF outline in the same pass (hyperref alone needs a second run for it); with no \label
+% (nothing refers to one) a single pdflatex pass gives the final PDF
+\usepackage{bookmark}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{4pt}
 \setlength{\emergencystretch}{3em}
 \renewcommand{\arraystretch}{1.15}
+% an identifier may break after an underscore: a long claim id (confidence\_data\_dependent) fits its column
+\makeatletter\DeclareRobustCommand{\_}{\ifmmode\nfss@text{\textunderscore}\else\textunderscore\allowbreak\fi}
+\makeatother
+% \bcfit{W}{material}: the material at its natural size, or scaled down to width W when wider (a theorem's
+% long formula or the nine-column claims table would otherwise run into the margin: an overfull box)
+\newsavebox{\bcfitbox}
+\newcommand{\bcfit}[2]{\sbox{\bcfitbox}{#2}%
+  \ifdim\wd\bcfitbox>#1\resizebox{#1}{!}{\usebox{\bcfitbox}}\else\usebox{\bcfitbox}\fi}
 """
 
 
@@ -236,7 +257,8 @@ def _longtable(spec: str, header: list[str], rows: list[list[str]]) -> str:
                  r"\endhead", r"\bottomrule", r"\endlastfoot"]
     else:
         lines = [f"\\begin{{longtable}}{{{spec}}}", r"\toprule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
-    lines += [" & ".join(r) + r" \\" for r in rows]
+    # a long formula of the ledger (log(1+σ⁻²s²)/log(1+σ⁻²)) may break after a slash: its column is narrow
+    lines += [" & ".join(c.replace("/", r"/\allowbreak{}") for c in r) + r" \\" for r in rows]
     lines.append(r"\end{longtable}")
     return "\n".join(lines)
 
@@ -303,11 +325,11 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
     # ---- verdict
     L.append(r"\section{Verdict}")
     L.append(r"\begin{table}[htbp]\centering")
-    L.append(f"\\input{{{tab_rel}/claims.tex}}")
+    L.append(f"\\bcfit{{\\linewidth}}{{\\input{{{tab_rel}/claims.tex}}}}")
     L.append(r"\caption{Claims of the proof, checked on the runs of " + ident(ctx.main_algorithm)
              + r" ($^{\ast}$: the theorem's own conclusion). "
              + tex(f"Every run is {'in theory' if ctx.in_theory else 'OUTSIDE THE THEOREM'}. ")
-             + tex(f"{s.get('error_budget', '')}.") + r"}\label{tab:claims}")
+             + tex(f"{s.get('error_budget', '')}.") + "}")
     L.append(r"\end{table}")
     srows, snote = sensitivity_table(ctx)
     if srows:
@@ -344,11 +366,11 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
     # ---- algorithms
     L.append(r"\section{Algorithms compared}")
     L.append(r"\begin{table}[htbp]\centering")
-    L.append(f"\\input{{{tab_rel}/regret.tex}}")
+    L.append(f"\\bcfit{{\\linewidth}}{{\\input{{{tab_rel}/regret.tex}}}}")
     L.append(r"\caption{Final regret $R_T$ over " + tex(s.get("runs")) + r" runs. Last column: mean paired "
              r"difference $R_T(\text{algorithm}) - R_T(\text{" + tex(ctx.label(ctx.main_algorithm))
              + r"})$ $\pm$ 1.96 standard errors (common random numbers: every algorithm sees the same "
-               r"functions and noise in run $r$); negative means lower regret.}\label{tab:regret}")
+               r"functions and noise in run $r$); negative means lower regret.}")
     L.append(r"\end{table}")
     L.append(r"\begin{itemize}")
     for a in ctx.algorithms:
@@ -363,28 +385,26 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
                  + (tex(f" (probability at least 1 − δ, δ = {s.get('delta')})")
                     if th.guarantee == "high_probability" else "") + ".")
         L.append(r"\subsection*{As stated in the paper}")
-        L.append(r"\[ " + math_ascii(th.printed) + r" \]")
+        L.append(r"\[ " + _fit_math(math_ascii(th.printed)) + r" \]")
         L.append(r"\subsection*{The explicit bound checked}")
-        L.append(r"\[ R_T \le \mathrm{Bound}(T) = " + " + ".join(
-            r"\mathrm{" + _plain(name) + "}" for name in th.bound_terms) + r" \]")
+        L.append(r"\[ " + _fit_math(r"R_T \le \mathrm{Bound}(T) = " + " + ".join(
+            r"\mathrm{" + _plain(name) + "}" for name in th.bound_terms)) + r" \]")
         L.append("where")
         L.append(r"\begin{align*}")
-        L.append(r" \\ ".join(r"\mathrm{" + _plain(name) + "} &= " + _math(expr)
+        L.append(r" \\ ".join(r"\mathrm{" + _plain(name) + "} &= " + _fit_math(_math(expr), _RHS)
                                for name, expr in th.bound_terms.items()))
         L.append(r"\end{align*}")
         L.append(r"\begin{table}[htbp]\centering")
-        L.append(f"\\input{{{tab_rel}/bound_terms.tex}}")
-        L.append(r"\caption{Terms of the explicit bound and their values at the horizon.}\label{tab:bound}")
+        L.append(f"\\bcfit{{\\linewidth}}{{\\input{{{tab_rel}/bound_terms.tex}}}}")
+        L.append(r"\caption{Terms of the explicit bound and their values at the horizon.}")
         L.append(r"\end{table}")
-        L.append(r"\subsection*{Schedules and constants}")
-        L.append(r"\begin{align*}")
         sched = []
         for name, expr in th.schedules.items():
             val = b.get(name) if name in ("B", "C") else None
-            sched.append(_math(sp.Symbol(name)) + " &= " + _math(expr)
-                         + (r" \approx " + tex(fmt(val)) if val is not None else ""))
-        L.append(r" \\ ".join(sched))
-        L.append(r"\end{align*}")
+            sched.append(_math(sp.Symbol(name)) + " &= " + _fit_math(
+                _math(expr) + (r" \approx " + tex(fmt(val)) if val is not None else ""), _RHS))
+        if sched:  # an empty align* is a LaTeX error (the infinite-domain combinatorial theorems have none)
+            L += [r"\subsection*{Schedules and constants}", r"\begin{align*}", r" \\ ".join(sched), r"\end{align*}"]
         vals = b.get("values", {})
         vrows = [[f"${_math(sym)}$", tex(meaning), tex(fmt(vals.get(name)))]
                  for name, (sym, meaning) in th.symbols.items()]
@@ -446,7 +466,7 @@ def _latex_tail(head: list[str], ctx: ReportContext, figs: list[FigureInfo], fig
         frac = min(1.0, (f.width_in or MAX_WIDTH_IN) / MAX_WIDTH_IN)  # same scale for every figure
         L.append(f"\\includegraphics[width={frac:.3f}\\linewidth,height=0.45\\textheight,keepaspectratio]"
                  f"{{{fig_rel}/{f.png.name}}}")
-        L.append(r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + f"}}\\label{{fig:{f.name}}}")
+        L.append(r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + "}")
         L.append(r"\end{figure}")
     if not figs:
         L.append("No figures could be drawn from the stored results.")
@@ -459,7 +479,7 @@ def _latex_tail(head: list[str], ctx: ReportContext, figs: list[FigureInfo], fig
         L.append(r"\subsection*{Notes}\begin{itemize}" + "".join(r"\item " + tex(n) for n in ctx.notes)
                  + r"\end{itemize}")
     L.append(r"\section*{Glossary}")
-    L.append(_short_table(r"lp{0.66\linewidth}", ["", ""], [[r"\textbf{" + tex(a) + "}", tex(b_)]
+    L.append(_short_table(r"p{0.26\linewidth}p{0.66\linewidth}", ["", ""], [[r"\textbf{" + tex(a) + "}", tex(b_)]
                                                         for a, b_ in GLOSSARY]))
     L.append(r"\end{document}")
     return "\n".join(L) + "\n"

@@ -366,6 +366,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
                 manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
                 manifest["jobs"], manifest["backend"] = options.jobs, options.backend
+                manifest["workers"] = effective_workers(options)  # --jobs -1 resolved: the report prints it
                 store.write_manifest(manifest)
                 return summarize(store, cur, inst, in_theory=in_theory, reasons=reasons, budget=budget,
                                  sequential=sequential is not None)
