@@ -37,6 +37,10 @@ SAMPLERS = ["tests/test_samplers.py"]
 SCHEDULES = ["tests/test_schedules.py"]
 POLICY = ["tests/test_policies.py", "tests/test_kernelized.py::test_default_scenario_in_theory_no_claim_violated",
           "tests/test_verify.py::test_in_theory_no_claim_violated"]
+VB = ["tests/test_variation_budget.py", "tests/test_schedules.py"]  # Zhou & Shroff's R-/SW-GP-UCB
+ET = ["tests/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
+      "tests/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/test_schedules.py"]
+COMB = ["tests/test_combinatorial.py", "tests/test_schedules.py"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,26 @@ MUTATIONS = (
              "return np.array([[choices[g.integers(choices.size)]] for g in self.ctx.rngs], dtype=np.int64)",
              "return np.array([[choices[0]] for g in self.ctx.rngs], dtype=np.int64)",
              "random search: always the first available arm", tuple(POLICY)),
+    # ------------------------------------------------------------------ the papers' own policies (issue 24, item 8)
+    Mutation("ZS1", "boundcheck/papers/r_sw_gp_ucb/restart_gp_ucb.py",
+             "if t % self.window == 0:  # round t + 1 opens a block: (t + 1 − 1) mod H = 0",
+             "if (t + 1) % self.window == 0:  # round t + 1 opens a block: (t + 1 − 1) mod H = 0",
+             "R-GP-UCB: restarts one round early (the reset rule before correction ZS13)", tuple(VB)),
+    Mutation("SW1", "boundcheck/papers/r_sw_gp_ucb/restart_gp_ucb.py",
+             "make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, window=self.window)",
+             "make_posterior(ctx.candidates[:1], ctx.noise_var, ctx.runs, window=self.window + 1)",
+             "SW-GP-UCB: keeps w + 1 samples (the pseudocode's 1∨(t−w)..t, correction ZS14)", tuple(VB)),
+    Mutation("ET1", "boundcheck/papers/et_gp_ucb/et_gp_ucb.py",
+             "kappa = np.sqrt(rho) * (self.sd_t + self.sigma_n)  # from the pre-update posterior",
+             "kappa = np.sqrt(rho) * self.sd_t  # from the pre-update posterior",
+             "ET-GP-UCB: trigger threshold κ_t without σ_n (resets on noise)", tuple(ET)),
+    Mutation("ET2", "boundcheck/papers/et_gp_ucb/et_gp_ucb.py", "self.t_r[reset] = t",
+             "self.t_r[reset] = self.t_r[reset]",
+             "ET-GP-UCB: t' not restarted at a reset (ρ_{t'} keeps growing)", tuple(ET)),
+    Mutation("CB1", "boundcheck/papers/combinatorial/policies.py",
+             "return np.where(s > 0, m * ndtr(z) + s * np.exp(-0.5 * z * z) / _SQRT_2PI, np.maximum(m, 0.0))",
+             "return np.where(s > 0, m * ndtr(z), np.maximum(m, 0.0))",
+             "combinatorial Algorithm 2: rectified mean E[max(0, N(m, s²))] without its s·φ(m/s) term", tuple(COMB)),
     # ------------------------------------------------------------------ error control (issue 24)
     Mutation("EC1", "boundcheck/claims/stats.py", "p = float(min(1.0, np.min(p_t) * T))",
              "p = float(min(1.0, np.min(p_t)))", "anytime expectation claim: no Bonferroni over the T steps",
@@ -192,6 +216,14 @@ MUTATIONS = (
              '"gp_ts": ts.schedule_values("v_t", t, values, gamma_prev),',
              '"gp_ts": cg.schedule_values("beta_t", t, values, gamma_prev),',
              "GP-TS given IGP-UCB's β_t (δ instead of δ/2) as its v_t", tuple(SCHEDULES)),
+    Mutation("SC3", "boundcheck/papers/r_sw_gp_ucb/family.py",
+             'n = (t - 1) % window if kind == "restart" else np.minimum(t - 1, window)',
+             'n = (t - 1) % window if kind == "restart" else np.minimum(t, window)',
+             "SW-GP-UCB's β_t reads γ̄_{min(t,w)} instead of γ̄_{min(t−1,w)}", tuple(VB)),
+    Mutation("SC4", "boundcheck/papers/r_sw_gp_ucb/family.py",
+             'n = (t - 1) % window if kind == "restart" else np.minimum(t - 1, window)',
+             'n = t % window if kind == "restart" else np.minimum(t - 1, window)',
+             "R-GP-UCB's β_t reads γ̄ of one sample more than it holds", tuple(VB)),
 )
 
 
