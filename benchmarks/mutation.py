@@ -30,17 +30,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # test subsets: what a change in that code must break
 MODEL = ["tests/test_engine.py", "tests/test_policies.py", "tests/test_kernelized.py",
          "tests/test_verify.py::test_in_theory_no_claim_violated",
-         "tests/test_verify.py::test_well_specified_sensors_hold"]
+         "tests/test_verify.py::test_well_specified_sensors_hold", "tests/test_samplers.py"]
 ERRCTL = ["tests/test_error_control.py"]
 KEY = ["tests/test_resume_key.py"]
 SAMPLERS = ["tests/test_samplers.py"]
 SCHEDULES = ["tests/test_schedules.py"]
 POLICY = ["tests/test_policies.py", "tests/test_kernelized.py::test_default_scenario_in_theory_no_claim_violated",
           "tests/test_verify.py::test_in_theory_no_claim_violated"]
-VB = ["tests/test_variation_budget.py", "tests/test_schedules.py"]  # Zhou & Shroff's R-/SW-GP-UCB
+# Zhou & Shroff's R-/SW-GP-UCB
+VB = ["tests/test_variation_budget.py", "tests/test_schedules.py", "tests/test_paper_policies.py"]
 ET = ["tests/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
       "tests/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/test_schedules.py"]
-COMB = ["tests/test_combinatorial.py", "tests/test_schedules.py"]
+COMB = ["tests/test_combinatorial.py", "tests/test_paper_policies.py"]
 
 
 @dataclass(frozen=True)
