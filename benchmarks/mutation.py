@@ -7,10 +7,21 @@ The regression pins (tests/test_regression.py) would catch every mutation that c
 out on purpose, so that what catches each defect is a test of correctness (an independent computation, a claim
 of a theorem), not a pinned value.
 
-    python benchmarks/mutation.py                 # every mutation (≈ 20–40 min on 2 busy cores)
+    python benchmarks/mutation.py                 # every mutation (≈ 30–45 min on 2 busy cores)
     python benchmarks/mutation.py --only EC1 EC2 EC3 EC4 EC5 EC6 K1   # issue 24's error control (≈ 3 min)
     python benchmarks/mutation.py --only T1 P2    # some of them
-    python benchmarks/mutation.py --list          # the documented list
+    python benchmarks/mutation.py --only SC3 --no-baseline   # one, without first running its tests unmutated
+    python benchmarks/mutation.py --list          # the documented list, with each one's tests
+
+The benchmark is honest about itself: before anything runs, every mutation must apply to HEAD (its ``old`` line
+found exactly once in its ``file``, the mutant compiling); the tests the chosen mutations name must then pass on the
+unmutated tree; and pytest must have run them (not a usage error or an empty selection). Any of these failing is
+an error of the benchmark (exit 2), never a mutation "caught", "survived" or silently left out. Exit 0: every
+mutation caught; 1: some survived (listed). After the code moves (a file renamed, a line rewritten), update the
+mutation's ``file``/``old``/``new`` so that it plants the same defect.
+
+The measured table (id, defect, the tests that caught it) and the catch rate are in docs/verdicts.md, "Mutation
+run".
 """
 
 from __future__ import annotations
@@ -89,7 +100,7 @@ MUTATIONS = (
     Mutation("S4", "boundcheck/study/engine.py",
              "eps_t = noise_draws.next()  # (m, K): one draw per base arm",
              "eps_t = 0.5 * noise_draws.next()  # (m, K): one draw per base arm",
-             "observation noise drawn at half its level", tuple(MODEL)),
+             "observation noise drawn at half its level", (*MODEL, "tests/test_engine_noise.py")),
     # ------------------------------------------------------------------ every policy
     Mutation("PE1", "boundcheck/papers/pe_gp_ucb/pe_gp_ucb.py",
              "self.w_t = self.ctx.beta[t] * self.sd_t  # frozen before y_t (C8)",
