@@ -48,6 +48,7 @@ SAMPLERS = ["tests/test_samplers.py"]
 SCHEDULES = ["tests/test_schedules.py"]
 POLICY = ["tests/test_policies.py", "tests/test_kernelized.py::test_default_scenario_in_theory_no_claim_violated",
           "tests/test_verify.py::test_in_theory_no_claim_violated"]
+TS_DRAWS = "tests/test_paper_policies.py::test_gp_ts_draws_are_n_mu_v2_sigma2_at_the_recorded_points"
 # Zhou & Shroff's R-/SW-GP-UCB
 VB = ["tests/test_variation_budget.py", "tests/test_schedules.py", "tests/test_paper_policies.py"]
 ET = ["tests/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
@@ -118,10 +119,10 @@ MUTATIONS = (
              "self.width = np.ones_like(ctx.schedule(self.name))",
              "GP-UCB / IGP-UCB: width β_t dropped", tuple(POLICY)),
     Mutation("T1", "boundcheck/policies/gp_ts.py", "f_t = mu + v * h", "f_t = mu + 0.05 * v * h",
-             "GP-TS: sampler scaled by 0.05 (the issue's example)", tuple(POLICY)),
+             "GP-TS: sampler scaled by 0.05 (the issue's example)", (*POLICY, TS_DRAWS)),
     Mutation("T2", "boundcheck/policies/gp_ts.py", "self.paths.observe(action[:, 0])  # reads",
              "self.paths.observe(np.zeros_like(action[:, 0]))  # reads",
-             "GP-TS: the sampler conditions on the wrong point", tuple(POLICY)),
+             "GP-TS: the sampler conditions on the wrong point", (*POLICY, TS_DRAWS)),
     Mutation("O1", "boundcheck/papers/et_gp_ucb/tv_gp_ucb.py", "        self.posterior.propagate()", "        pass",
              "oracle TV-GP-UCB: no ε prediction step", tuple(POLICY)),
     Mutation("M1", "boundcheck/papers/pe_gp_ucb/prior_selection.py", "p_t = np.argmax(post.loglik, axis=1)",

@@ -7,7 +7,8 @@ own retained counts, so that an index off by one there cannot stay consistent wi
 recomputed from a Gaussian-process posterior refitted with ``numpy.linalg.solve`` on exactly the samples the
 algorithm must retain (restart blocks {kH+1, …}, correction ZS13; the last w samples, correction ZS14).
 
-The combinatorial paper's Algorithm 2: the rectified energy E[max(0, N(m, s²))] against numerical integration."""
+The combinatorial paper's Algorithm 2: the rectified energy E[max(0, N(m, s²))] against numerical integration.
+Chowdhury & Gopalan's GP-TS: the law of its draws at the recorded points, against a refitted posterior."""
 
 from __future__ import annotations
 
@@ -107,3 +108,29 @@ def test_rectified_energy_is_the_expectation_of_the_positive_part():
     assert np.all(got > np.maximum(m, 0.0))  # Jensen, strict for s > 0: E max(0, X) > max(0, E X)
     with np.errstate(over="ignore"):  # np.where evaluates the s > 0 branch at s = 0 too (z² overflows to +inf)
         np.testing.assert_array_equal(rectified_mean(np.array([-1.0, 0.0, 2.0]), np.zeros(3)), [0.0, 0.0, 2.0])
+
+
+def test_gp_ts_draws_are_n_mu_v2_sigma2_at_the_recorded_points():
+    """Chowdhury & Gopalan's Algorithm 2: f_t ~ GP(μ_{t−1}, v_t² k_{t−1}). At x° (fixed in advance) and at x_{t−1}
+    (known before the draw) the recorded draw, standardised by v_t and by μ, σ refitted here from the run's data,
+    is N(0, 1), independently over the steps given the past: 300 runs × 5 steps, the sample mean and variance
+    within 5 standard errors (a draw scaled by 0.05 has variance 0.0025, one conditioned on the wrong point is too
+    narrow at x° = 0 and too wide at x_{t−1})."""
+    runs, horizon = 300, 6
+    spec, inst = _instance("gp_ts", horizon)
+    sc = spec.scenario
+    prior, lam = sc.candidates[0], float(sc.model_noise_var)
+    ps = policy_spec(spec.main)
+    tr = simulate(sc, [ps], list(range(runs)), spec.seed, inst).algorithms[ps.name]
+    st = tr.steps
+    for at, key in ((lambda X: 0, "fixed"), (lambda X: X[-1], "prev")):
+        z = []
+        for r in range(runs):
+            X, y = tr.idx[r], tr.y[r]
+            for t in range(2, horizon + 1):
+                mu, var = _ref_posterior(prior.K, prior.mean, X[:t - 1], y[:t - 1], lam)
+                x = at(X[:t - 1])
+                z.append((st[f"draw_{key}"][r, t - 1] - mu[x]) / (inst.beta[t] * np.sqrt(var[x])))
+        z = np.asarray(z)
+        assert abs(z.mean()) < 5 / np.sqrt(z.size), (key, z.mean())
+        assert abs(z.var() - 1.0) < 5 * np.sqrt(2 / z.size), (key, z.var())
