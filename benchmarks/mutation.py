@@ -13,6 +13,7 @@ of a theorem), not a pinned value.
     python benchmarks/mutation.py --only T1 P2    # some of them
     python benchmarks/mutation.py --only SC3 --no-baseline   # one, without first running its tests unmutated
     python benchmarks/mutation.py --list          # the documented list, with each one's tests
+    python benchmarks/mutation.py --check         # only: does every mutation still apply to HEAD? (seconds)
 
 The benchmark is honest about itself: before anything runs, every mutation must apply to HEAD (its ``old`` line
 found exactly once in its ``file``, the mutant compiling); the tests the chosen mutations name must then pass on the
@@ -312,6 +313,7 @@ def main() -> int:
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-baseline", action="store_true", help="skip the run of the tests on the unmutated tree")
+    ap.add_argument("--check", action="store_true", help="only check that every mutation applies to HEAD (seconds)")
     args = ap.parse_args()
     unknown = sorted(set(args.only or ()) - {m.id for m in MUTATIONS})
     if unknown:
@@ -338,6 +340,9 @@ def main() -> int:
                     problems.append(str(exc))
             if problems:
                 raise BenchmarkError("mutations that do not apply to HEAD:\n  " + "\n  ".join(problems))
+        if args.check:
+            print(f"{len(chosen)} mutations apply to HEAD")
+            return 0
         if not args.no_baseline:
             baseline(chosen, python)
         missed = []
