@@ -254,6 +254,18 @@ CASES = [
     ("reproduce-max-memory", RP + ["--max-memory", "1K"], 2, "refusing to start"),
     ("reproduce-false-alarm", RP + ["--false-alarm", "2"], 2, "false-alarm"),
     ("reproduce-explore-runs", RP + ["--explore", "--explore-runs", "0"], 2, "explore"),
+    # the explored grid is sized with the panels, before anything runs: its 288 cells and their confirmations
+    # need more than the toy panel alone (≈ 0.5 GiB with --jobs 1)
+    ("reproduce-explore-max-memory", RP + ["--experiment", "toy", "--explore", "--max-memory", "1G"], 2,
+     "toy: --explore (288 cells × 30 runs"),
+    ("reproduce-explore-runs-1e9", RP + ["--experiment", "toy", "--explore", "--explore-runs", "1e9"], 2,
+     "refusing to start; lower --explore-runs"),
+    ("reproduce-explore-runs-1e400", RP + ["--experiment", "toy", "--explore", "--explore-runs", "1e400"], 2,
+     "explore runs"),
+    ("reproduce-explore-runs-fullwidth", RP + ["--experiment", "toy", "--explore", "--explore-runs", "３０"], 2,
+     "not an integer"),
+    ("reproduce-explore-jobs-huge", RP[:-2] + ["--experiment", "toy", "--explore", "--explore-runs", "1e7",
+                                               "--jobs", "4096"], 2, "cells in flight"),
     # --- store check | repair: only results folders --------------------------------------------------------
     ("store-check-a-file", ["store", "check", "{in}/a_file"], 2, "a_file"),
     ("store-check-missing", ["store", "check", "{in}/absent"], 2, "absent"),
