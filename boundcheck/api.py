@@ -867,11 +867,14 @@ def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, 
     import joblib
 
     backend = options.backend if options.backend in ("loky", "threading") else "loky"
+    # no more workers than cores and cells (as the grid's preflight assumes): more would only start idle processes
+    cores = os.cpu_count() or 1
+    jobs = max(1, min(cores if options.jobs < 0 else options.jobs, cores, len(tasks)))
     out = []
     if on_done:
         on_done(0, len(tasks))
     with joblib.parallel_config(backend=backend):
-        for data in joblib.Parallel(n_jobs=options.jobs, return_as="generator")(
+        for data in joblib.Parallel(n_jobs=jobs, return_as="generator")(
                 joblib.delayed(_run_cell)(*task) for task in tasks):
             out.append(data)
             if on_done:
@@ -951,7 +954,12 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     reproduce reads runs, seed, jobs, backend, scheduler, false_alarm, report and out; ``runs`` default: each
     experiment's own). With ``explore``, the claims that did not reproduce are re-tested on the experiment's grid
     of unstated settings (``explore_runs`` per setting). Returns the JSON summary (also written to
-    ``out/reproduce.json``)."""
+    ``out/reproduce.json``).
+
+    Sized before anything runs: each panel's memory estimate, and with ``explore`` each grid's
+    (:func:`~boundcheck.study.preflight.estimate_grid_memory`: every cell and every confirmation, as if no claim
+    reproduced), within ``max_memory`` (default: the memory available)."""
+    import math
     import time
 
     from theory.empirical import empirical_claims
@@ -960,7 +968,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     from .claims.budget import HolmBudget
     from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical, printed_beside_ours
     from .study.experiments import experiments_of, get_experiment, get_paper
-    from .study.preflight import estimate_study_memory, run_options
+    from .study.preflight import estimate_grid_memory, estimate_study_memory, run_options
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
     from .utils.resources import check_memory
@@ -996,6 +1004,17 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
                               f"better")
             planned.append((exp, n, panel, spec))
+    if explore:  # the grids too, as if every claim failed: the screen and confirmation run only after the panels
+        for exp, _, panel, spec in planned:
+            grid = exp.explore
+            if grid is None or panel.name != grid.panel:
+                continue
+            n_cell = explore_runs if explore_runs is not None else grid.runs
+            n_cells = math.prod(len(a.levels) for a in grid.axes)
+            check_memory(estimate_grid_memory(
+                replace(spec, runs=n_cell), options, n_cells, confirm_cells=grid.confirm * len(exp.claims),
+                confirm_runs=max(grid.confirm_runs, n_cell), what=f"{exp.name}: --explore"), s.max_memory,
+                hint="lower --explore-runs or --jobs, or set --max-memory if you know better")
     data, panels_json, specs = {}, {}, {}
     for exp, n, panel, spec in planned:
         rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"

@@ -1152,18 +1152,49 @@ class _Terminated(KeyboardInterrupt):
 
 
 _signals: list[int] = []  # the signals the command received (SIGINT, SIGTERM)
+_held: list[float] = []  # when the signal being held back (see _must_not_raise_in) first arrived
+HOLD_AT_MOST = 2.0  # seconds a signal is held back at most: then it is raised wherever the command is
+#: bookkeeping of the worker pool that an exception must not cut in two: loky registers each semaphore with its
+#: resource tracker (loky/backend/*resource_tracker.py) and only then attaches the finaliser that unregisters it
+#: at exit (loky/backend/synchronize.py, SemLock.__init__; the finalisers are multiprocessing/util.py's). An
+#: interrupt raised in between leaves a semaphore registered that nothing unregisters: the tracker reports it as
+#: "leaked" when the command exits (1 SIGTERM in 100, landing while the pool was being built).
+_POOL_BOOKKEEPING = (f"{os.sep}loky{os.sep}backend{os.sep}", f"{os.sep}multiprocessing{os.sep}util.py",
+                     f"{os.sep}multiprocessing{os.sep}synchronize.py",
+                     f"{os.sep}multiprocessing{os.sep}resource_tracker.py")
+
+
+def _must_not_raise_in(frame) -> bool:
+    """Whether an exception raised in ``frame`` (where the main thread was when the signal came) would be lost or
+    would break bookkeeping that has to finish: the import system's weakref callbacks and finalisers print it and
+    drop it; in the pool's bookkeeping (:data:`_POOL_BOOKKEEPING`, anywhere in the innermost frames) it leaves a
+    resource that the resource tracker reports at exit."""
+    code = getattr(frame, "f_code", None)
+    if code is None:
+        return False
+    if code.co_filename.startswith("<frozen importlib") or code.co_name == "__del__":
+        return True
+    for _ in range(16):  # the bookkeeping is a few calls deep (register -> _send -> ensure_running -> spawn)
+        if frame is None:
+            return False
+        if any(part in frame.f_code.co_filename for part in _POOL_BOOKKEEPING):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _on_signal(signum, frame) -> None:
     _signals.append(signum)
-    code = getattr(frame, "f_code", None)
-    if code is not None and (code.co_filename.startswith("<frozen importlib") or code.co_name == "__del__"):
-        # raised here (the import system's weakref callbacks, a finaliser) the exception would be printed with its
-        # traceback and ignored: the signal is sent again once this frame is left
+    now = time.monotonic()
+    if _must_not_raise_in(frame) and (not _held or now - _held[0] < HOLD_AT_MOST):
+        # the signal is sent again once this frame is (most likely) left; the bookkeeping takes microseconds, so
+        # the command still stops at once
         import threading
 
+        _held[:1] = _held[:1] or [now]
         threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
+    _held.clear()
     raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 

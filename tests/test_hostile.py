@@ -254,6 +254,18 @@ CASES = [
     ("reproduce-max-memory", RP + ["--max-memory", "1K"], 2, "refusing to start"),
     ("reproduce-false-alarm", RP + ["--false-alarm", "2"], 2, "false-alarm"),
     ("reproduce-explore-runs", RP + ["--explore", "--explore-runs", "0"], 2, "explore"),
+    # the explored grid is sized with the panels, before anything runs: its 288 cells and their confirmations
+    # need more than the toy panel alone (≈ 0.5 GiB with --jobs 1)
+    ("reproduce-explore-max-memory", RP + ["--experiment", "toy", "--explore", "--max-memory", "1G"], 2,
+     "toy: --explore (288 cells × 30 runs"),
+    ("reproduce-explore-runs-1e9", RP + ["--experiment", "toy", "--explore", "--explore-runs", "1e9"], 2,
+     "refusing to start; lower --explore-runs"),
+    ("reproduce-explore-runs-1e400", RP + ["--experiment", "toy", "--explore", "--explore-runs", "1e400"], 2,
+     "explore runs"),
+    ("reproduce-explore-runs-fullwidth", RP + ["--experiment", "toy", "--explore", "--explore-runs", "３０"], 2,
+     "not an integer"),
+    ("reproduce-explore-jobs-huge", RP[:-2] + ["--experiment", "toy", "--explore", "--explore-runs", "1e7",
+                                               "--jobs", "4096"], 2, "cells in flight"),
     # --- store check | repair: only results folders --------------------------------------------------------
     ("store-check-a-file", ["store", "check", "{in}/a_file"], 2, "a_file"),
     ("store-check-missing", ["store", "check", "{in}/absent"], 2, "absent"),
@@ -279,6 +291,15 @@ def place(tmp_path, monkeypatch, inputs):
     monkeypatch.chdir(work)
     monkeypatch.setenv("BOUNDCHECK_LOG_DIR", str(tmp_path / "logs"))
     return work, inputs
+
+
+def _without_progress(err: str) -> str:
+    """stderr without the plain progress lines a command prints every few seconds without a terminal (a loaded
+    machine can take that long over even a small study)."""
+    import re
+
+    return "".join(line for line in err.splitlines(keepends=True)
+                   if not re.fullmatch(r"boundcheck: [^\n]*(chunks stored|of the run-steps)[^\n]* \[\d+ s\]\n?", line))
 
 
 def _snapshot(d: Path) -> set[str]:
@@ -356,6 +377,7 @@ def test_jobs_far_above_the_machine_starts_no_more_workers_than_cores(tmp_path):
         most = max(most, len(_descendants(proc.pid)))
         time.sleep(0.05)
     out, err = proc.communicate()
+    err = _without_progress(err)
     assert proc.returncode == 0, err
     assert most <= (os.cpu_count() or 1), most
     assert "capped" not in err and "more than this machine" in err and err.count("\n") == 1
@@ -386,7 +408,7 @@ def test_disk_full_is_one_line_and_a_rerun_resumes(place, capsys, monkeypatch):
     argv = ["verify", "--theorem", "pe_gp_ucb", "--runs", "60", "--horizon", "5", "--jobs", "1", "--no-report",
             "--out", "o"]
     assert main(argv) == 2
-    err = capsys.readouterr().err
+    err = _without_progress(capsys.readouterr().err)
     assert err.count("\n") == 1 and "no space left" in err and "resume" in err and "results" in err, err
     assert not (work.parent / "logs").exists()
     monkeypatch.setattr(ResultStore, "write_chunks", real)

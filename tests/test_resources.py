@@ -3,6 +3,7 @@ progress from inside a chunk (one worker and several), help-friendly parsing, bo
 folders checked without writing."""
 
 import argparse
+import os
 import time
 import tracemalloc
 
@@ -15,7 +16,7 @@ from boundcheck.errors import BoundcheckError
 from boundcheck.model.mig import gamma_for_grid
 from boundcheck.policies import PolicySpec
 from boundcheck.policies.gp_ucb import GPUCB
-from boundcheck.study.preflight import estimate_study_memory
+from boundcheck.study.preflight import estimate_grid_memory, estimate_study_memory
 from boundcheck.study.runner import RunOptions, run_chunk, run_study
 from boundcheck.utils.resources import available_memory, check_memory, format_size, gamma_memory, parse_size
 from boundcheck.utils.validation import check_output_dir
@@ -54,6 +55,22 @@ def test_memory_refusal_names_the_estimate_and_the_limit():
         check_memory(est, parse_size("4G"))
     assert spec.n_chunks == 4 * 10**10 and next(iter(spec.chunks()))[1] == list(range(25))  # lazy: no list
     assert available_memory() is None or available_memory() > 0
+
+
+def test_an_explored_grid_is_sized_by_its_cells_runs_and_workers():
+    """reproduce --explore: every cell of the grid runs whole in one worker and the parent keeps every cell's
+    data, so the estimate grows with the cells, the runs and the cells in flight (--jobs), not with one panel."""
+    spec = api.build_study("gp_ucb", runs=30, horizon=50)
+    one = estimate_grid_memory(spec, RunOptions(jobs=1), 1)
+    many = estimate_grid_memory(spec, RunOptions(jobs=1), 300)
+    assert many.parts["cells' data kept"] == 300 * one.parts["cells' data kept"] > 0
+    assert many.parts["cells in flight"] == one.parts["cells in flight"]  # one cell at a time with --jobs 1
+    two = estimate_grid_memory(spec, RunOptions(jobs=2, backend="threading"), 300)
+    busy = min(2, os.cpu_count() or 1)  # --jobs is capped at the cores
+    assert two.parts["cells in flight"] == busy * (one.parts["cells in flight"] - 200 * 2**20)  # threads: no worker
+    confirmed = estimate_grid_memory(spec, RunOptions(jobs=1), 300, confirm_cells=10, confirm_runs=100)
+    assert confirmed.total > many.total and "then up to 10 cells × 100 runs to confirm" in confirmed.what
+    assert "300 cells × 30 runs × T = 50" in many.what
 
 
 @pytest.mark.parametrize("text, n", [("4G", 4 * 2**30), ("4GiB", 4 * 2**30), ("4GB", 4 * 10**9), ("500M", 500 * 2**20),

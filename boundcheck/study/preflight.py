@@ -22,13 +22,14 @@ from .runner import RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["run_options", "check_applicable", "estimate_study_memory", "preflight"]
+__all__ = ["run_options", "check_applicable", "estimate_study_memory", "estimate_grid_memory", "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
 _WORKER = 200 * _MB  # a loky / dask worker process with boundcheck imported, before any data
 _IDLE_WORKER = 50 * _MB  # a worker that never gets a chunk (python + loky only)
 _STEP_COLUMNS = 24  # float64 columns of the tidy steps table (monitors, records, β, regret, ...)
+_PANEL_COLUMNS = 6  # 8-byte columns of the steps a panel's empirical claims keep (run, algorithm, t, regret, prior)
 
 
 def run_options(settings: VerifySettings) -> RunOptions:
@@ -79,6 +80,48 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
                           _INTERPRETER + max(gamma, in_flight, summary),
                           {"summary tables": summary, "chunks in flight": in_flight, "certified γ bracket": gamma,
                            "interpreter": _INTERPRETER})
+
+
+def _panel_bytes(spec: StudySpec, runs: int) -> int:
+    """What the parent keeps of one explored cell of ``runs`` runs until the claims are judged: the runs table and
+    the steps the empirical claims read (``PanelData``: run, algorithm, t, cumulative regret, prior)."""
+    P = len(spec.policies)
+    return runs * P * (spec.horizon * _PANEL_COLUMNS + 64) * 8
+
+
+def estimate_grid_memory(spec: StudySpec, options: RunOptions, cells: int, confirm_cells: int = 0,
+                         confirm_runs: int = 0, what: str = "") -> MemoryEstimate:
+    """Peak memory of an explored grid (``reproduce --explore``): a screen of ``cells`` small studies shaped
+    like ``spec`` (its domain, candidates, horizon and algorithms; ``spec.runs`` runs each), then a confirmation
+    of up to ``confirm_cells`` of them with ``confirm_runs`` runs each.
+
+    Each cell runs whole in one worker (``--jobs`` cells at once: loky worker processes, or threads of this
+    process), and the parent keeps every cell's panel data (:func:`_panel_bytes`) until the claims are judged,
+    the screen's still held while the confirmation runs; the grid's work is ``cells × runs × T × |X|``.
+    Generous like :func:`estimate_study_memory`, which sizes each cell."""
+    from dataclasses import replace
+
+    alone = RunOptions(jobs=1, backend="threading")  # how a cell runs inside its worker
+
+    def stage(n_cells: int, runs: int) -> tuple[int, int]:
+        """(bytes in flight, bytes kept) of ``n_cells`` cells of ``runs`` runs."""
+        if n_cells < 1 or runs < 1:
+            return 0, 0
+        one = estimate_study_memory(replace(spec, runs=runs, chunk_size=runs), alone).total - _INTERPRETER
+        busy = min(max(1, min(_workers(options), os.cpu_count() or 1)), n_cells)
+        per = one + (_WORKER if options.backend != "threading" else 0)
+        return busy * per, n_cells * _panel_bytes(spec, runs)
+
+    screen_flight, screen_kept = stage(cells, spec.runs)
+    confirm_flight, confirm_kept = stage(min(confirm_cells, cells), confirm_runs)
+    peak = max(screen_flight + screen_kept, screen_kept + confirm_flight + confirm_kept)
+    work = (f"{cells} cells × {spec.runs} runs × T = {spec.horizon}, |X| = {spec.scenario.domain.n}, "
+            f"{len(spec.policies)} algorithms")
+    if confirm_cells and confirm_runs:
+        work += f", then up to {min(confirm_cells, cells)} cells × {confirm_runs} runs to confirm"
+    return MemoryEstimate(f"{what or 'the explored grid'} ({work})", _INTERPRETER + peak,
+                          {"cells in flight": max(screen_flight, confirm_flight),
+                           "cells' data kept": screen_kept + confirm_kept, "interpreter": _INTERPRETER})
 
 
 def check_applicable(spec: StudySpec, conditions: Conditions | None = None,
