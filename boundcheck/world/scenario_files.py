@@ -401,6 +401,16 @@ class FileReader:
     def __init__(self, source: str, base_dir: Path) -> None:
         self.source, self.base_dir = source, base_dir
         self.generated: dict[str, object] = {}
+
+    def build(self, builder: Callable[..., Scenario], *args, **kwargs) -> Scenario:
+        """``builder(*args, **kwargs)`` (a family's scenario builder), its input errors as one line naming this
+        file: a family parser checks the keys, the builder checks what the values mean together."""
+        try:
+            return builder(*args, **kwargs)
+        except ScenarioFileError:
+            raise
+        except BoundcheckError as exc:
+            raise ScenarioFileError(f"{self.source}: {exc}") from None
         self.generator_name: str | None = None
 
     def error(self, key: str, expected: str, got=_MISSING) -> ScenarioFileError:

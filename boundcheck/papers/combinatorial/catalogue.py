@@ -550,15 +550,6 @@ def _controls(f: FileReader, root: dict, schema: dict, sc: Scenario) -> Scenario
     return sc
 
 
-def _build(f: FileReader, fn, *args, **kw) -> Scenario:
-    try:
-        return fn(*args, **kw)
-    except ScenarioFileError:
-        raise
-    except BoundcheckError as exc:
-        raise ScenarioFileError(f"{f.source}: {exc}") from None
-
-
 def _noise(f: FileReader, root: dict) -> float:
     return f.number(root, "noise", "", low=0.0, strict_low=True, what="a positive noise level ς")
 
@@ -591,7 +582,7 @@ def parse_top_k(f: FileReader, root: dict) -> Scenario:
         raise f.error("actions", f"at least K = {k} base arms available every round")
     if size > n:
         raise f.error("actions.available", f"at most n = {n}", size)
-    sc = _build(f, _topk, common.name, n=n, k=k, size=size, lengthscale=_se(f, root, TOP_K_SCHEMA),
+    sc = f.build(_topk, common.name, n=n, k=k, size=size, lengthscale=_se(f, root, TOP_K_SCHEMA),
                 noise=_noise(f, root), horizon=common.horizon, **kw)
     return finish_common(f, _controls(f, root, TOP_K_SCHEMA, sc), common)
 
@@ -663,7 +654,7 @@ def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
                  high=1.0, what="a probability in [0, 1)")
     if p >= 1.0:
         raise f.error("availability.closure_probability", "a probability in [0, 1)", p)
-    sc = _build(f, _grid, common.name, p_close=p, lengthscale=_se(f, root, DAG_SCHEMA), noise=_noise(f, root),
+    sc = f.build(_grid, common.name, p_close=p, lengthscale=_se(f, root, DAG_SCHEMA), noise=_noise(f, root),
                 horizon=common.horizon, **kw)
     return finish_common(f, _controls(f, root, DAG_SCHEMA, sc), common)
 
@@ -682,7 +673,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
         if set(nt) != {"synthetic"}:
             raise f.error("network", "exactly one of synthetic, or nodes_csv with edges_csv")
         st = f.table(nt, "synthetic", "network", props["network"]["properties"]["synthetic"])
-        net = _build(f, road_network, _at_most(f, "network.synthetic.nodes",
+        net = f.build(road_network, _at_most(f, "network.synthetic.nodes",
                                                f.integer(st, "nodes", "network.synthetic", minimum=2), 500),
                      f.number(st, "side", "network.synthetic", low=0.0, strict_low=True, what="a positive side (m)"),
                      f.integer(st, "neighbours", "network.synthetic"),
@@ -714,7 +705,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
         if index > count:
             raise f.error("route.index", f"at most count = {count}", index)
         seed = f.integer(rt, "seed", "route", minimum=0, default=PAPER002_SEED + 3)
-        rts = _build(f, routes, net, count, stretch, seed)
+        rts = f.build(routes, net, count, stretch, seed)
         route = rts[index - 1]
     else:
         if "start" not in rt or "goal" not in rt or "count" in rt or "seed" in rt:
@@ -732,7 +723,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
     mt = f.table(root, "model", "", props["model"], default={})
     model = f.number(mt, "feature_lengthscale", "model", default=None, low=0.0, strict_low=True,
                      what="a positive lengthscale")
-    sc = _build(f, road_scenario, index, ell, common.horizon, model, name=common.name, net=net, route=route,
+    sc = f.build(road_scenario, index, ell, common.horizon, model, name=common.name, net=net, route=route,
                 network_text=text, delta=common.delta, params=_params(f, root, ROAD_SCHEMA), stretch=stretch)
     return finish_common(f, sc, common)
 
@@ -746,7 +737,7 @@ def parse_contexts(f: FileReader, root: dict) -> Scenario:
     k = f.integer(at, "k", "actions")
     if k > slots:
         raise f.error("actions.k", f"at most slots = {slots}", k)
-    sc = _build(f, _contextual, common.name,
+    sc = f.build(_contextual, common.name,
                 M=_at_most(f, "features.frequencies", f.integer(ft, "frequencies", "features"), 1024),
                 d=_at_most(f, "features.dim", f.integer(ft, "dim", "features"), 100), slots=slots, k=k,
                 lengthscale=f.number(ft, "lengthscale", "features", low=0.0, strict_low=True,

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 
-from boundcheck.errors import BoundcheckError
 from boundcheck.model.domains import grid
 from boundcheck.model.kernels import RBF, Kernel, Matern
 from boundcheck.model.priors import GPPrior
@@ -32,7 +31,6 @@ from boundcheck.world.scenario_files import (
     COMMON_PROPERTIES,
     FileFamily,
     FileReader,
-    ScenarioFileError,
     finish_common,
     object_schema,
     read_common,
@@ -189,12 +187,7 @@ def parse_eps_chain(f: FileReader, root: dict) -> TVScenario:
                      ("noise_var", "data_noise_var")):
         if key in truth:
             kw[arg] = truth[key]
-    try:
-        sc = tv_grid(common.name, **kw)
-    except ScenarioFileError:
-        raise
-    except BoundcheckError as exc:
-        raise ScenarioFileError(f"{f.source}: {exc}") from None
+    sc = f.build(tv_grid, common.name, **kw)
     return finish_common(f, sc, common)
 
 

@@ -32,7 +32,6 @@ from boundcheck.world.scenario_files import (
     COMMON_PROPERTIES,
     FileFamily,
     FileReader,
-    ScenarioFileError,
     finish_common,
     object_schema,
     read_common,
@@ -186,12 +185,7 @@ def parse_variation_budget(f: FileReader, root: dict) -> Scenario:
         kw["given_P_T"] = f.number(th, "P_T", "theorem", low=0.0, what="a budget P_T ≥ 0")
     if "lambda" in th:
         kw["lam"] = f.text(th, "lambda", "theorem", choices=("1", "1+2/H"))
-    try:
-        sc = vb_scenario(common.name, kind, P_T, **kw)
-    except ScenarioFileError:
-        raise
-    except BoundcheckError as exc:
-        raise ScenarioFileError(f"{f.source}: {exc}") from None
+    sc = f.build(vb_scenario, common.name, kind, P_T, **kw)
     return finish_common(f, sc, common)
 
 
