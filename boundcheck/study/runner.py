@@ -103,14 +103,16 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     process dies (:func:`~boundcheck.runtime.watch_parent`); ``sandbox``: how calls into user code are
     run (time limit, output log, markers: :mod:`boundcheck.utils.usercode`)."""
     watch_parent(parent)
-    start, cpu = time.perf_counter(), time.process_time()
+    # CPU of this thread only: a process's other threads (a dask worker's event loop, the loky parent's feeders,
+    # progress monitor and background imports) are not the task's work (benchmarks/bench_clusters.py compares it)
+    start, cpu = time.perf_counter(), time.thread_time()
     with single_threaded_blas(), usercode.sandbox(sandbox):
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
                                            checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start,
-                                                    "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
+                                                    "cpu_seconds": time.thread_time() - cpu, "pid": os.getpid()}
 
 
 def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, list[int]]],
@@ -119,7 +121,7 @@ def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, lis
     """Worker task: consecutive ``chunks`` simulated as one batch (:func:`run_chunk`), its tables split back
     into the chunks and encoded as parquet files here, in the worker (the parent receives compressed bytes and
     only hashes and writes them). Returns ``[(chunk, {"runs": bytes, "steps": bytes}, info), ...]``."""
-    cpu = time.process_time()
+    cpu = time.thread_time()  # this thread's: see run_chunk
     ids = [r for _, rs in chunks for r in rs]
     _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent, sandbox)
     out = []
@@ -129,7 +131,7 @@ def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, lis
             part = df if len(chunks) == 1 else df[df["run"].between(rs[0], rs[-1])]
             encoded[name] = parquet_bytes(part.reset_index(drop=True))
         out.append((c, encoded, {"runs": [rs[0], rs[-1]], "pid": info["pid"]}))
-    cpu = time.process_time() - cpu  # simulation, claims and encoding: the task's whole cost
+    cpu = time.thread_time() - cpu  # simulation, claims and encoding: the task's whole cost
     for (_, rs), (_, _, rec) in zip(chunks, out, strict=True):  # shared by its chunks in proportion to runs
         share = len(rs) / len(ids)
         rec["seconds"], rec["cpu_seconds"] = info["seconds"] * share, cpu * share
