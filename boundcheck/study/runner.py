@@ -508,21 +508,36 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     core idles while the parent only waits). One feeder thread per worker submits a task, waits for it and
     stores its chunks; this thread simulates in process and stores its own. A worker's error is raised here as
     it is (a one-line error for the command line); every task finished before an error or an interruption is
-    stored first."""
+    stored first.
+
+    A feeder takes its first task only once the workers are warm (:func:`~boundcheck.runtime.wait_warm`: the
+    engine imported, the study unpickled): until then this process takes the tasks, so a small study never
+    waits for a worker's start-up. A worker that comes late (:data:`LATE_AFTER`) to the last task while this
+    process simulates leaves the task's last :data:`LATE_SHARE` to whoever is free first. Results do not depend
+    on who simulates which runs in which batch."""
     from collections import deque
 
     todo = deque(plan)
     take = threading.Lock()
     errors: list[BaseException] = []
     stop = threading.Event()
+    since: list[float] = []  # when this process started the task it simulates now (empty: none)
     executor = runtime.pool(workers - 1)
 
     def feed() -> None:
+        deadline = time.monotonic() + WARM_WAIT  # polled: a feeder with nothing left to take stops at once
+        while todo and not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
+            pass
         while not stop.is_set():
             with take:
                 if not todo:
                     return
                 task = todo.popleft()
+                cut = int(len(task) * LATE_SHARE)
+                late = bool(since) and time.perf_counter() - since[0] > LATE_AFTER
+                if late and not todo and cut:
+                    todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
+                    task = task[:len(task) - cut]
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
                 record(results)
@@ -540,7 +555,11 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 if not todo:
                     break
                 task = todo.pop()
-            record(run_task(spec, inst, task, reporter(task)))
+                since[:] = [time.perf_counter()]
+            try:
+                record(run_task(spec, inst, task, reporter(task)))
+            finally:
+                since.clear()
         if later and not errors:
             # nothing left for this process: the summary's and the reports' imports while the workers finish
             runtime.import_in_background(*later).join()
@@ -614,6 +633,12 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
+#: the part of the last task a late worker leaves (a worker's start-up — its imports and the study unpickled — is
+#: ≈ 0.6 s on the reference machine, half of a default verify's task: taking the whole last task it would finish
+#: alone long after the parent)
+LATE_SHARE = 0.25
+LATE_AFTER = 0.1  # seconds after the parent started its task from which a worker taking the last one is late
+WARM_WAIT = 60.0  # seconds a feeder waits for its worker's warm-up before sending a task anyway
 STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
 
 
