@@ -93,6 +93,12 @@ def main() -> None:
     args = ap.parse_args()
     info = _common.machine()
     print(f"# clusters — {info['cpu']}, {info['cores']} cores, {info['date']}, load {info['load_1min']:.1f}")
+    try:
+        import dask.distributed  # noqa: F401 - the optional extra
+    except ImportError:
+        print("  skipped: dask.distributed is not installed (pip install 'boundcheck[dask]')")
+        _common.write_json(args.json, {"machine": info, "clusters": {"skipped": "dask.distributed not installed"}})
+        return
     with tempfile.TemporaryDirectory(prefix="bench-clusters-") as tmp:
         out = {"machine": info, "clusters": compare(args.runs, args.workers, args.repeat, Path(tmp))}
     out["machine"]["load_1min_after"] = float(np.round(_common.machine()["load_1min"], 2))

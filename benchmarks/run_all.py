@@ -109,6 +109,8 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None) ->
 
 def _clusters_line(c: dict) -> str:
     """The loky-against-dask row (``benchmarks/bench_clusters.py``)."""
+    if "skipped" in c:
+        return f"* loky against dask (`benchmarks/bench_clusters.py`): skipped ({c['skipped']})."
     def one(mode: str, what: str) -> str:
         d = c[mode]
         return (f"{what}: {d['wall']['min']:.1f} s wall ({d['wall_ratio']:.2f}× loky's), simulation "

@@ -633,11 +633,14 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
-#: the part of the last task a late worker leaves (a worker's start-up — its imports and the study unpickled — is
-#: ≈ 0.6 s on the reference machine, half of a default verify's task: taking the whole last task it would finish
-#: alone long after the parent)
+#: the part of the last task a late worker leaves to whoever is free first. A worker's start-up (its imports, the
+#: study unpickled) ends ≈ 0.6 s after the parent started simulating on the reference machine, half of a default
+#: verify's 100-run task: taking the whole last task it would finish alone long after the parent.
 LATE_SHARE = 0.25
-LATE_AFTER = 0.1  # seconds after the parent started its task from which a worker taking the last one is late
+#: seconds the parent has simulated its task when a worker takes the last one, from which the worker is late.
+#: Leaving part of the task pays when the worker is later than that part takes (one chunk of 25 runs and a
+#: batch's overhead: ≈ 0.3 s for pe_gp_ucb at T = 200), and costs one batch's overhead otherwise
+LATE_AFTER = 0.3
 WARM_WAIT = 60.0  # seconds a feeder waits for its worker's warm-up before sending a task anyway
 STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
 
