@@ -7,13 +7,15 @@ ways, interleaved (loky, dask, dask-warm, loky, …) so that all see the same ma
 * **dask**: ``--backend dask`` without a scheduler: the command starts a ``LocalCluster`` of W single-threaded
   worker processes and closes it again (what a user without a cluster gets); the parent only submits.
 * **dask, running cluster**: ``--backend dask --scheduler ADDR`` on a ``LocalCluster`` of W single-threaded
-  worker processes started by this script once, before the first study (what a user of a real cluster gets:
-  its workers are up, and after the first study they have imported the engine).
+  worker processes (configured as the command's own: ``runner.DASK_WORKER_CONFIG``) started by this script
+  once, and warmed by a small study (not timed) before the first measured one (what a user of a real cluster
+  gets: its workers are up and have imported the engine).
 
 Each gets the command's wall time and its simulation phase (the manifest's ``timing.simulate_s``: first task sent
-to last chunk stored). The **work** of a study is the CPU time of its chunks (the manifest's ``cpu_seconds``,
-summed): the two backends must do the same work within 10 % (the same tasks, in other processes), and their
-stored runs and steps tables must be bit-identical; both are checked and reported.
+to last chunk stored). The **work** of a study is the CPU time of its tasks' threads (the manifest's
+``cpu_seconds``, summed): the backends must do the same work within 10 % (the same tasks, in other processes: a
+fresh worker's first task also pays the imports a loky worker paid before it, while the parent set up), and
+their stored runs and steps tables must be bit-identical; both are checked and reported.
 
     python benchmarks/bench_clusters.py [--runs 400] [--workers 2] [--repeat 2] [--json out.json]
 """
@@ -35,9 +37,9 @@ WORK_TOLERANCE = 0.10  # the backends' chunk CPU may differ by this fraction (sa
 MODES = ("loky", "dask", "dask_running")
 
 
-def _study(mode: str, out: Path, runs: int, workers: int, scheduler: str | None) -> dict:
+def _study(mode: str, out: Path, runs: int, workers: int, scheduler: str | None, *extra: str) -> dict:
     args = ["verify", "--theorem", "pe_gp_ucb", "--runs", str(runs), "--no-report", "--jobs", str(workers),
-            "--out", str(out), "--json"]
+            "--out", str(out), "--json", *extra]
     if mode != "loky":
         args += ["--backend", "dask"] + (["--scheduler", scheduler] if mode == "dask_running" else [])
     r = run_cli(args)
@@ -47,12 +49,20 @@ def _study(mode: str, out: Path, runs: int, workers: int, scheduler: str | None)
 
 
 def compare(runs: int, workers: int, repeat: int, tmp: Path) -> dict:
+    import dask
     from dask.distributed import LocalCluster
+
+    from boundcheck.study.runner import DASK_WORKER_CONFIG
 
     print(f"\n## loky against dask: verify --theorem pe_gp_ucb --runs {runs} --no-report --jobs {workers} "
           "(interleaved)")
     rows: dict[str, list[dict]] = {m: [] for m in MODES}
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with dask.config.set(DASK_WORKER_CONFIG):  # the workers boundcheck's own LocalCluster starts
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster:
+        # a running cluster's workers have imported the engine before (a small study, not timed): its first
+        # measured study is then what a user of a real cluster sees after the first one
+        _study("dask_running", tmp / "warm-up", 25 * workers, workers, cluster.scheduler_address, "--horizon", "20")
         for i in range(repeat):
             for mode in MODES:
                 r = _study(mode, tmp / f"{mode}-{i}", runs, workers, cluster.scheduler_address)

@@ -2,9 +2,10 @@
 
 ``examples/slurm_cluster.py`` builds dask-jobqueue's ``SLURMCluster`` (a scheduler in this process; nothing is
 submitted) with the settings docs/clusters.md prints; the job script it would hand to ``sbatch`` is checked
-line by line: the resources asked for, one thread per worker process, BLAS on one thread, the environment activated
-before the worker starts, and the worker pointed at this scheduler. dask-jobqueue is a test extra (CI installs
-``.[test]``): this is not skipped.
+line by line: the resources asked for, one thread per worker process, BLAS on one thread, glibc's allocation
+thresholds, the environment activated before the worker starts, and the worker pointed at this scheduler. The
+LocalCluster ``--backend dask`` starts leaves MALLOC_TRIM_THRESHOLD_ unset in its workers. dask-jobqueue is a
+test extra (CI installs ``.[test]``): this is not skipped.
 """
 
 from __future__ import annotations
@@ -60,12 +61,14 @@ def test_slurm_job_script(example):
     # the environment first (boundcheck and its exact version on the node), BLAS single-threaded, then the worker
     assert body[0] == "source /opt/venvs/boundcheck/bin/activate"
     assert body[1] == "export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-    worker = body[2].split()
+    # glibc's thresholds fixed before the nanny starts (it would set a trim threshold of 64 KiB otherwise)
+    assert body[2] == "export MALLOC_TRIM_THRESHOLD_=134217728 MALLOC_MMAP_THRESHOLD_=33554432"
+    worker = body[3].split()
     assert worker[:3] == ["python", "-m", "distributed.cli.dask_worker"]
     assert worker[3] == address  # the scheduler of this process: the address verify's --scheduler gets
     assert worker[worker.index("--nthreads") + 1] == "1"  # a chunk of runs is one thread
     assert worker[worker.index("--nworkers") + 1] == "4"
-    assert len(body) == 3
+    assert len(body) == 4
 
 
 def test_slurm_defaults_leave_the_site_defaults(example):

@@ -157,6 +157,12 @@ def _bytes_per_run(spec: StudySpec) -> int:
 
 # What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and
 # "workers"), not named here: this layer does not know the reports.
+#: dask configuration of the LocalCluster ``--backend dask`` starts. dask's nannies set MALLOC_TRIM_THRESHOLD_ in
+#: every worker (65536 by default), which turns off glibc's adaptive mmap threshold: each of a batch's large
+#: temporaries is then mapped and unmapped afresh, and the same task costs 1.4–1.5× the CPU (20× the page faults;
+#: benchmarks/bench_clusters.py). Left unset, the workers allocate as loky's do (docs/clusters.md gives the
+#: equivalent for a batch scheduler's workers)
+DASK_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
@@ -277,8 +283,11 @@ def _backend(options: RunOptions):
                                       f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
             cluster = None
         else:
+            import dask
+
             n = options.jobs if options.jobs > 0 else None
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+            with dask.config.set(DASK_WORKER_CONFIG):
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
         try:
             with joblib.parallel_config(backend="dask"):
