@@ -519,11 +519,11 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     it is (a one-line error for the command line); every task finished before an error or an interruption is
     stored first.
 
-    A feeder takes its first task only once the workers are warm (:func:`~boundcheck.runtime.wait_warm`: the
-    engine imported, the study unpickled): until then this process takes the tasks, so a small study never
-    waits for a worker's start-up. A worker that comes late (:data:`LATE_AFTER`) to the last task while this
-    process simulates leaves the task's last :data:`LATE_SHARE` to whoever is free first. Results do not depend
-    on who simulates which runs in which batch."""
+    A worker's first task is sent once the worker is warm (:func:`~boundcheck.runtime.wait_warm`: the engine
+    imported, the study unpickled); when that comes late (:data:`LATE_AFTER`) while this process simulates and no
+    other task is left, the task's last :data:`LATE_SHARE` goes back to whoever is free first (a default verify:
+    5 chunks here, 3 in the worker that started ≈ 0.6 s late, instead of 4 and 4). Every worker still gets a task.
+    Results do not depend on who simulates which runs in which batch."""
     from collections import deque
 
     todo = deque(plan)
@@ -534,19 +534,15 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     executor = runtime.pool(workers - 1)
 
     def feed() -> None:
-        deadline = time.monotonic() + WARM_WAIT  # polled: a feeder with nothing left to take stops at once
-        while todo and not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
-            pass
+        first = True
         while not stop.is_set():
             with take:
                 if not todo:
                     return
                 task = todo.popleft()
-                cut = int(len(task) * LATE_SHARE)
-                late = bool(since) and time.perf_counter() - since[0] > LATE_AFTER
-                if late and not todo and cut:
-                    todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
-                    task = task[:len(task) - cut]
+            if first and int(len(task) * LATE_SHARE):
+                task = trimmed(task)
+            first = False
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
                 record(results)
@@ -554,6 +550,20 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 errors.append(exc)
                 stop.set()
                 return
+
+    def trimmed(task):
+        """A worker's first task, sent once the worker is warm: when that is later than :data:`LATE_AFTER` into
+        this process's own task and nothing else is left, its last :data:`LATE_SHARE` goes back for whoever is free
+        first (this process looks for work again after its task, so what goes back is always taken)."""
+        deadline = time.monotonic() + WARM_WAIT  # polled: an interrupted study does not wait for the warm-up
+        while not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
+            pass
+        with take:
+            cut = int(len(task) * LATE_SHARE)
+            if not todo and since and time.perf_counter() - since[0] > LATE_AFTER:
+                todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
+                task = task[:len(task) - cut]
+        return task
 
     feeders = [threading.Thread(target=feed, name=f"boundcheck-feed-{i}", daemon=True) for i in range(workers - 1)]
     for th in feeders:
@@ -642,11 +652,12 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
-#: the part of the last task a late worker leaves to whoever is free first. A worker's start-up (its imports, the
-#: study unpickled) ends ≈ 0.6 s after the parent started simulating on the reference machine, half of a default
-#: verify's 100-run task: taking the whole last task it would finish alone long after the parent.
+#: the part of its first task a late worker hands back when nothing else is left (:func:`_simulate_beside_pool`).
+#: A worker's start-up (its imports, the study unpickled) ends ≈ 0.6 s after the parent started simulating on
+#: the reference machine, half of a default verify's 100-run task: with the whole task it would finish alone,
+#: long after the parent.
 LATE_SHARE = 0.25
-#: seconds the parent has simulated its task when a worker takes the last one, from which the worker is late.
+#: seconds the parent has simulated its task when a worker is warm, from which the worker is late.
 #: Leaving part of the task pays when the worker is later than that part takes (one chunk of 25 runs and a
 #: batch's overhead: ≈ 0.3 s for pe_gp_ucb at T = 200), and costs one batch's overhead otherwise
 LATE_AFTER = 0.3
