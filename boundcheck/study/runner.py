@@ -542,6 +542,8 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 task = todo.popleft()
             if first and int(len(task) * LATE_SHARE):
                 task = trimmed(task)
+                if stop.is_set():  # interrupted (or a failure elsewhere) while the worker warmed up: send nothing
+                    return
             first = False
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
