@@ -27,7 +27,7 @@ def run(script: str, out: Path, *args: str) -> dict:
     return json.loads(out.read_text())
 
 
-def render(post: dict, kern: dict, study: dict) -> str:
+def render(post: dict, kern: dict, study: dict, clusters: dict | None = None) -> str:
     m = post["machine"]
     L = [f"Measured by `make bench` on {m['date']}: {m['cpu']}, {m['cores']} cores shared with other users "
          f"(1-min load {m['load_1min']:.1f}), Python {m['python']}, numpy {m['numpy']}, BLAS on one thread on "
@@ -102,7 +102,25 @@ def render(post: dict, kern: dict, study: dict) -> str:
                      f"{mm['study_peak_process_mib']:.0f} MiB per process, {mm['study_peak_tree_mib']:.0f} MiB for "
                      f"the parent and its worker (batches of {mm['chunk_size']} runs); summary and reports of the "
                      f"{mm['runs']} runs: {mm['post_peak_mib']:.0f} MiB peak.")
+    if clusters:
+        L.append(_clusters_line(clusters["clusters"]))
     return "\n".join(L)
+
+
+def _clusters_line(c: dict) -> str:
+    """The loky-against-dask row (``benchmarks/bench_clusters.py``)."""
+    if "skipped" in c:
+        return f"* loky against dask (`benchmarks/bench_clusters.py`): skipped ({c['skipped']})."
+    def one(mode: str, what: str) -> str:
+        d = c[mode]
+        return (f"{what}: {d['wall']['min']:.1f} s wall ({d['wall_ratio']:.2f}× loky's), simulation "
+                f"{d['simulate']['min']:.2f} s ({d['simulate_ratio']:.2f}×), work {d['work_ratio']:.2f}× loky's "
+                f"(equal within 10 %: {d['equal_work']}), tables bit-identical: {c['bit_identical'][mode]}")
+    lo = c["loky"]
+    return (f"* loky against dask (`benchmarks/bench_clusters.py`), {c['runs']} runs of `pe_gp_ucb`, {c['workers']} "
+            f"workers each: loky {lo['wall']['min']:.1f} s wall, simulation {lo['simulate']['min']:.2f} s, work "
+            f"(the tasks' CPU) {lo['work']['median']:.2f} s; " + one("dask", "a `LocalCluster` the command starts")
+            + "; " + one("dask_running", "a running `LocalCluster` (`--scheduler`)") + ".")
 
 
 def main() -> None:
@@ -112,13 +130,15 @@ def main() -> None:
     ap.add_argument("--memory", default="replicated", choices=["replicated", "full"])
     ap.add_argument("--doc", "--readme", dest="doc", default=str(HERE.parent / "docs" / "performance.md"),
                     help="the markdown file whose bench:start/bench:end section is rewritten (--readme: old name)")
-    ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json from DIR "
-                    "(written by the three benchmarks' --json) instead of running them")
+    ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json (and "
+                    "clusters.json, when there) from DIR (written by the benchmarks' --json) instead of running them")
+    ap.add_argument("--no-clusters", action="store_true", help="skip loky against dask (bench_clusters.py)")
     args = ap.parse_args()
     if args.from_json:
         d = Path(args.from_json)
         post, kern, study = (json.loads((d / f"{k}.json").read_text()) for k in ("posterior", "kernels", "study"))
-        return _write(args.doc, render(post, kern, study))
+        clusters = json.loads((d / "clusters.json").read_text()) if (d / "clusters.json").exists() else None
+        return _write(args.doc, render(post, kern, study, clusters))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         quick = ["--quick"] if args.quick else []
@@ -126,7 +146,9 @@ def main() -> None:
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
         study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory", args.memory])
         study = run("bench_study.py", tmp / "study.json", *study_args)
-    _write(args.doc, render(post, kern, study))
+        clusters = None if args.no_clusters else run("bench_clusters.py", tmp / "clusters.json",
+                                                     "--repeat", "1" if args.quick else "2")
+    _write(args.doc, render(post, kern, study, clusters))
 
 
 def _write(doc_path: str, section: str) -> None:

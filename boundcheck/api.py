@@ -527,7 +527,9 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     reasons = spec.family.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
     if not s.conformance:
         reasons.append(OUT_OF_THEORY)
-    inst = defect_instance(spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
+    from .claims.families.instance_cache import instantiate  # read from disk when computed before
+
+    inst = defect_instance(instantiate(spec.family, spec.scenario, spec.horizon, spec.delta, spec.beta_scale),
                            planted)
     inst = replace(inst, shadows=shadows)
     if note:

@@ -12,8 +12,9 @@ Pool (:mod:`boundcheck.runtime.pool`)
     ``idle_pool()``: the running pool or None (never starts one). ``spare_workers()``: how many of its workers
     may work while the parent works. ``preload(obj)``, ``import_in_workers(*modules)``,
     ``submit_to_each_worker(fn, *args)``: one task per idle worker, not waited for. ``import_in_background(
-    *modules)``: a daemon thread of this process. ``shutdown()``: stop the pool now, without a traceback and
-    without a worker left behind (every early exit of the command line ends with it).
+    *modules)``: a daemon thread of this process. ``wait_warm(timeout)``: until the warm-ups sent so far are
+    done. ``shutdown()``: stop the pool now, without a traceback and without a worker left behind (every early
+    exit of the command line ends with it).
 Warm-up (:mod:`boundcheck.runtime.warmup`)
     ``register(stage, *modules)``: a higher layer names what to import (``"module"`` or ``"module:function"``)
     at a stage (``"pool"``, ``"parent"``, ``"workers"``); ``registered(stage)``: what is named.
@@ -44,6 +45,7 @@ from .pool import (
     shutdown,
     spare_workers,
     submit_to_each_worker,
+    wait_warm,
     watch_parent,
 )
 from .warmup import register, registered
@@ -51,4 +53,4 @@ from .warmup import register, registered
 __all__ = ["ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
            "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
-           "cache", "cache_root", "key_file"]
+           "cache", "cache_root", "key_file", "wait_warm"]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ONE_THREAD", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "pool_workers", "pool",
            "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
-           "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules"]
+           "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules", "wait_warm"]
 
 #: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
 #: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
@@ -182,6 +182,17 @@ def preload(obj) -> None:
     """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
     for: their first task then finds the classes defined and starts at once. No-op without a pool."""
     submit_to_each_worker(_identity, obj)
+
+
+def wait_warm(timeout: float | None = None) -> bool:
+    """Wait (at most ``timeout`` seconds) until the warm-ups sent to the pool so far are done (its workers have
+    imported the engine and unpickled a preloaded study); whether they are. A warm-up that failed counts as done
+    (the task sent next reports the problem)."""
+    from concurrent.futures import wait
+
+    with _lock:
+        futures = [f for f in _futures if not f.done()]
+    return not futures or not wait(futures, timeout=timeout).not_done
 
 
 def import_modules(modules: tuple[str, ...] | list[str]) -> int:

@@ -103,14 +103,16 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     process dies (:func:`~boundcheck.runtime.watch_parent`); ``sandbox``: how calls into user code are
     run (time limit, output log, markers: :mod:`boundcheck.utils.usercode`)."""
     watch_parent(parent)
-    start, cpu = time.perf_counter(), time.process_time()
+    # CPU of this thread only: a process's other threads (a dask worker's event loop, the loky parent's feeders,
+    # progress monitor and background imports) are not the task's work (benchmarks/bench_clusters.py compares it)
+    start, cpu = time.perf_counter(), time.thread_time()
     with single_threaded_blas(), usercode.sandbox(sandbox):
         traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
                                            checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
                                                     "seconds": time.perf_counter() - start,
-                                                    "cpu_seconds": time.process_time() - cpu, "pid": os.getpid()}
+                                                    "cpu_seconds": time.thread_time() - cpu, "pid": os.getpid()}
 
 
 def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, list[int]]],
@@ -119,7 +121,7 @@ def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, lis
     """Worker task: consecutive ``chunks`` simulated as one batch (:func:`run_chunk`), its tables split back
     into the chunks and encoded as parquet files here, in the worker (the parent receives compressed bytes and
     only hashes and writes them). Returns ``[(chunk, {"runs": bytes, "steps": bytes}, info), ...]``."""
-    cpu = time.process_time()
+    cpu = time.thread_time()  # this thread's: see run_chunk
     ids = [r for _, rs in chunks for r in rs]
     _, tables, info = run_chunk(spec, inst, chunks[0][0], ids, progress, parent, sandbox)
     out = []
@@ -129,7 +131,7 @@ def run_task(spec: StudySpec, inst: TheoremInstance, chunks: list[tuple[int, lis
             part = df if len(chunks) == 1 else df[df["run"].between(rs[0], rs[-1])]
             encoded[name] = parquet_bytes(part.reset_index(drop=True))
         out.append((c, encoded, {"runs": [rs[0], rs[-1]], "pid": info["pid"]}))
-    cpu = time.process_time() - cpu  # simulation, claims and encoding: the task's whole cost
+    cpu = time.thread_time() - cpu  # simulation, claims and encoding: the task's whole cost
     for (_, rs), (_, _, rec) in zip(chunks, out, strict=True):  # shared by its chunks in proportion to runs
         share = len(rs) / len(ids)
         rec["seconds"], rec["cpu_seconds"] = info["seconds"] * share, cpu * share
@@ -155,6 +157,12 @@ def _bytes_per_run(spec: StudySpec) -> int:
 
 # What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and
 # "workers"), not named here: this layer does not know the reports.
+#: dask configuration of the LocalCluster ``--backend dask`` starts. dask's nannies set MALLOC_TRIM_THRESHOLD_ in
+#: every worker (65536 by default), which turns off glibc's adaptive mmap threshold: each of a batch's large
+#: temporaries is then mapped and unmapped afresh, and the same task costs 1.4–1.5× the CPU (20× the page faults;
+#: benchmarks/bench_clusters.py). Left unset, the workers allocate as loky's do (docs/clusters.md gives the
+#: equivalent for a batch scheduler's workers)
+DASK_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
@@ -275,8 +283,11 @@ def _backend(options: RunOptions):
                                       f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
             cluster = None
         else:
+            import dask
+
             n = options.jobs if options.jobs > 0 else None
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+            with dask.config.set(DASK_WORKER_CONFIG):
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
         try:
             with joblib.parallel_config(backend="dask"):
@@ -507,21 +518,34 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     core idles while the parent only waits). One feeder thread per worker submits a task, waits for it and
     stores its chunks; this thread simulates in process and stores its own. A worker's error is raised here as
     it is (a one-line error for the command line); every task finished before an error or an interruption is
-    stored first."""
+    stored first.
+
+    A worker's first task is sent once the worker is warm (:func:`~boundcheck.runtime.wait_warm`: the engine
+    imported, the study unpickled); when that comes late (:data:`LATE_AFTER`) while this process simulates and no
+    other task is left, the task's last :data:`LATE_SHARE` goes back to whoever is free first (a default verify:
+    5 chunks here, 3 in the worker that started ≈ 0.6 s late, instead of 4 and 4). Every worker still gets a task.
+    Results do not depend on who simulates which runs in which batch."""
     from collections import deque
 
     todo = deque(plan)
     take = threading.Lock()
     errors: list[BaseException] = []
     stop = threading.Event()
+    since: list[float] = []  # when this process started the task it simulates now (empty: none)
     executor = runtime.pool(workers - 1)
 
     def feed() -> None:
+        first = True
         while not stop.is_set():
             with take:
                 if not todo:
                     return
                 task = todo.popleft()
+            if first and int(len(task) * LATE_SHARE):
+                task = trimmed(task)
+                if stop.is_set():  # interrupted (or a failure elsewhere) while the worker warmed up: send nothing
+                    return
+            first = False
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
                 record(results)
@@ -529,6 +553,20 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 errors.append(exc)
                 stop.set()
                 return
+
+    def trimmed(task):
+        """A worker's first task, sent once the worker is warm: when that is later than :data:`LATE_AFTER` into
+        this process's own task and nothing else is left, its last :data:`LATE_SHARE` goes back for whoever is free
+        first (this process looks for work again after its task, so what goes back is always taken)."""
+        deadline = time.monotonic() + WARM_WAIT  # polled: an interrupted study does not wait for the warm-up
+        while not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
+            pass
+        with take:
+            cut = int(len(task) * LATE_SHARE)
+            if not todo and since and time.perf_counter() - since[0] > LATE_AFTER:
+                todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
+                task = task[:len(task) - cut]
+        return task
 
     feeders = [threading.Thread(target=feed, name=f"boundcheck-feed-{i}", daemon=True) for i in range(workers - 1)]
     for th in feeders:
@@ -539,7 +577,11 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 if not todo:
                     break
                 task = todo.pop()
-            record(run_task(spec, inst, task, reporter(task)))
+                since[:] = [time.perf_counter()]
+            try:
+                record(run_task(spec, inst, task, reporter(task)))
+            finally:
+                since.clear()
         if later and not errors:
             # nothing left for this process: the summary's and the reports' imports while the workers finish
             runtime.import_in_background(*later).join()
@@ -613,6 +655,16 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
+#: the part of its first task a late worker hands back when nothing else is left (:func:`_simulate_beside_pool`).
+#: A worker's start-up (its imports, the study unpickled) ends ≈ 0.6 s after the parent started simulating on
+#: the reference machine, half of a default verify's 100-run task: with the whole task it would finish alone,
+#: long after the parent.
+LATE_SHARE = 0.25
+#: seconds the parent has simulated its task when a worker is warm, from which the worker is late.
+#: Leaving part of the task pays when the worker is later than that part takes (one chunk of 25 runs and a
+#: batch's overhead: ≈ 0.3 s for pe_gp_ucb at T = 200), and costs one batch's overhead otherwise
+LATE_AFTER = 0.3
+WARM_WAIT = 60.0  # seconds a feeder waits for its worker's warm-up before sending a task anyway
 STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
 
 

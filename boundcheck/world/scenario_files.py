@@ -111,9 +111,15 @@ def generator_names() -> list[str]:
     return sorted(_GENERATORS.load())
 
 
-def _generator(name: str) -> Callable[..., Mapping[str, object]]:
+def _generator(name: str, scenario: str | None = None) -> Callable[..., Mapping[str, object]]:
+    """The generator ``name`` of the file of scenario ``scenario``: generator names are not declared in the
+    papers' manifests, scenario names are, so the paper that ships the scenario is looked in first (a verify of
+    one paper's scenario imports no other paper's catalogue), then every paper."""
     found = _GENERATORS.find(name)
-    if found is None:  # generator names are not declared in the manifests: look in every paper's catalogue
+    if found is None and scenario:
+        _GENERATORS.find(scenario)  # installs the paper(s) declaring the scenario: their generators too
+        found = _GENERATORS.items.get(name)
+    if found is None:
         found = _GENERATORS.load().get(name)
     if found is None:
         raise KeyError(name)
@@ -753,7 +759,7 @@ def _parse_scenario(data: dict, source: str, base_dir: str | Path) -> Scenario:
             raise f.error("generator", "a table with name = a registered generator and its parameters", g)
         gname = f.text(g, "name", "generator")
         try:
-            fn = _generator(gname)
+            fn = _generator(gname, name)
         except KeyError:
             raise f.error("generator.name", "a registered generator (" + ", ".join(generator_names()) + ")",
                           gname) from None
