@@ -926,6 +926,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     from .claims.budget import HolmBudget
     from .claims.empirical import MIN_RUNS, describe_region, explore_claim, judge_empirical, printed_beside_ours
     from .study.experiments import experiments_of, get_experiment, get_paper
+    from .study.needs import with_needs
     from .study.preflight import estimate_study_memory, run_options
     from .utils.hashing import fingerprint
     from .utils.io import atomic_write_json
@@ -958,6 +959,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         for panel in exp.panels:
             spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
                                beta_scale=panel.beta_scale)
+            spec = with_needs(spec, exp.needs)  # only what the experiment measures (stop at its event, ...)
             check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
                               f"better")
