@@ -153,6 +153,36 @@ def run_streams(seed: int, run: int, n_algorithms: int) -> RunStreams:
                       availability=_child(seed, run, _AVAILABILITY_CHILD))
 
 
+_ROOTS: dict[tuple, np.ndarray] = {}
+_ROOTS_KEPT = 4
+
+
+def _blas_threads() -> tuple:
+    """The BLAS libraries' thread counts now (a factorisation may round differently with more threads)."""
+    from threadpoolctl import threadpool_info
+
+    return tuple(sorted((i.get("internal_api", ""), int(i.get("num_threads", 0))) for i in threadpool_info()
+                        if i.get("user_api") == "blas"))
+
+
+def _cached_root(K: np.ndarray) -> np.ndarray:
+    """:func:`~boundcheck.model.priors.clipped_root` of ``K``, remembered in this process per (K, BLAS threads):
+    a worker simulates many batches of one study (Table 3 of paper 001: hundreds), and the eigendecomposition of
+    a 900-point Gram matrix costs as much as a batch's first steps. The same input on the same number of threads
+    gives the same factor, so no number changes. Read-only (shared by the samplers)."""
+    import hashlib
+
+    key = (K.shape, hashlib.sha1(np.ascontiguousarray(K).tobytes()).hexdigest(), _blas_threads())
+    root = _ROOTS.get(key)
+    if root is None:
+        root = clipped_root(K)
+        root.flags.writeable = False
+        if len(_ROOTS) >= _ROOTS_KEPT:
+            _ROOTS.pop(next(iter(_ROOTS)))
+        _ROOTS[key] = root
+    return root
+
+
 class ChainSampler:
     """Streams f_t (one row per run) from a GP prior with drift ε, for a batch of runs."""
 
@@ -160,7 +190,7 @@ class ChainSampler:
         self.prior = prior
         self.info: dict[str, np.ndarray] = {}
         if getattr(prior, "sampling_factor", "cholesky") == "eigen":  # low-rank exact root, no jitter (issue 15)
-            self.L, self.jitter = clipped_root(prior.K), 0.0
+            self.L, self.jitter = _cached_root(prior.K), 0.0
         else:
             self.L, self.jitter = cholesky_jittered(prior.K, jitter)
         self.rho = float(np.sqrt(1.0 - prior.eps))
