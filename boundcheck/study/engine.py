@@ -274,9 +274,10 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     live: slice | np.ndarray = slice(None)
     live_ids = run_ids
     stopped_at = np.zeros(m, dtype=np.int64) if stop_at is not None else None
+    # whether finished runs can leave the batch: every policy says so when asked to keep every run (a no-op)
     retire = (stop_at is not None and arithmetic() != "reference" and not shadows
               and all(r is None for r in refs) and hasattr(sampler, "keep")
-              and all(type(p).keep_runs is not Policy.keep_runs for p in pols))
+              and all([bool(p.keep_runs(np.ones(m, dtype=bool))) for p in pols]))
 
     def store(d: dict[str, np.ndarray], key: str, t: int, value: np.ndarray) -> None:
         value = np.asarray(value)
