@@ -114,6 +114,11 @@ class StoppedFamily(Family):
         return self.inner.assumption_rows(scenario, beta_scale, *args, **kw)
 
     def instantiate(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
+        """The wrapped family's instance; its cheaper ``stop_instance`` where it has one (the algorithms' widths
+        and schedules without what only the claims read: γ curves, pilots, the bound)."""
+        cheap = getattr(self.inner, "stop_instance", None)
+        if cheap is not None:
+            return cheap(scenario, horizon, delta, beta_scale)
         return self.inner.instantiate(scenario, horizon, delta, beta_scale)
 
     def vacuous_claims(self, scenario: Scenario, inst: TheoremInstance) -> dict[str, str]:
