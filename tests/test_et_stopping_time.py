@@ -1,8 +1,8 @@
 """Paper 001's Table 3 on the fast path (boundcheck.study.needs): each run stops at its first trigger, finished
-runs leave the batch, and neither max f_t nor a truth-side monitor is computed. The estimator is unchanged:
-every run's first trigger time τ, its choices and observations up to τ are bit-identical to the full study's
-at fixed seeds, whatever the batch, and whether or not the policy can retire runs (the posterior numbers at the
-choices agree to 1e-12: see the first test)."""
+runs leave the batch, the truth is drawn only where a run observes it, and neither max f_t nor a truth-side
+monitor is computed. The estimator is unchanged: every run's first trigger time τ and its choices up to τ are
+those of the full study at fixed seeds (the observations and posterior numbers at the choices agree to 1e-12),
+whatever the batch, and whether or not the policy can retire runs."""
 
 from __future__ import annotations
 
@@ -59,13 +59,15 @@ def test_fast_path_equals_full_path_run_by_run(eps):
     t = np.arange(1, sc.horizon + 1)[None]
     upto, after = t <= tau[:, None], t > tau[:, None]
     a, b = fast.algorithms["et_gp_ucb"], full.algorithms["et_gp_ucb"]
-    for x, y in ((a.idx, b.idx), (a.y, b.y), (fast.noise, full.noise), (a.steps["t_prime"], b.steps["t_prime"])):
+    for x, y in ((a.idx, b.idx), (fast.noise, full.noise), (a.steps["t_prime"], b.steps["t_prime"])):
         assert np.array_equal(x[upto], y[upto])
-    # the posterior at the choice: equal to round-off. Its reductions over the pending rows run to the batch's
-    # longest data, which retiring runs shortens (as splitting the full study into other batches does: the
-    # full path differs between batchings by the same ~1e-15)
+    # the observations and the posterior at the choice: equal to round-off. The truth is evaluated at the choice
+    # only (f_t = μ + L w_t, the chain in the root's coordinates, from the same normals), and the posterior's
+    # reductions over the pending rows run to the batch's longest data, which retiring runs shortens (as
+    # splitting the full study into other batches does: the full path differs between batchings by ~1e-15)
     for k in ("mu", "sigma", "psi", "kappa"):
         np.testing.assert_allclose(a.steps[k][upto], b.steps[k][upto], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(a.y[upto], b.y[upto], rtol=1e-12, atol=1e-12)
     assert (a.idx[after] == -1).all() and np.isnan(a.y[after]).all() and not a.steps["reset"][after].any()
     assert np.isnan(fast.f_opt).all() and np.isnan(a.regret).all() and not a.monitors  # nothing unneeded
 
@@ -98,6 +100,32 @@ def test_table3_scenario_at_full_size():
         full = simulate(sc, [SPEC], list(range(24)), 0, inst)
         fast = simulate(sc, [SPEC], list(range(24)), 0, inst, needs=NEEDS)
     assert np.array_equal(stop_times(fast)[0], _first_trigger(full))
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.1, 1.0])
+def test_lazy_truth_is_the_chain_at_the_queried_points(eps):
+    """The chain kept in the root's coordinates gives f_t at any point as the full grid draw does, from the same
+    normals, at every step (ε = 0: a static f; ε = 1: independent draws), and retiring runs keeps the others'."""
+    from boundcheck.model.sampling import ChainSampler, run_streams
+
+    sc = tv_grid("lazy", points_per_axis=9, eps=eps, horizon=5)
+    full, lazy = ChainSampler(sc.truth), ChainSampler(sc.truth)
+    rngs_a = [run_streams(2, r, 0).f for r in range(6)]
+    rngs_b = [run_streams(2, r, 0).f for r in range(6)]
+    idx = np.random.default_rng(1).integers(0, sc.domain.n, size=(6, 3))
+    rows = np.arange(6)[:, None]
+    for t in range(4):
+        f = full.start(rngs_a) if t == 0 else full.step(rngs_a)
+        g = lazy.start_lazy(rngs_b) if t == 0 else lazy.step_lazy(rngs_b)
+        np.testing.assert_allclose(g.at(idx), f[rows, idx], rtol=1e-12, atol=1e-12)
+    keep = np.array([True, False, True, True, False, True])
+    rngs_a = [g for g, k in zip(rngs_a, keep, strict=True) if k]
+    rngs_b = [g for g, k in zip(rngs_b, keep, strict=True) if k]
+    full.keep(keep, rngs_a)
+    lazy.keep(keep, rngs_b)
+    f = full.step(rngs_a)
+    np.testing.assert_allclose(lazy.step_lazy(rngs_b).at(idx[keep]), f[np.arange(4)[:, None], idx[keep]],
+                               rtol=1e-12, atol=1e-12)
 
 
 def test_slotted_products_are_the_blocked_ones():
