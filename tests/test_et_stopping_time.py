@@ -176,4 +176,5 @@ def test_needs_are_declared_and_checked():
                            policies=("et_gp_ucb",))
     stopped = with_needs(spec, exp.needs)
     assert isinstance(stopped.family, StoppedFamily) and stopped.key != spec.key
+    assert stopped.chunk_size == 250 and with_needs(spec, {"regret": False}).chunk_size == spec.chunk_size
     assert "needs" not in spec.to_dict() and with_needs(spec, None) is spec
