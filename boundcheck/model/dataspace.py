@@ -121,6 +121,18 @@ class DataSpacePosterior(GroupedPosterior):
         self.loglik[r] = 0.0
         self.d[r] = 0
 
+    def keep_runs(self, keep: np.ndarray) -> None:
+        """Retire the runs not in ``keep`` (boolean, one per run) from the batch (a study that stops runs at an
+        event); the kept runs' states are unchanged (a run's arithmetic never reads another run's)."""
+        keep = np.asarray(keep, dtype=bool)
+        self._cache.clear()
+        self.idx, self.times, self.y = self.idx[keep], self.times[keep], self.y[keep]
+        self.L = self.L[:, keep]
+        self.A = [A[keep] for A in self.A]
+        self.d, self.ddiag, self.dev, self.loglik = self.d[keep], self.ddiag[:, keep], self.dev[keep], self.loglik[keep]
+        self.m = int(keep.sum())
+        self._rows = np.arange(self.m)
+
     @property
     def n_obs(self) -> np.ndarray:
         """(m,) observations the posterior conditions on (since the last reset, inside the window)."""

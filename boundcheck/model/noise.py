@@ -70,6 +70,12 @@ class NoiseDraws:
         z = self._normals.next()
         return self.R * z if self.scale == 1.0 else (self.R * self.scale) * z
 
+    def keep(self, keep: np.ndarray, rngs: list[np.random.Generator]) -> None:
+        """Retire the runs not in ``keep`` (boolean): the kept runs' noise goes on as in the full batch."""
+        self.rngs = rngs
+        if self._normals is not None:
+            self._normals.keep(keep, rngs)
+
 
 def describe_noise_law(law: str, R: float) -> str:
     base, scale = parse_noise_law(law)

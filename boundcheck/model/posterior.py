@@ -268,6 +268,16 @@ class BatchedPosterior(GroupedPosterior):
         self.loglik[runs] = 0.0
         self.n_obs[runs] = 0
 
+    def keep_runs(self, keep: np.ndarray) -> None:
+        """Retire the runs not in ``keep`` (boolean, one per run) from the batch; the kept runs' states are
+        unchanged (a run's arithmetic never reads another run's)."""
+        keep = np.asarray(keep, dtype=bool)
+        self._cache.clear()
+        self.D, self.U, self.ddiag = self.D[:, keep], self.U[:, keep], self.ddiag[:, keep]
+        self.k, self.dev, self.loglik, self.n_obs = self.k[keep], self.dev[keep], self.loglik[keep], self.n_obs[keep]
+        self.m = int(keep.sum())
+        self._rows = np.arange(self.m)
+
     # --------------------------------------------------------------- queries
     def _group_var(self) -> np.ndarray:
         ddiag = np.diagonal(self.D, axis1=2, axis2=3) if self.arithmetic == "reference" else self.ddiag

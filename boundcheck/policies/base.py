@@ -152,6 +152,13 @@ class Policy:
         cannot act as a shadow leave ``conformance_monitors`` empty."""
         raise NotImplementedError(f"{type(self).__name__} cannot run as a shadow")
 
+    def keep_runs(self, keep: np.ndarray) -> bool:
+        """Retire the runs not in ``keep`` (boolean, one per current run) from the batch, when a study stops runs
+        at an event (:class:`~boundcheck.study.needs.StudyNeeds`): the kept runs must go on exactly as they would
+        have in the full batch. Returns False when the policy cannot (the default): the engine then keeps
+        simulating every run of the batch and ignores the finished ones' steps."""
+        return False
+
     def models(self) -> dict[str, object]:
         """The models the policy exposes, by role (:data:`MODEL_ROLES`), after ``start``: the posterior it keeps
         as ``posterior`` by default; subclasses add the others they keep."""

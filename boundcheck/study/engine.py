@@ -40,6 +40,7 @@ import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
+from ..model.arithmetic import arithmetic
 from ..model.dataspace import make_posterior
 from ..model.noise import NoiseDraws
 from ..model.posterior import Posterior
@@ -48,6 +49,7 @@ from ..policies import Policy, PolicySpec, RunContext
 from ..utils import usercode
 from ..world.scenario import Scenario
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
+from .needs import StudyNeeds
 
 __all__ = ["simulate", "ENGINE_MONITORS", "super_arm_innovations", "record_clashes"]
 
@@ -203,11 +205,22 @@ def super_arm_innovations(post, tp: int, mu_ref: np.ndarray, action: np.ndarray,
 
 
 def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
-             inst: TheoremInstance, progress: Callable[[int], None] | None = None) -> Trajectories:
+             inst: TheoremInstance, progress: Callable[[int], None] | None = None,
+             needs: StudyNeeds | None = None) -> Trajectories:
     """Run every policy for ``inst.horizon`` steps on the runs ``run_ids`` (one vectorised batch).
-    ``progress(t)`` is called after each step (see :mod:`boundcheck.study.progress`)."""
+    ``progress(t)`` is called after each step (see :mod:`boundcheck.study.progress`).
+
+    ``needs`` (:class:`~boundcheck.study.needs.StudyNeeds`): what the study measures. With ``stop_at``, each run
+    stops after the first step at which the first policy's record of that name is true (``stopped_at``); finished
+    runs are retired from the batch when every policy, the sampler and the noise can retire them (a kept run's
+    values do not depend on its batch), otherwise the batch is stepped until its last run stops. Without
+    ``regret`` no max f_t and no regret are computed; without ``monitors`` no truth-side monitor."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(inst.horizon)
+    needs = None if needs is None or needs.full else needs
+    want_regret = needs is None or needs.regret
+    want_monitors = needs is None or needs.monitors
+    stop_at = None if needs is None else needs.stop_at
     actions = scenario.actions
     K = actions.K
     if any(p.stream is not None for p in policies):
@@ -238,52 +251,77 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     # algorithm, told only the policy's actions and observations, with a stream of its own
     shadows: dict[str, Policy] = {}
     for j, pol in enumerate(pols):
-        sh_spec = inst.shadows.get(pol.name)
+        sh_spec = inst.shadows.get(pol.name) if want_monitors else None
         if sh_spec is not None:
             shadow = sh_spec.make()
             shadow.start(context([shadow_stream(seed, int(r), j) for r in run_ids]))
             shadows[pol.name] = shadow
-    refs = [_reference_posterior(pol, scenario, m, T) for pol in pols]
+    refs = [_reference_posterior(pol, scenario, m, T) if want_monitors else None for pol in pols]
 
     sampler = make_sampler(scenario.truth)
     R = scenario.noise  # the models' noise level (innovations are standardised with it)
     rows = np.arange(m)
-    noise = np.empty((m, T, K))
-    f_opt = np.empty((m, T))
-    f_range = np.empty((m, T))
-    f_abs_max = np.zeros(m)
-    out = {p.name: AlgorithmTrajectory(p.name, p.label, np.empty((m, T, K), np.int64), np.empty((m, T)),
-                                       np.empty((m, T, K))) for p in pols}
+    # a study that stops runs early leaves their later steps empty: no data there, never uninitialised memory
+    empty = np.full if stop_at is not None else (lambda shape, fill, dtype=None: np.empty(shape, dtype))
+    noise = empty((m, T, K), np.nan)
+    f_opt = empty((m, T), np.nan) if want_regret else np.full((m, T), np.nan)
+    f_range = empty((m, T), np.nan) if want_regret else np.full((m, T), np.nan)
+    f_abs_max = np.zeros(m) if want_regret else np.full(m, np.nan)
+    out = {p.name: AlgorithmTrajectory(p.name, p.label, empty((m, T, K), -1, np.int64),
+                                       empty((m, T), np.nan) if want_regret else np.full((m, T), np.nan),
+                                       empty((m, T, K), np.nan)) for p in pols}
+    # the rows of the batch still simulated: every run (a slice) until finished runs are retired
+    live: slice | np.ndarray = slice(None)
+    live_ids = run_ids
+    stopped_at = np.zeros(m, dtype=np.int64) if stop_at is not None else None
+    # whether finished runs can leave the batch: every policy says so when asked to keep every run (a no-op)
+    retire = (stop_at is not None and arithmetic() != "reference" and not shadows
+              and all(r is None for r in refs) and hasattr(sampler, "keep")
+              and all([bool(p.keep_runs(np.ones(m, dtype=bool))) for p in pols]))
 
     def store(d: dict[str, np.ndarray], key: str, t: int, value: np.ndarray) -> None:
         value = np.asarray(value)
         if key not in d:
             d[key] = np.zeros((m, T) + value.shape[1:], dtype=value.dtype)
-        d[key][:, t - 1] = value
+        d[key][live, t - 1] = value
 
-    observers = tuple(inst.observers)  # a family's truth-side monitors of a round (K ≥ 1)
+    observers = tuple(inst.observers) if want_monitors else ()  # a family's truth-side monitors of a round (K ≥ 1)
     padded = bool(actions.padded)  # super arms of different sizes: −1 entries are no arm
     noise_draws = NoiseDraws(scenario.noise_law, R, noise_rngs, K)  # per-step values, drawn in blocks of steps
     first_run = int(run_ids[0]) if m else 0
+    # a study that reads f_t only where it is observed (no regret, no monitor, a fixed domain) draws the truth
+    # there only (ChainSampler.start_lazy: the same chain and normals, O(r) per run and step instead of O(n r))
+    lazy = (not want_regret and not want_monitors and not observers and not shadows and actions.fixed_arms
+            and hasattr(sampler, "start_lazy") and all(r is None for r in refs))
     for t in range(1, T + 1):
+        mm = live_ids.size
         # X_t first: it may carry the round's base arms (contexts); its stream is independent of f and noise,
         # so the order changes no number
         avail = actions.available(t, avail_rngs)
-        draw = sampler.start(f_rngs, first_run) if t == 1 else sampler.step(f_rngs)
-        f_t = actions.realise(draw, avail)  # (m, n)
+        if lazy:
+            truth = sampler.start_lazy(f_rngs, first_run) if t == 1 else sampler.step_lazy(f_rngs)
+            draw = f_t = None
+        else:
+            draw = sampler.start(f_rngs, first_run) if t == 1 else sampler.step(f_rngs)
+            f_t = actions.realise(draw, avail)  # (m, n)
         eps_t = noise_draws.next()  # (m, K): one draw per base arm
-        best = actions.best_value(f_t, avail)
         cache: dict = {"draw": draw}  # what the round monitor shares between policies (the truth's draw, a*_t)
-        noise[:, t - 1], f_opt[:, t - 1] = eps_t, best
-        # max − min of f_t over X_t's actions (the oracle on −f_t: −min): the most regret any algorithm could
-        # incur at t, for the vacuity rule of the claim table; reads f_t only, so no stream moves
-        f_range[:, t - 1] = best + actions.best_value(-f_t, avail)
-        np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
+        noise[live, t - 1] = eps_t
+        if want_regret:
+            best = actions.best_value(f_t, avail)
+            f_opt[live, t - 1] = best
+            # max − min of f_t over X_t's actions (the oracle on −f_t: −min): the most regret any algorithm could
+            # incur at t, for the vacuity rule of the claim table; reads f_t only, so no stream moves
+            f_range[live, t - 1] = best + actions.best_value(-f_t, avail)
+            if isinstance(live, slice):
+                np.maximum(f_abs_max, np.abs(f_t).max(axis=1), out=f_abs_max)
+            else:
+                f_abs_max[live] = np.maximum(f_abs_max[live], np.abs(f_t).max(axis=1))
         for pol, ref in zip(pols, refs, strict=True):
             tr = out[pol.name]
             if ref is not None:  # the engine's own posterior of p* given this policy's data
                 post, tp = ref, 0
-            elif not pol.monitored:  # a policy that asks not to be monitored (experiments)
+            elif not pol.monitored or not want_monitors:  # a policy that asks not to be monitored (experiments)
                 post, tp = None, None
             else:
                 post, tp = pol.posterior, pol.truth_prior
@@ -292,11 +330,12 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                 mu_ref = post.mean()[:, tp]
                 sd_ref = np.sqrt(np.maximum(post.group_var()[:, post.group_of[tp]], 1e-300))
                 store(tr.monitors, "z_all", t, (np.abs(f_t - mu_ref) / sd_ref).max(axis=1))
-            action = _as_action(_guard(pol, "select()", t, run_ids, pol.select, t, avail), m, K, pol.name, t,
-                                actions.available_mask(avail, m), run_ids, padded)
-            y_t = f_t[rows[:, None], action] + eps_t
-            for k, v in pol.truth_monitors(t, f_t, action).items():
-                store(tr.monitors, k, t, v)
+            action = _as_action(_guard(pol, "select()", t, live_ids, pol.select, t, avail), mm, K, pol.name, t,
+                                actions.available_mask(avail, mm), live_ids, padded)
+            y_t = (truth.at(action) if lazy else f_t[rows[:, None], action]) + eps_t
+            if want_monitors:
+                for k, v in pol.truth_monitors(t, f_t, action).items():
+                    store(tr.monitors, k, t, v)
             shadow = shadows.get(pol.name)
             if shadow is not None:  # what the theorem's algorithm would do with the same history, before updating
                 for k, v in shadow.conformance(t, avail, action).items():
@@ -315,20 +354,69 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
                     if obs.needs in models:
                         for k, v in obs.observe(t, models, f_t, avail, action, y_t, actions, cache).items():
                             store(tr.monitors, k, t, v)
-            _guard(pol, "update()", t, run_ids, pol.update, t, action, y_t)
+            _guard(pol, "update()", t, live_ids, pol.update, t, action, y_t)
             if shadow is not None:  # the shadow is told the policy's action and observation, never f
                 shadow.update(t, action, y_t)
             if ref is not None:
                 _condition_padded(ref, action, y_t)
                 ref.propagate()
-            tr.actions[:, t - 1], tr.obs[:, t - 1] = action, y_t
-            tr.regret[:, t - 1] = best - actions.value(f_t, action)
+            tr.actions[live, t - 1], tr.obs[live, t - 1] = action, y_t
+            if want_regret:
+                tr.regret[live, t - 1] = best - actions.value(f_t, action)
             if pol.record and _is_user_code(pol):
-                _check_records(pol, t, run_ids)
+                _check_records(pol, t, live_ids)
             for k, v in pol.record.items():
                 store(tr.steps, k, t, v)
         if progress is not None:
             progress(t)
+        if stop_at is not None:
+            rows_now = np.arange(m)[live]
+            fired = _stop_flags(pols[0], stop_at, t, live_ids) & (stopped_at[rows_now] == 0)
+            stopped_at[rows_now[fired]] = t
+            if (stopped_at > 0).all():
+                break
+            done = stopped_at[rows_now] > 0
+            # the finished runs leave the batch, so that every later step costs only the rest; in bulk (a quarter
+            # of the batch at a time), since retiring copies the batch's state. Until then a finished run is
+            # stepped on and its later steps are blanked at the end
+            if retire and 4 * int(done.sum()) >= rows_now.size:
+                keep = ~done
+                live = rows_now[keep]
+                live_ids, rows = run_ids[live], np.arange(live.size)
+                kept = np.flatnonzero(keep)
+                f_rngs, noise_rngs = [f_rngs[i] for i in kept], [noise_rngs[i] for i in kept]
+                avail_rngs = [avail_rngs[i] for i in kept]
+                sampler.keep(keep, f_rngs)
+                noise_draws.keep(keep, noise_rngs)
+                for pol in pols:
+                    pol.keep_runs(keep)
+    if stop_at is not None:
+        _blank_after_stop(stopped_at, noise, f_opt, f_range, out)
     for pol in pols:
-        out[pol.name].final = _guard(pol, "finish()", T, run_ids, pol.finish)
-    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info), f_range=f_range)
+        if isinstance(live, slice):
+            out[pol.name].final = _guard(pol, "finish()", T, run_ids, pol.finish)
+        else:  # the retired runs' final records are not kept (a stopped study reads none)
+            out[pol.name].final = {}
+    return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info), f_range=f_range,
+                        stopped_at=stopped_at)
+
+
+def _stop_flags(pol: Policy, name: str, t: int, run_ids: np.ndarray) -> np.ndarray:
+    """The boolean record ``name`` of the policy at step t: the event a study stops its runs at."""
+    if name not in pol.record:
+        raise BoundcheckError(f"policy {pol.name!r} records no {name!r} at step {t} ({_runs_text(run_ids)}): the "
+                              f"study stops its runs at that record (needs.stop_at)")
+    return np.asarray(pol.record[name], dtype=bool).reshape(run_ids.size)
+
+
+def _blank_after_stop(stopped_at: np.ndarray, noise: np.ndarray, f_opt: np.ndarray, f_range: np.ndarray,
+                      out: dict[str, AlgorithmTrajectory]) -> None:
+    """Steps after each run's stop hold no data (the batch was stepped on for its other runs)."""
+    T = noise.shape[1]
+    after = (np.arange(1, T + 1)[None] > stopped_at[:, None]) & (stopped_at[:, None] > 0)
+    noise[after], f_opt[after], f_range[after] = np.nan, np.nan, np.nan
+    for tr in out.values():
+        tr.actions[after], tr.obs[after], tr.regret[after] = -1, np.nan, np.nan
+        for d in (tr.steps, tr.monitors):
+            for v in d.values():
+                v[after] = 0

@@ -107,7 +107,7 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     # progress monitor and background imports) are not the task's work (benchmarks/bench_clusters.py compares it)
     start, cpu = time.perf_counter(), time.thread_time()
     with single_threaded_blas(), usercode.sandbox(sandbox):
-        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress)
+        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress, needs=spec.needs)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
                                            checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],
@@ -152,7 +152,17 @@ def _bytes_per_run(spec: StudySpec) -> int:
     sc = spec.scenario
     n, T, A = sc.domain.n, spec.horizon, len(spec.policies)
     groups = len({p.kernel_key for p in sc.candidates}) or 1
-    return int(A * (8 * n * n * groups + 400 * T * sc.actions.K))
+    post = 8 * n * n
+    if spec.needs is not None:
+        # a study that measures less (boundcheck.study.needs: Table 3 of paper 001) sizes its batches by the
+        # representation the posteriors' factory picks for T·K observations (data space: factor and V, (T+n)·T),
+        # so that its batches are large enough to retire runs from
+        from ..model.dataspace import choose_representation
+
+        d = T * sc.actions.K
+        if choose_representation(n, max_data=d) == "dataspace":
+            post = min(post, 8 * d * (n + d + 2))
+    return int(A * (post * groups + 400 * T * sc.actions.K))
 
 
 # What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and

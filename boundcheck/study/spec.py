@@ -28,6 +28,7 @@ from ..claims.families import Family
 from ..policies import PolicySpec
 from ..utils.hashing import fingerprint
 from ..world.scenario import Scenario
+from .needs import StudyNeeds
 
 __all__ = ["StudySpec"]
 
@@ -54,6 +55,8 @@ class StudySpec:
     #: the checked algorithms that run beside a shadow of the theorem's algorithm (boundcheck.claims.conformance;
     #: the engine reads the shadows from the theorem instance): they add the conformance monitors to the runs
     shadowed: tuple[str, ...] = ()
+    #: what the study measures (:class:`~boundcheck.study.needs.StudyNeeds`): None, every step of every run
+    needs: StudyNeeds | None = None
 
     @property
     def theorem(self) -> Theorem:
@@ -101,6 +104,8 @@ class StudySpec:
             d["not_applicable"] = {k: dict(v) for k, v in self.not_applicable.items() if v}
         if self.shadowed:
             d["shadowed"] = list(self.shadowed)
+        if self.needs is not None:
+            d["needs"] = self.needs.to_json()
         return d
 
     @property

@@ -53,6 +53,10 @@ class Trajectories:
     #: (m, T) max_a f_t(a) − min_a f_t(a) over the available actions: the largest regret any algorithm could
     #: incur at step t (its cumulative sum feeds the claim table's vacuity rule); None where not recorded
     f_range: np.ndarray | None = None
+    #: (m,) the step at which each run stopped at its event (0: it never fired, the run went to T), in a study
+    #: that stops runs early (:class:`~boundcheck.study.needs.StudyNeeds`); None otherwise. A stopped run's later
+    #: steps hold no data (actions −1, NaN values, records 0)
+    stopped_at: np.ndarray | None = None
 
     @property
     def noise(self) -> np.ndarray:

@@ -127,5 +127,16 @@ class ETGPUCB(UCBPolicy):
         self.n_resets += reset
         self.record.update({"psi": psi, "kappa": kappa, "rho": rho, "reset": reset, "innov_block": innov})
 
+    def keep_runs(self, keep: np.ndarray) -> bool:
+        """Retire finished runs (Table 3 stops each run at its first trigger): the block posterior, t_r and the
+        counters of the kept runs are theirs alone, so they go on as in the full batch."""
+        if not hasattr(self.model, "keep_runs"):
+            return False
+        keep = np.asarray(keep, dtype=bool)
+        self.model.keep_runs(keep)
+        self.t_r, self.n_resets = self.t_r[keep], self.n_resets[keep]
+        self._rows = np.arange(int(keep.sum()))
+        return True
+
     def finish(self) -> dict[str, np.ndarray]:
         return {"n_resets": self.n_resets.copy()}

@@ -30,6 +30,7 @@ ledger E_C_beta); where it does not, the form is "not applicable", with the step
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import cached_property
 
 import numpy as np
@@ -692,6 +693,18 @@ class TVFamilyBase(Family):
             bound_terms={k: float(v) for k, v in bound["terms"].items()}, anytime=anytime, gamma_upper=g_up,
             gamma_lower=g_lo, gamma_methods=g_methods, group_gamma_upper=per_group, schedules=sched,
             gamma_used=g_up, extra=extra)
+
+    def stop_instance(self, scenario: Scenario, horizon: int, delta: float, beta_scale: float = 1.0) -> TheoremInstance:
+        """What a study that checks no claim (:class:`~boundcheck.study.needs.StoppedFamily`: Table 3's first
+        trigger times) runs the algorithms with: the widths and ρ of :meth:`instantiate`, without its γ curves,
+        pilot and bound (:func:`run_instance`)."""
+        sc = require_tv(scenario, self.theorem.id)
+        T = int(horizon)
+        inst = run_instance(sc, T)
+        algo = self.theorem.algorithm if self.theorem.algorithm in inst.schedules else "et_gp_ucb"
+        sched = {k: v for k, v in inst.schedules.items() if k != algo}
+        sched["rho"] = trigger_rho_schedule(T, self.rho_delta_B(sc, delta))
+        return replace(inst, delta=float(delta), beta=inst.schedules[algo] * beta_scale, schedules=sched)
 
     # ------------------------------------------------------------------ vacuity
     def max_step_regret(self, scenario: Scenario, inst: TheoremInstance) -> tuple[float, str] | None:

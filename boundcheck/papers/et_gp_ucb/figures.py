@@ -145,6 +145,8 @@ def table_stopping_times(ctx, exp: dict) -> ReplicationTable | None:
     from boundcheck.study.store import ResultStore
 
     rows, cv_text = [], []
+    # runs stopped at their first trigger (the experiment's needs) hold no later reset: no inter-reset times
+    first_only = bool((exp.get("needs") or {}).get("stop_at"))
     for p in exp.get("panel_results", []):
         alg = p["algorithms"][0]
         runs = _runs(ctx, p, ["run", "algorithm", "tau_first", "censored"])
@@ -161,7 +163,7 @@ def table_stopping_times(ctx, exp: dict) -> ReplicationTable | None:
         rows.append([p["title"], "first τ (censored at T)", m_tau, ts["se"], ts["sd"], *q, ts["censored"], tau.size,
                      N, float((tau < N).mean()) if N else None, ts["cv"],
                      float((tau >= m_tau / LEMMA4_DELTA).mean()), float((tau < tb).mean()), float((tau <= tb).mean())])
-        gaps = inter_reset_times(steps["run"].to_numpy(), steps["t"].to_numpy())
+        gaps = np.empty(0) if first_only else inter_reset_times(steps["run"].to_numpy(), steps["t"].to_numpy())
         if gaps.size:
             qg = np.quantile(gaps, [0.05, 0.25, 0.5, 0.75, 0.95])
             mg, seg = mean_se(gaps)
@@ -180,7 +182,8 @@ def table_stopping_times(ctx, exp: dict) -> ReplicationTable | None:
         "τ̄ = min{T, E[τ]/δ}, fails whenever τ̄ = T and runs are censored; the corrected P{τ ≤ τ̄} ≥ 1 − δ holds "
         "(corrections ledger of theory/et_gp_ucb.py). 'The time between resets can vary significantly' read as a "
         f"coefficient of variation of the inter-reset times above {CV_VARIES:g} (descriptive): "
-        + ("; ".join(cv_text) if cv_text else "no resets") + ".",
+        + ("; ".join(cv_text) if cv_text else
+           "not computed here: each run stopped at its first trigger" if first_only else "no resets") + ".",
         ["panel", "statistic", "mean", "SE", "sd", "5 %", "25 %", "median", "75 %", "95 %", "censored", "n", "N",
          "P(τ < N)", "CV", "Markov P(τ ≥ E[τ]/δ)", "Lemma 4 printed P(τ < τ̄)", "corrected P(τ ≤ τ̄)"],
         rows, numeric=set(range(2, 18)))

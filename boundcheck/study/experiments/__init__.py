@@ -26,6 +26,7 @@ from theory.plugins import Paper
 
 from ...errors import BoundcheckError
 from ...world.scenario import Scenario
+from ..needs import StudyNeeds
 
 __all__ = ["Setting", "Printed", "Panel", "ExploreAxis", "Explore", "Experiment", "Paper", "register_paper",
            "register_experiment", "get_paper", "experiments_of", "get_experiment", "paper_ids"]
@@ -134,6 +135,11 @@ class Experiment:
     stand_in: str = ""  # what stands in for data that cannot be used offline ("" = the paper's own setting)
     offline_reason: str = ""  # non-empty: the experiment cannot be run offline at all (real data, no stand-in)
     explore: Explore | None = None
+    #: what the experiment measures, when less than every step of every run (a
+    #: :class:`~boundcheck.study.needs.StudyNeeds` or a mapping of its fields, e.g. ``{"stop_at": "reset",
+    #: "regret": False}``): its studies then stop runs at their event and skip what no table reads, and check
+    #: none of the theorem's claims
+    needs: StudyNeeds | Mapping[str, object] | None = None
 
     @property
     def runnable(self) -> bool:
@@ -155,6 +161,7 @@ class Experiment:
                 "tables": list(self.tables), "printed": [x.to_json() for x in self.printed],
                 "stand_in": self.stand_in, "offline_reason": self.offline_reason, "runnable": self.runnable,
                 "default_runs": self.default_runs,
+                "needs": None if StudyNeeds.of(self.needs) is None else StudyNeeds.of(self.needs).to_json(),
                 "settings": [s.to_json() for s in self.settings],
                 "panels": [{"name": p.name, "title": p.title, "theorem": p.theorem, "algorithms": list(p.algorithms),
                             "beta_scale": p.beta_scale} for p in self.panels]}
