@@ -24,7 +24,9 @@ The data-space form (O(n·|D|) per observation, resets and sliding windows) is
 :class:`~boundcheck.model.dataspace.DataSpacePosterior`; :func:`~boundcheck.model.dataspace.make_posterior`
 picks the cheaper form by cost.
 
-Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler`: Matheron's rule
+Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler` up to a horizon of
+:data:`PATHWISE_MAX_HORIZON`, and from :class:`SqrtSampler` (a square-root factor of Σ_t downdated by rank one per
+observation, O(n r) per step whatever t) beyond it (:func:`joint_sampler`). Pathwise: Matheron's rule
 ``h = g − K_{DX}(K_XX + λI)⁻¹(g_X + e)`` with a prior draw ``g`` from a factor of K computed once and the
 data-space gain ``W_t = K_{DX}(K_XX + λI)⁻¹`` updated in O(n t) per step, so a draw costs O(n r + n t) per run
 instead of a per-step O(n³) factorisation of the posterior covariance.
@@ -44,8 +46,9 @@ from ..errors import BoundcheckError
 from .arithmetic import _ARITHMETIC, ARITHMETICS, arithmetic, use_arithmetic  # noqa: F401 - re-exported
 from .priors import GPPrior, clipped_root
 
-__all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior", "arithmetic",
-           "use_arithmetic", "rows_of", "condition_in_turn", "default_block"]
+__all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "SqrtSampler", "naive_posterior",
+           "arithmetic", "use_arithmetic", "rows_of", "condition_in_turn", "default_block", "joint_sampler",
+           "PATHWISE_MAX_HORIZON"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
 _RENORM = 1e-150  # c_g below this: fold it into the state before the entries scaled by 1/c_g overflow
@@ -444,6 +447,80 @@ class PathwiseSampler:
         X = np.broadcast_to(self.X[:, None, :t], (z.shape[0], k, t))
         u = np.take_along_axis(gvals, X, axis=2) + np.sqrt(self.post.noise_var) * z[:, :, r:]
         return gvals - np.matmul(u, np.swapaxes(self.W[:, :, :t], 1, 2))
+
+
+class SqrtSampler:
+    """Exact joint draws from N(0, Σ_t) on the domain through a square-root factor updated by rank one per
+    observation: O(n r) per step and run, whatever t (the long-horizon form of GP-TS's sampler).
+
+    With S_0 = A (``A Aᵀ = K``, the clipped eigendecomposition of K, computed once; no jitter) and, for an
+    observation at x with likelihood variance λ, a = S_{t−1}[x, :]ᵀ, s = S_{t−1} a = Σ_{t−1}[:, x] and
+    v = ‖a‖² + λ = σ²_{t−1}(x) + λ::
+
+        S_t = S_{t−1} − β s aᵀ,   β = 1 / (v + √(λ v)),
+
+    so that S_t S_tᵀ = S_{t−1}(I − β a aᵀ)² S_{t−1}ᵀ = S_{t−1}(I − a aᵀ / v)S_{t−1}ᵀ = Σ_{t−1} − s sᵀ / v = Σ_t
+    ((I − β a aᵀ)² = I − (2β − β²‖a‖²) a aᵀ and 2β − β²‖a‖² = 1/v for this β: Potter's square-root
+    measurement update). A draw is h = S_t z with z ~ N(0, I_r) from the run's stream. Unlike a Cholesky
+    factor of Σ_t, S_t needs no factorisation per step and no positive definiteness (Σ_t of a smooth kernel on
+    100 points is numerically singular), and the update is a product with an orthogonal-like factor, so it is
+    stable over tens of thousands of steps. Unlike :class:`PathwiseSampler` (O(n r + n t) per step, an
+    (m, n, t) gain buffer) its cost does not grow with t.
+
+    Same interface as :class:`PathwiseSampler` (``A``, :meth:`observe` before ``posterior.condition``,
+    :meth:`draw`, :meth:`draws`); it reads nothing from the posterior but its K, λ and ε = 0, so it is
+    independent of the posterior's representation."""
+
+    def __init__(self, posterior: Posterior, prior: int = 0, first_run: int = 0) -> None:
+        g = posterior.group_of[prior]
+        if posterior.eps[g] != 0.0:
+            raise BoundcheckError("square-root sampling is implemented for static priors (ε = 0) only")
+        self.post, self.prior, self.first_run = posterior, prior, int(first_run)
+        self.noise_var = float(posterior.noise_var)
+        self.A = clipped_root(posterior.K[g])  # (n, r), A Aᵀ = K
+        self.S = np.ascontiguousarray(np.broadcast_to(self.A, (posterior.m,) + self.A.shape))  # (m, n, r)
+        self._rows = np.arange(posterior.m)
+        self.t = 0
+
+    def observe(self, idx: np.ndarray) -> None:
+        """The rank-one update of the factor for an observation at ``idx[r]`` in every run r."""
+        idx = np.asarray(idx, dtype=np.int64)
+        a = self.S[self._rows, idx]  # (m, r): S[x, :]
+        s = np.matmul(self.S, a[:, :, None])[:, :, 0]  # (m, n): Σ_{t−1}[:, x]
+        v = np.einsum("mr,mr->m", a, a) + self.noise_var
+        beta = 1.0 / (v + np.sqrt(self.noise_var * v))
+        self.S -= (beta[:, None] * s)[:, :, None] * a[:, None, :]
+        self.t += 1
+
+    def cov(self) -> np.ndarray:
+        """S Sᵀ = Σ_t (m, n, n), materialised (tests and diagnostics)."""
+        return np.matmul(self.S, np.swapaxes(self.S, 1, 2))
+
+    def draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run; each run's product is
+        its own (``np.matmul`` over the stacked runs), so its value never depends on the batch."""
+        z = np.stack([g.standard_normal(self.A.shape[1]) for g in rngs])
+        return np.matmul(self.S, z[:, :, None])[:, :, 0]
+
+    def draws(self, rngs: list[np.random.Generator], k: int) -> np.ndarray:
+        """k independent h ~ N(0, Σ_t) per run: (m, k, n), as :meth:`draw` k times in one pass."""
+        z = np.stack([g.standard_normal((k, self.A.shape[1])) for g in rngs])  # (m, k, r)
+        return np.matmul(z, np.swapaxes(self.S, 1, 2))
+
+
+#: the longest horizon GP-TS draws with :class:`PathwiseSampler`; beyond it :class:`SqrtSampler`. Pathwise costs
+#: O(n(r + t)) per step and holds an (m, n, T) gain buffer, the square-root factor O(n r) whatever t: at
+#: T = 1000 pathwise is already ~2× the cost, and every horizon up to here keeps the draws (and the results
+#: pinned at T ≤ 1000) it always had
+PATHWISE_MAX_HORIZON = 1000
+
+
+def joint_sampler(posterior: Posterior, horizon: int, prior: int = 0, first_run: int = 0):
+    """GP-TS's joint sampler of N(0, Σ_t) for a study of ``horizon`` steps: :class:`PathwiseSampler` up to
+    :data:`PATHWISE_MAX_HORIZON`, :class:`SqrtSampler` beyond (both exact; see there)."""
+    if int(horizon) <= PATHWISE_MAX_HORIZON:
+        return PathwiseSampler(posterior, prior, capacity=max(1, int(horizon)), first_run=first_run)
+    return SqrtSampler(posterior, prior, first_run=first_run)
 
 
 def naive_posterior(
