@@ -60,10 +60,11 @@ def test_sqrt_sampler_joint_law_with_repeated_arms():
     n, lam, N = 6, 0.1, 30000
     K = _kernel(n)
     post = BatchedPosterior([GPPrior("p", np.zeros(n), K)], lam, N)
-    smp = SqrtSampler(post)
+    smp = SqrtSampler(post, block=4)  # 7 observations: one fold and three pending updates
     X = np.array([1, 4, 1, 4, 1, 4, 2])
     for xt in X:
         smp.observe(np.full(N, xt))
+        post.condition(np.full(N, xt), np.zeros(N))
     h = smp.draw([np.random.default_rng(40_000 + i) for i in range(N)])
     Sigma = _posterior_cov(K, X, lam)
     dm, dc = _band(h, np.zeros(n), Sigma)

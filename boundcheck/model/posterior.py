@@ -463,49 +463,92 @@ class SqrtSampler:
     ((I − β a aᵀ)² = I − (2β − β²‖a‖²) a aᵀ and 2β − β²‖a‖² = 1/v for this β: Potter's square-root
     measurement update). A draw is h = S_t z with z ~ N(0, I_r) from the run's stream. Unlike a Cholesky
     factor of Σ_t, S_t needs no factorisation per step and no positive definiteness (Σ_t of a smooth kernel on
-    100 points is numerically singular), and the update is a product with an orthogonal-like factor, so it is
-    stable over tens of thousands of steps. Unlike :class:`PathwiseSampler` (O(n r + n t) per step, an
-    (m, n, t) gain buffer) its cost does not grow with t.
+    100 points is numerically singular). Unlike :class:`PathwiseSampler` (O(n r + n t) per step, an (m, n, t)
+    gain buffer) its cost does not grow with t.
 
-    Same interface as :class:`PathwiseSampler` (``A``, :meth:`observe` before ``posterior.condition``,
-    :meth:`draw`, :meth:`draws`); it reads nothing from the posterior but its K, λ and ε = 0, so it is
-    independent of the posterior's representation."""
+    Storage, as the grid posterior's: ``S_t = S_b − P Qᵀ`` with the folded factor S_b (m, n, r) and up to
+    ``block`` pending updates (columns β s of P, a of Q), folded into S_b by one matrix product per run every
+    ``block`` observations, so that a step costs O((n + r)·block) besides the draw's S_b z. s = Σ_{t−1}[:, x]
+    is read from the posterior (:meth:`Posterior.cov_column`, any representation), as :class:`PathwiseSampler`
+    does: call :meth:`observe` before ``posterior.condition``.
 
-    def __init__(self, posterior: Posterior, prior: int = 0, first_run: int = 0) -> None:
+    Same interface as :class:`PathwiseSampler` (``A``, :meth:`observe`, :meth:`draw`, :meth:`draws`)."""
+
+    def __init__(self, posterior: Posterior, prior: int = 0, first_run: int = 0, block: int | None = None) -> None:
         g = posterior.group_of[prior]
         if posterior.eps[g] != 0.0:
             raise BoundcheckError("square-root sampling is implemented for static priors (ε = 0) only")
         self.post, self.prior, self.first_run = posterior, prior, int(first_run)
         self.noise_var = float(posterior.noise_var)
         self.A = clipped_root(posterior.K[g])  # (n, r), A Aᵀ = K
-        self.S = np.ascontiguousarray(np.broadcast_to(self.A, (posterior.m,) + self.A.shape))  # (m, n, r)
-        self._rows = np.arange(posterior.m)
+        m, (n, r) = posterior.m, self.A.shape
+        self.block = int(block or default_block(n))
+        self.Sb = np.ascontiguousarray(np.broadcast_to(self.A, (m, n, r)))  # folded factor
+        self.P = np.zeros((m, n, self.block))  # pending β s (columns)
+        self.Q = np.zeros((m, r, self.block))  # pending a (columns)
+        self.k = 0  # pending updates (every run observes at every step)
+        self._rows = np.arange(m)
         self.t = 0
+
+    def _row(self, idx: np.ndarray) -> np.ndarray:
+        """S_{t−1}[x, :] for x = ``idx[r]`` in every run: (m, r)."""
+        a = self.Sb[self._rows, idx]
+        if self.k:
+            a = a - np.matmul(self.P[self._rows, idx, None, :self.k], np.swapaxes(self.Q[:, :, :self.k], 1, 2))[:, 0]
+        return a
 
     def observe(self, idx: np.ndarray) -> None:
         """The rank-one update of the factor for an observation at ``idx[r]`` in every run r."""
         idx = np.asarray(idx, dtype=np.int64)
-        a = self.S[self._rows, idx]  # (m, r): S[x, :]
-        s = np.matmul(self.S, a[:, :, None])[:, :, 0]  # (m, n): Σ_{t−1}[:, x]
-        v = np.einsum("mr,mr->m", a, a) + self.noise_var
+        a = self._row(idx)
+        s = self.post.cov_column(idx, self.prior)  # Σ_{t−1}[:, x] = S_{t−1} a
+        v = s[self._rows, idx] + self.noise_var
         beta = 1.0 / (v + np.sqrt(self.noise_var * v))
-        self.S -= (beta[:, None] * s)[:, :, None] * a[:, None, :]
+        self.P[:, :, self.k] = beta[:, None] * s
+        self.Q[:, :, self.k] = a
+        self.k += 1
         self.t += 1
+        if self.k == self.block:
+            self._fold()
+
+    def _fold(self) -> None:
+        """S_b −= P Qᵀ in place, one BLAS dgemm per run (rank-``block`` update at matrix-multiply speed)."""
+        from scipy.linalg.blas import dgemm
+
+        for i in range(self.Sb.shape[0]):
+            # on the transposes (Fortran-contiguous views): S_bᵀ −= Q Pᵀ
+            dgemm(-1.0, self.Q[i, :, :self.k], self.P[i, :, :self.k], beta=1.0, c=self.Sb[i].T, trans_b=1,
+                  overwrite_c=1)
+        self.k = 0
+
+    def factor(self) -> np.ndarray:
+        """S_t (m, n, r), materialised (tests and diagnostics)."""
+        return self.Sb - np.matmul(self.P[:, :, :self.k], np.swapaxes(self.Q[:, :, :self.k], 1, 2))
 
     def cov(self) -> np.ndarray:
-        """S Sᵀ = Σ_t (m, n, n), materialised (tests and diagnostics)."""
-        return np.matmul(self.S, np.swapaxes(self.S, 1, 2))
+        """S_t S_tᵀ = Σ_t (m, n, n), materialised (tests and diagnostics)."""
+        S = self.factor()
+        return np.matmul(S, np.swapaxes(S, 1, 2))
+
+    def _apply(self, z: np.ndarray) -> np.ndarray:
+        """S_t z for z (m, r, j): (m, n, j); each run's product is its own (one BLAS product per run: a stacked
+        ``np.matmul`` with j = 1 runs outside BLAS, ~10× slower), so a run's values never depend on the batch."""
+        out = np.empty((z.shape[0], self.Sb.shape[1], z.shape[2]))
+        for i in range(z.shape[0]):
+            np.dot(self.Sb[i], z[i], out=out[i])
+        if self.k:
+            out -= np.matmul(self.P[:, :, :self.k], np.matmul(np.swapaxes(self.Q[:, :, :self.k], 1, 2), z))
+        return out
 
     def draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
-        """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run; each run's product is
-        its own (``np.matmul`` over the stacked runs), so its value never depends on the batch."""
+        """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run."""
         z = np.stack([g.standard_normal(self.A.shape[1]) for g in rngs])
-        return np.matmul(self.S, z[:, :, None])[:, :, 0]
+        return self._apply(z[:, :, None])[:, :, 0]
 
     def draws(self, rngs: list[np.random.Generator], k: int) -> np.ndarray:
         """k independent h ~ N(0, Σ_t) per run: (m, k, n), as :meth:`draw` k times in one pass."""
         z = np.stack([g.standard_normal((k, self.A.shape[1])) for g in rngs])  # (m, k, r)
-        return np.matmul(z, np.swapaxes(self.S, 1, 2))
+        return np.swapaxes(self._apply(np.swapaxes(z, 1, 2)), 1, 2)
 
 
 #: the longest horizon GP-TS draws with :class:`PathwiseSampler`; beyond it :class:`SqrtSampler`. Pathwise costs
