@@ -83,3 +83,46 @@ def test_gp_ts_sampler_by_horizon():
     assert isinstance(joint_sampler(post, 200), PathwiseSampler)
     assert isinstance(joint_sampler(post, PATHWISE_MAX_HORIZON), PathwiseSampler)
     assert isinstance(joint_sampler(post, 30_000), SqrtSampler)
+
+
+def _evaluators(theorem: str, scenario, T: int = 40, m: int = 3):
+    """The claim statistics of one small chunk, from the T × T factorisations and from the grid chains."""
+    from boundcheck import api
+    from boundcheck.claims.families import kernelized
+    from boundcheck.study.engine import simulate
+
+    spec = api.build_study(theorem, scenario, runs=m, horizon=T, seed=3)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    traj = simulate(spec.scenario, spec.policies, list(range(m)), 3, inst)
+    dense = kernelized.KernelEvaluator(traj, spec.scenario, inst, spec.main)
+    grid = kernelized.KernelEvaluator(traj, spec.scenario, inst, spec.main)
+    return dense, grid, list(traj.algorithms)
+
+
+def test_grid_claim_statistics_agree_with_the_factorisations(monkeypatch):
+    """Theorem 1's statistics, the realised information gain and the batch formulas at t = T: the grid chains
+    (used beyond GRID_CLAIMS_HORIZON) against the T × T Cholesky factorisations, to 1e-10 (relative to the
+    quantity's scale), for λ = 1 + η (the theorem's scenario: one chain serves both) and λ = R² (the paper's
+    replication mode: two chains)."""
+    from boundcheck.claims.families import kernelized
+    from boundcheck.papers.igp_ucb_gp_ts.experiments import gp_sample_replication
+
+    for theorem, scenario in (("igp_ucb", None), ("gp_ts", gp_sample_replication("se"))):
+        dense, grid, names = _evaluators(theorem, scenario)
+        monkeypatch.setattr(kernelized, "GRID_CLAIMS_HORIZON", 0)
+        assert grid.on_grid
+        for name in names:
+            a = grid.data(name)
+            monkeypatch.setattr(kernelized, "GRID_CLAIMS_HORIZON", 10**9)
+            b = dense.data(name)
+            monkeypatch.setattr(kernelized, "GRID_CLAIMS_HORIZON", 0)
+            keys = set(a) if name != dense.main else set(b)
+            assert keys <= set(a), (name, keys - set(a))
+            for k in keys:
+                x, y = np.asarray(a[k], dtype=float), np.asarray(b[k], dtype=float)
+                assert np.allclose(x, y, rtol=1e-10, atol=1e-10 * max(1.0, np.abs(y).max())), (theorem, name, k)
+        bg = grid._batch
+        monkeypatch.setattr(kernelized, "GRID_CLAIMS_HORIZON", 10**9)
+        bd = dense._batch
+        for k in ("mu_f", "mu_e", "var"):
+            assert np.allclose(bg[k], bd[k], rtol=0, atol=1e-10), (theorem, k)
