@@ -69,7 +69,8 @@ def main() -> None:
     parent_cpu = ru.ru_utime + ru.ru_stime
     chunk_cpu, chunk_wall = _chunk_cpu(out)
     panels = [{"experiment": e["name"], "panel": p["name"], "horizon": p["horizon"], "runs": p["runs"],
-               "n": len(p["candidate_names"]), **dict(zip(("cpu_s", "chunk_wall_s"),
+               "n": registry.get_experiment("igp_ucb_gp_ts", e["name"]).panel(p["name"]).scenario().domain.n,
+               **dict(zip(("cpu_s", "chunk_wall_s"),
                                                           _chunk_cpu(out / p["results"]), strict=True))}
               for e in summary["experiments"] for p in e.get("panel_results", [])]
     result = {"machine": machine(), "load_1min_start": load0, "wall_s": wall, "cpu_s": parent_cpu + chunk_cpu,
