@@ -116,7 +116,7 @@ class KernelEvaluator(ChunkEvaluator):
     @property
     def on_grid(self) -> bool:
         """The K_T + λI statistics are computed on the grid (beyond :data:`GRID_CLAIMS_HORIZON`)."""
-        return self.T > GRID_CLAIMS_HORIZON
+        return KernelizedFamily.claims_on_grid(self.T)
 
     @cached_property
     def _grid(self) -> dict[str, dict[str, np.ndarray]]:
@@ -482,6 +482,12 @@ class KernelizedFamily(Family):
 
     def claim_table(self) -> list[ClaimSpec]:
         return list(self._claims_of(self.theorem.claim))
+
+    @staticmethod
+    def claims_on_grid(horizon: int) -> bool:
+        """Whether the claims at ``horizon`` are computed from grid chains instead of T × T factorisations
+        (:data:`GRID_CLAIMS_HORIZON`; the memory estimate asks)."""
+        return int(horizon) > GRID_CLAIMS_HORIZON
 
     # ------------------------------------------------------------------------------ instantiation
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:
