@@ -126,3 +126,36 @@ def test_grid_claim_statistics_agree_with_the_factorisations(monkeypatch):
         bd = dense._batch
         for k in ("mu_f", "mu_e", "var"):
             assert np.allclose(bg[k], bd[k], rtol=0, atol=1e-10), (theorem, k)
+
+
+def test_paper_settings_are_the_default_and_quick_says_so():
+    """Figs 1–3 of paper 004 run at the paper's T = 30 000 with 25 trials by default (two chunks, the steps
+    table thinned, every posterior in grid-state form); ``--quick`` is the former T = 200 study (same runs,
+    chunking and results folder, so its results are unchanged) and its settings rows say so. Nothing is
+    simulated here."""
+    from boundcheck import api
+    from boundcheck.model.dataspace import choose_representation
+    from boundcheck.study.experiments import get_experiment
+
+    for name, quick_runs in (("fig1_rkhs", 50), ("fig2_gp", 50), ("fig3_benchmarks", 30)):
+        exp = get_experiment("igp_ucb_gp_ts", name)
+        assert (exp.horizon, exp.default_runs) == (30_000, 25)
+        rows = {s.name: s for s in exp.settings}
+        assert rows["horizon"].value == "T = 30 000" and rows["horizon"].status in ("stated", "guessed")
+        q = exp.at_quick()
+        assert (q.horizon, q.default_runs, q.chunk_size, q.quick) == (None, quick_runs, 25, None)
+        rows = {s.name: s for s in q.settings}
+        assert "--quick" in rows["horizon"].value and rows["horizon"].status == "deviates"
+        assert "--quick" in rows["runs"].value
+        assert [s.name for s in q.settings] == [s.name for s in exp.settings]
+        panel = exp.panels[-1]
+        sc = panel.scenario()
+        spec = api._long_horizon(api.build_study(panel.theorem, sc, runs=exp.default_runs, horizon=exp.horizon,
+                                                 policies=panel.algorithms, chunk_size=exp.chunk_size))
+        assert spec.horizon == 30_000 and spec.n_chunks == 2
+        at = spec.family.steps_at
+        assert at[0] == 1 and at[-1] == 30_000 and at.size <= 1002
+        assert choose_representation(sc.domain.n, max_data=spec.horizon) == "grid"
+        short = api.build_study(panel.theorem, sc, runs=q.default_runs, policies=panel.algorithms)
+        assert short.horizon == 200 and api._long_horizon(short) is short  # nothing changes at T = 200
+    assert get_experiment("igp_ucb_gp_ts", "fig4a_temperature").at_quick().horizon is None
