@@ -159,3 +159,27 @@ def test_paper_settings_are_the_default_and_quick_says_so():
         short = api.build_study(panel.theorem, sc, runs=q.default_runs, policies=panel.algorithms)
         assert short.horizon == 200 and api._long_horizon(short) is short  # nothing changes at T = 200
     assert get_experiment("igp_ucb_gp_ts", "fig4a_temperature").at_quick().horizon is None
+
+
+def test_long_horizon_gp_ts_is_bit_identical_for_any_batching():
+    """Beyond PATHWISE_MAX_HORIZON (square-root sampler, grid claim chains) a run's draws, choices and claim
+    statistics do not depend on which runs share its batch."""
+    from boundcheck import api
+    from boundcheck.claims.families import kernelized
+    from boundcheck.papers.igp_ucb_gp_ts.experiments import gp_sample_replication
+    from boundcheck.study.engine import simulate
+
+    T = PATHWISE_MAX_HORIZON + 10
+    spec = api.build_study("gp_ts", gp_sample_replication("se"), runs=4, horizon=T, seed=2,
+                           policies=["gp_ts", "random"])
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+    whole = simulate(spec.scenario, spec.policies, [0, 1, 2, 3], 2, inst)
+    parts = [simulate(spec.scenario, spec.policies, ids, 2, inst) for ids in ([0], [1, 2, 3])]
+    a = whole.algorithms["gp_ts"]
+    assert np.array_equal(a.idx, np.concatenate([p.algorithms["gp_ts"].idx for p in parts]))
+    assert np.array_equal(a.steps["sample"], np.concatenate([p.algorithms["gp_ts"].steps["sample"] for p in parts]))
+    ev = kernelized.KernelEvaluator(whole, spec.scenario, inst, "gp_ts")
+    evs = [kernelized.KernelEvaluator(p, spec.scenario, inst, "gp_ts") for p in parts]
+    assert ev.on_grid
+    for k in ("sn_q", "ay_q", "gain_dir"):
+        assert np.array_equal(ev.data("gp_ts")[k], np.concatenate([e.data("gp_ts")[k] for e in evs])), k
