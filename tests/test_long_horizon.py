@@ -183,3 +183,22 @@ def test_long_horizon_gp_ts_is_bit_identical_for_any_batching():
     assert ev.on_grid
     for k in ("sn_q", "ay_q", "gain_dir"):
         assert np.array_equal(ev.data("gp_ts")[k], np.concatenate([e.data("gp_ts")[k] for e in evs])), k
+
+
+def test_cli_reproduce_quick_reaches_the_api(monkeypatch):
+    """``boundcheck reproduce PAPER --quick`` asks the API for the quick form (nothing is run: the API is stubbed)."""
+    from boundcheck import api, cli
+
+    seen = {}
+
+    def fake(paper, experiment=None, **kw):
+        seen.update(kw, paper=paper)
+        return {"counts": {}, "experiments": [], "claims": [], "explore": {}, "elapsed_s": 0.0, "budget": "",
+                "report": {}}
+
+    monkeypatch.setattr(api, "reproduce", fake)
+    monkeypatch.setattr(cli, "_render_reproduce", lambda summary: None)
+    assert cli.main(["reproduce", "igp_ucb_gp_ts", "--quick", "--no-report"]) == 0
+    assert seen["paper"] == "igp_ucb_gp_ts" and seen["quick"] is True
+    cli.main(["reproduce", "igp_ucb_gp_ts", "--no-report"])
+    assert seen["quick"] is False
