@@ -112,6 +112,8 @@ def main() -> None:
     ap.add_argument("--memory", default="replicated", choices=["replicated", "full"])
     ap.add_argument("--doc", "--readme", dest="doc", default=str(HERE.parent / "docs" / "performance.md"),
                     help="the markdown file whose bench:start/bench:end section is rewritten (--readme: old name)")
+    ap.add_argument("--no-long", action="store_true", help="skip paper 004's Figs 1–3 at T = 30 000 "
+                    "(benchmarks/bench_long_horizon.py: ≈ 12 min of 2 idle cores; --quick runs it at T = 2000)")
     ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json from DIR "
                     "(written by the three benchmarks' --json) instead of running them")
     args = ap.parse_args()
@@ -126,6 +128,8 @@ def main() -> None:
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
         study_args = ["--repeat", "2" if args.quick else "3"] + ([] if args.no_memory else ["--memory", args.memory])
         study = run("bench_study.py", tmp / "study.json", *study_args)
+        if not args.no_long:  # prints its own summary line (wall, user+sys CPU, load)
+            run("bench_long_horizon.py", tmp / "long.json", *(["--horizon", "2000"] if args.quick else []))
     _write(args.doc, render(post, kern, study))
 
 
