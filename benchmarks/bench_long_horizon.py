@@ -1,9 +1,10 @@
 """Paper 004's Figs 1–3 at the paper's settings (T = 30 000, 25 trials, six algorithms): ``boundcheck reproduce
 igp_ucb_gp_ts`` for the three experiments, timed (issue 26 item 2; target ≤ 10 min on 2 cores).
 
-Prints the wall time of the whole command and its CPU time (this process plus every chunk's worker CPU seconds,
-as the chunks' records store them: loky's workers outlive the command, so their rusage never reaches this
-process), the time of each panel, the machine's load, and every empirical claim's verdict.
+Prints the wall time of the whole command and its CPU time (this process's rusage, which includes the chunks it
+simulates itself, plus the CPU seconds of the chunks simulated by the loky workers, as the chunks' records store
+them: the workers outlive the command, so their rusage never reaches this process), the time of each panel, the
+machine's load, and every empirical claim's verdict.
 
     python benchmarks/bench_long_horizon.py [--horizon T] [--runs N] [--jobs J] [--experiment NAME] [--json FILE]
 
@@ -29,11 +30,14 @@ from _common import machine, write_json  # noqa: E402
 EXPERIMENTS = ("fig1_rkhs", "fig2_gp", "fig3_benchmarks")
 
 
-def _chunk_cpu(results: Path) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of the chunks stored under ``results`` (their records)."""
+def _chunk_cpu(results: Path, only_workers: bool = False) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of the chunks stored under ``results`` (their records); ``only_workers``: only
+    those simulated in another process (with loky the parent simulates chunks too: its rusage counts them)."""
     cpu = wall = 0.0
     for f in results.rglob("chunks/chunk-*.json"):
         rec = json.loads(f.read_text()).get("record", {})
+        if only_workers and rec.get("pid") == os.getpid():
+            continue
         cpu += float(rec.get("cpu_seconds", 0.0))
         wall += float(rec.get("seconds", 0.0))
     return cpu, wall
@@ -67,7 +71,7 @@ def main() -> None:
     wall = time.perf_counter() - t0
     ru = resource.getrusage(resource.RUSAGE_SELF)
     parent_cpu = ru.ru_utime + ru.ru_stime
-    chunk_cpu, chunk_wall = _chunk_cpu(out)
+    chunk_cpu, _ = _chunk_cpu(out, only_workers=True)  # the parent's own chunks are in its rusage
     panels = [{"experiment": e["name"], "panel": p["name"], "horizon": p["horizon"], "runs": p["runs"],
                "n": registry.get_experiment("igp_ucb_gp_ts", e["name"]).panel(p["name"]).scenario().domain.n,
                **dict(zip(("cpu_s", "chunk_wall_s"),
@@ -83,9 +87,9 @@ def main() -> None:
     for cid, verdict in result["claims"]:
         print(f"  {cid}: {verdict}")
     print(f"paper 004 Figs 1–3 at T = {panels[0]['horizon'] if panels else '?'}: wall {wall:.0f} s "
-          f"({wall / 60:.1f} min), CPU {result['cpu_s']:.0f} s (user+sys: this process {parent_cpu:.0f} s + chunks "
-          f"{chunk_cpu:.0f} s) with --jobs {args.jobs}; load {load0:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end")
+          f"({wall / 60:.1f} min), CPU {result['cpu_s']:.0f} s (user+sys: this process {parent_cpu:.0f} s, its own "
+          f"chunks included, + the workers' chunks {chunk_cpu:.0f} s) with --jobs {args.jobs}; load {load0:.1f} at "
+          f"the start, {os.getloadavg()[0]:.1f} at the end")
     if args.json:
         write_json(args.json, result)
 
