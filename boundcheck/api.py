@@ -938,13 +938,35 @@ def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, 
     return n_conf, seed_conf, best
 
 
+#: beyond this horizon a reproduce panel stores its steps table every T/1000 steps, cumulative regret (and the
+#: prior used) only: what the replication figures and the empirical claims read (25 runs × 30 000 steps × 6
+#: algorithms of every record would be ~1 GB per panel); the claims are judged on every step all the same
+LONG_HORIZON = 1000
+STEPS_KEPT = 1000
+
+
+def _long_horizon(spec: StudySpec) -> StudySpec:
+    """``spec`` with its family's stored steps table thinned (:data:`LONG_HORIZON`), on a copy of the family."""
+    import copy
+
+    import numpy as np
+
+    T = int(spec.horizon)
+    if T <= LONG_HORIZON:
+        return spec
+    every = max(1, T // STEPS_KEPT)
+    fam = copy.copy(spec.family)
+    fam.steps_at = np.unique(np.concatenate([[1], np.arange(every, T + 1, every), [T]]))
+    return replace(spec, family=fam)
+
+
 #: the settings reproduce does not read: each panel has its own horizon, δ and β scale (see settings_from)
 _REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_runs", "conformance",
                      "allow_out_of_theory")
 
 
 def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySettings | None = None,
-              explore: bool = False, explore_runs: int | None = None,
+              explore: bool = False, explore_runs: int | None = None, quick: bool = False,
               on_progress: Callable[[str, int, int], None] | None = None,
               **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) the experiments of a paper and judge its empirical claims: ``boundcheck reproduce``.
@@ -955,8 +977,10 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     :data:`REPRODUCE_FALSE_ALARM`). ``settings`` or its fields as keywords: see :func:`verify` (of them,
     reproduce reads runs, seed, jobs, backend, scheduler, false_alarm, report and out; ``runs`` default: each
     experiment's own). With ``explore``, the claims that did not reproduce are re-tested on the experiment's grid
-    of unstated settings (``explore_runs`` per setting). Returns the JSON summary (also written to
-    ``out/reproduce.json``).
+    of unstated settings (``explore_runs`` per setting). ``quick``: each experiment's smaller form where it has one
+    (:meth:`~boundcheck.study.experiments.Experiment.at_quick`: paper 004's Figs 1–3 at T = 200 instead of the
+    paper's T = 30 000), said so in its settings rows and in the summary's ``quick``. Returns the JSON summary
+    (also written to ``out/reproduce.json``).
 
     Sized before anything runs: each panel's memory estimate, and with ``explore`` each grid's
     (:func:`~boundcheck.study.preflight.estimate_grid_memory`: every cell and every confirmation, as if no claim
@@ -983,6 +1007,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     t0 = time.perf_counter()
     pap = get_paper(paper)
     chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
+    if quick:
+        chosen = [e.at_quick() for e in chosen]
     for name, value in (("runs", runs), ("explore runs", explore_runs)):
         if value is not None and check_int(name, value, minimum=None) < MIN_RUNS:
             raise BoundcheckError(f"{name} must be at least {MIN_RUNS} for a paired test to say anything, got {value}")
@@ -1001,8 +1027,10 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
             continue
         n = runs if runs is not None else exp.default_runs
         for panel in exp.panels:
-            spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
-                               beta_scale=panel.beta_scale)
+            spec = build_study(panel.theorem, panel.scenario(), runs=n, horizon=exp.horizon, seed=seed,
+                               policies=panel.algorithms, beta_scale=panel.beta_scale, chunk_size=exp.chunk_size)
+            if exp.horizon is not None:  # an experiment at a paper's own long horizon (its figures read R_t only)
+                spec = _long_horizon(spec)
             spec = with_needs(spec, exp.needs)  # only what the experiment measures (stop at its event, ...)
             check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
@@ -1021,7 +1049,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                 hint="lower --explore-runs or --jobs, or set --max-memory if you know better")
     data, panels_json, specs = {}, {}, {}
     for exp, n, panel, spec in planned:
-        rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
+        rel = Path(exp.name) / (f"{panel.name}-n{n}-s{seed}" if exp.horizon is None else
+                                f"{panel.name}-n{n}-T{exp.horizon}-s{seed}")
         summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
         data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
         specs[(exp.name, panel.name)] = spec
@@ -1086,7 +1115,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, []),
                                                                "printed_results": printed.get(e.name, [])}
                                                 for e in chosen],
-        "seed": seed, "runs": runs, "false_alarm": false_alarm,
+        "seed": seed, "runs": runs, "false_alarm": false_alarm, "quick": bool(quick),
         "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "
                    "of this run (two per claim: 'the claim is false', 'the claim is true'), Holm step-down"),
         "claims": [r.to_json() for r in results], "counts": counts, "explore": explored,

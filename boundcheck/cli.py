@@ -837,7 +837,7 @@ def cmd_reproduce(args) -> int:
                          report=not args.no_report, max_memory=args.max_memory)
     with _shown(progress):
         summary = api.reproduce(args.paper, args.experiment, settings=settings, explore=args.explore,
-                                explore_runs=args.explore_runs, on_progress=on_progress)
+                                explore_runs=args.explore_runs, quick=args.quick, on_progress=on_progress)
     if args.json:
         _print_json(summary)
     else:
@@ -1064,6 +1064,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="re-test the claims that did not reproduce over the grid of unstated settings (default: off)")
     s.add_argument("--explore-runs", dest="explore_runs", type=_integer,
                    help="paired runs per explored setting (default: the grid's own)")
+    s.add_argument("--quick", action="store_true",
+                   help="each experiment's smaller form where it has one, said so on every page (paper 004: T = 200 "
+                        "instead of the paper's 30 000) (default: the paper's settings)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="write no report (default: write it)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",

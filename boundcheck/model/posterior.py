@@ -24,7 +24,9 @@ The data-space form (O(n·|D|) per observation, resets and sliding windows) is
 :class:`~boundcheck.model.dataspace.DataSpacePosterior`; :func:`~boundcheck.model.dataspace.make_posterior`
 picks the cheaper form by cost.
 
-Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler`: Matheron's rule
+Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler` up to a horizon of
+:data:`PATHWISE_MAX_HORIZON`, and from :class:`SqrtSampler` (a square-root factor of Σ_t downdated by rank one per
+observation, O(n r) per step whatever t) beyond it (:func:`joint_sampler`). Pathwise: Matheron's rule
 ``h = g − K_{DX}(K_XX + λI)⁻¹(g_X + e)`` with a prior draw ``g`` from a factor of K computed once and the
 data-space gain ``W_t = K_{DX}(K_XX + λI)⁻¹`` updated in O(n t) per step, so a draw costs O(n r + n t) per run
 instead of a per-step O(n³) factorisation of the posterior covariance.
@@ -44,8 +46,9 @@ from ..errors import BoundcheckError
 from .arithmetic import _ARITHMETIC, ARITHMETICS, arithmetic, use_arithmetic  # noqa: F401 - re-exported
 from .priors import GPPrior, clipped_root
 
-__all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "naive_posterior", "arithmetic",
-           "use_arithmetic", "rows_of", "condition_in_turn", "default_block"]
+__all__ = ["Posterior", "GroupedPosterior", "BatchedPosterior", "PathwiseSampler", "SqrtSampler", "naive_posterior",
+           "arithmetic", "use_arithmetic", "rows_of", "condition_in_turn", "default_block", "joint_sampler",
+           "PATHWISE_MAX_HORIZON"]
 
 _LOG2PI = float(np.log(2.0 * np.pi))
 _RENORM = 1e-150  # c_g below this: fold it into the state before the entries scaled by 1/c_g overflow
@@ -454,6 +457,123 @@ class PathwiseSampler:
         X = np.broadcast_to(self.X[:, None, :t], (z.shape[0], k, t))
         u = np.take_along_axis(gvals, X, axis=2) + np.sqrt(self.post.noise_var) * z[:, :, r:]
         return gvals - np.matmul(u, np.swapaxes(self.W[:, :, :t], 1, 2))
+
+
+class SqrtSampler:
+    """Exact joint draws from N(0, Σ_t) on the domain through a square-root factor updated by rank one per
+    observation: O(n r) per step and run, whatever t (the long-horizon form of GP-TS's sampler).
+
+    With S_0 = A (``A Aᵀ = K``, the clipped eigendecomposition of K, computed once; no jitter) and, for an
+    observation at x with likelihood variance λ, a = S_{t−1}[x, :]ᵀ, s = S_{t−1} a = Σ_{t−1}[:, x] and
+    v = ‖a‖² + λ = σ²_{t−1}(x) + λ::
+
+        S_t = S_{t−1} − β s aᵀ,   β = 1 / (v + √(λ v)),
+
+    so that S_t S_tᵀ = S_{t−1}(I − β a aᵀ)² S_{t−1}ᵀ = S_{t−1}(I − a aᵀ / v)S_{t−1}ᵀ = Σ_{t−1} − s sᵀ / v = Σ_t
+    ((I − β a aᵀ)² = I − (2β − β²‖a‖²) a aᵀ and 2β − β²‖a‖² = 1/v for this β: Potter's square-root
+    measurement update). A draw is h = S_t z with z ~ N(0, I_r) from the run's stream. Unlike a Cholesky
+    factor of Σ_t, S_t needs no factorisation per step and no positive definiteness (Σ_t of a smooth kernel on
+    100 points is numerically singular). Unlike :class:`PathwiseSampler` (O(n r + n t) per step, an (m, n, t)
+    gain buffer) its cost does not grow with t.
+
+    Storage, as the grid posterior's: ``S_t = S_b − P Qᵀ`` with the folded factor S_b (m, n, r) and up to
+    ``block`` pending updates (columns β s of P, a of Q), folded into S_b by one matrix product per run every
+    ``block`` observations, so that a step costs O((n + r)·block) besides the draw's S_b z. s = Σ_{t−1}[:, x]
+    is read from the posterior (:meth:`Posterior.cov_column`, any representation), as :class:`PathwiseSampler`
+    does: call :meth:`observe` before ``posterior.condition``.
+
+    Same interface as :class:`PathwiseSampler` (``A``, :meth:`observe`, :meth:`draw`, :meth:`draws`)."""
+
+    def __init__(self, posterior: Posterior, prior: int = 0, first_run: int = 0, block: int | None = None) -> None:
+        g = posterior.group_of[prior]
+        if posterior.eps[g] != 0.0:
+            raise BoundcheckError("square-root sampling is implemented for static priors (ε = 0) only")
+        self.post, self.prior, self.first_run = posterior, prior, int(first_run)
+        self.noise_var = float(posterior.noise_var)
+        self.A = clipped_root(posterior.K[g])  # (n, r), A Aᵀ = K
+        m, (n, r) = posterior.m, self.A.shape
+        self.block = int(block or default_block(n))
+        self.Sb = np.ascontiguousarray(np.broadcast_to(self.A, (m, n, r)))  # folded factor
+        self.P = np.zeros((m, n, self.block))  # pending β s (columns)
+        self.Q = np.zeros((m, r, self.block))  # pending a (columns)
+        self.k = 0  # pending updates (every run observes at every step)
+        self._rows = np.arange(m)
+        self.t = 0
+
+    def _row(self, idx: np.ndarray) -> np.ndarray:
+        """S_{t−1}[x, :] for x = ``idx[r]`` in every run: (m, r)."""
+        a = self.Sb[self._rows, idx]
+        if self.k:
+            a = a - np.matmul(self.P[self._rows, idx, None, :self.k], np.swapaxes(self.Q[:, :, :self.k], 1, 2))[:, 0]
+        return a
+
+    def observe(self, idx: np.ndarray) -> None:
+        """The rank-one update of the factor for an observation at ``idx[r]`` in every run r."""
+        idx = np.asarray(idx, dtype=np.int64)
+        a = self._row(idx)
+        s = self.post.cov_column(idx, self.prior)  # Σ_{t−1}[:, x] = S_{t−1} a
+        v = s[self._rows, idx] + self.noise_var
+        beta = 1.0 / (v + np.sqrt(self.noise_var * v))
+        self.P[:, :, self.k] = beta[:, None] * s
+        self.Q[:, :, self.k] = a
+        self.k += 1
+        self.t += 1
+        if self.k == self.block:
+            self._fold()
+
+    def _fold(self) -> None:
+        """S_b −= P Qᵀ in place, one BLAS dgemm per run (rank-``block`` update at matrix-multiply speed)."""
+        from scipy.linalg.blas import dgemm
+
+        for i in range(self.Sb.shape[0]):
+            # on the transposes (Fortran-contiguous views): S_bᵀ −= Q Pᵀ
+            dgemm(-1.0, self.Q[i, :, :self.k], self.P[i, :, :self.k], beta=1.0, c=self.Sb[i].T, trans_b=1,
+                  overwrite_c=1)
+        self.k = 0
+
+    def factor(self) -> np.ndarray:
+        """S_t (m, n, r), materialised (tests and diagnostics)."""
+        return self.Sb - np.matmul(self.P[:, :, :self.k], np.swapaxes(self.Q[:, :, :self.k], 1, 2))
+
+    def cov(self) -> np.ndarray:
+        """S_t S_tᵀ = Σ_t (m, n, n), materialised (tests and diagnostics)."""
+        S = self.factor()
+        return np.matmul(S, np.swapaxes(S, 1, 2))
+
+    def _apply(self, z: np.ndarray) -> np.ndarray:
+        """S_t z for z (m, r, j): (m, n, j); each run's product is its own (one BLAS product per run: a stacked
+        ``np.matmul`` with j = 1 runs outside BLAS, ~10× slower), so a run's values never depend on the batch."""
+        out = np.empty((z.shape[0], self.Sb.shape[1], z.shape[2]))
+        for i in range(z.shape[0]):
+            np.dot(self.Sb[i], z[i], out=out[i])
+        if self.k:
+            out -= np.matmul(self.P[:, :, :self.k], np.matmul(np.swapaxes(self.Q[:, :, :self.k], 1, 2), z))
+        return out
+
+    def draw(self, rngs: list[np.random.Generator]) -> np.ndarray:
+        """h ~ N(0, Σ_t) jointly on the domain for every run: (m, n). One stream per run."""
+        z = np.stack([g.standard_normal(self.A.shape[1]) for g in rngs])
+        return self._apply(z[:, :, None])[:, :, 0]
+
+    def draws(self, rngs: list[np.random.Generator], k: int) -> np.ndarray:
+        """k independent h ~ N(0, Σ_t) per run: (m, k, n), as :meth:`draw` k times in one pass."""
+        z = np.stack([g.standard_normal((k, self.A.shape[1])) for g in rngs])  # (m, k, r)
+        return np.swapaxes(self._apply(np.swapaxes(z, 1, 2)), 1, 2)
+
+
+#: the longest horizon GP-TS draws with :class:`PathwiseSampler`; beyond it :class:`SqrtSampler`. Pathwise costs
+#: O(n(r + t)) per step and holds an (m, n, T) gain buffer, the square-root factor O(n r) whatever t: at
+#: T = 1000 pathwise is already ~2× the cost, and every horizon up to here keeps the draws (and the results
+#: pinned at T ≤ 1000) it always had
+PATHWISE_MAX_HORIZON = 1000
+
+
+def joint_sampler(posterior: Posterior, horizon: int, prior: int = 0, first_run: int = 0):
+    """GP-TS's joint sampler of N(0, Σ_t) for a study of ``horizon`` steps: :class:`PathwiseSampler` up to
+    :data:`PATHWISE_MAX_HORIZON`, :class:`SqrtSampler` beyond (both exact; see there)."""
+    if int(horizon) <= PATHWISE_MAX_HORIZON:
+        return PathwiseSampler(posterior, prior, capacity=max(1, int(horizon)), first_run=first_run)
+    return SqrtSampler(posterior, prior, first_run=first_run)
 
 
 def naive_posterior(

@@ -6,8 +6,11 @@
         x_t = argmax_{x ∈ D_t} f_t(x);  y_t = f(x_t) + ε_t;  update μ_t, k_t with (2)–(3), likelihood variance λ
 
 Draws are exact: pathwise (Matheron) conditioning of a prior draw from the clipped eigendecomposition of K
-(:class:`~boundcheck.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run. The sampling
-randomness is the policy's own stream, independent of the observation noise (it belongs to Theorem 1's filtration).
+(:class:`~boundcheck.model.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run; at horizons
+beyond :data:`~boundcheck.model.posterior.PATHWISE_MAX_HORIZON` (the paper's T = 30 000) a square-root factor
+of Σ_t updated by rank one per observation (:class:`~boundcheck.model.posterior.SqrtSampler`), O(n r) per step.
+The sampling randomness is the policy's own stream, independent of the observation noise (it belongs to
+Theorem 1's filtration).
 
 What the algorithm drew is recorded for the claims (they are checked on the draws, not on formulas): the draw,
 the posterior mean and standard deviation at x° (a point fixed in advance, ``fixed_point``), at x_{t−1}
@@ -26,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.dataspace import make_posterior
-from ..model.posterior import PathwiseSampler
+from ..model.posterior import joint_sampler
 from .base import Policy, RunContext
 
 _TINY = 1e-150
@@ -51,7 +54,7 @@ class GPTS(Policy):
         super().start(ctx)
         m, n = ctx.runs, ctx.candidates[0].n
         self.posterior = make_posterior(ctx.candidates[:1], ctx.noise_var, m, max_data=ctx.max_observations)
-        self.paths = PathwiseSampler(self.posterior, capacity=max(1, ctx.horizon), first_run=ctx.first_run)
+        self.paths = joint_sampler(self.posterior, ctx.horizon, first_run=ctx.first_run)
         self.truth_prior = 0
         self.v = ctx.schedule(self.name)
         steps = np.maximum(np.arange(ctx.horizon + 1, dtype=float), 1.0)

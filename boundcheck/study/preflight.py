@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from ..errors import NotApplicable
+from ..model.posterior import PATHWISE_MAX_HORIZON
 from ..utils.resources import MemoryEstimate, check_memory, gamma_memory
 from ..utils.settings import VerifySettings
 from ..world.assumptions import Conditions
@@ -55,10 +56,17 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     C = max(len(sc.candidates), 1)
     G = len({getattr(c, "kernel_key", i) for i, c in enumerate(sc.candidates)}) or 1
     posterior = P * m * (2 * G * n * n + 6 * C * n) * 8
-    pathwise = 2 * m * n * T * 8  # data-space gains of joint posterior draws (Thompson sampling)
+    # joint posterior draws (Thompson sampling): data-space gains up to PATHWISE_MAX_HORIZON, a square-root
+    # factor of Σ_t beyond (m n r ≤ m n², plus its pending columns)
+    pathwise = 2 * m * n * T * 8 if T <= PATHWISE_MAX_HORIZON else 2 * m * n * n * 8
     trajectories = P * m * T * (3 * K + _STEP_COLUMNS) * 8 + m * T * K * 8
-    tables = 2 * P * m * T * _STEP_COLUMNS * 8
-    gram = 6 * T * T * 8  # one run's T×T Gram of its queries and its Cholesky factors (information-gain claims)
+    kept = T if spec.family.steps_at is None else len(spec.family.steps_at)  # a long horizon's thinned steps
+    tables = 2 * P * m * (T * (3 + P) + kept * _STEP_COLUMNS) * 8 if kept < T else 2 * P * m * T * _STEP_COLUMNS * 8
+    # one run's T×T Gram of its queries and its Cholesky factors (information-gain claims); beyond
+    # the family's grid horizon (``claims_on_grid``) the same statistics come from grid chains of every algorithm's
+    # runs at once
+    on_grid = getattr(spec.family, "claims_on_grid", None)
+    gram = (P + 2) * m * (2 * n * n + 4 * T) * 8 if on_grid is not None and on_grid(T) else 6 * T * T * 8
     chunk = posterior + pathwise + trajectories + tables + gram + 8 * m * n * 8
     workers = _workers(options)
     busy = min(workers, -(-spec.runs // m))  # batches run at once
@@ -74,7 +82,7 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     if options.backend == "dask" and options.scheduler:
         in_flight = 0  # on the cluster's machines, not this one
     gamma = gamma_memory(n, T * K) + 16 * T * 8
-    one_chunk = 2 * min(spec.chunk_size, spec.runs) * P * T * _STEP_COLUMNS * 8
+    one_chunk = 2 * min(spec.chunk_size, spec.runs) * P * kept * _STEP_COLUMNS * 8
     summary = spec.runs * P * 64 * 8 + max(4 * spec.runs * T, P * spec.runs * T) * 8 + one_chunk
     return MemoryEstimate(f"this study ({spec.runs} runs × T = {T}, {P} algorithms, |X| = {n})",
                           _INTERPRETER + max(gamma, in_flight, summary),

@@ -98,14 +98,30 @@ def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, n
 
 
 def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
-                extra: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> pd.DataFrame:
+                extra: Mapping[str, Mapping[str, np.ndarray]] | None = None, *,
+                at: np.ndarray | None = None) -> pd.DataFrame:
     """The tidy ``steps`` table: one row per (run, algorithm, t), with the policy records named in
     ``columns`` (when the policy has them), every truth-side monitor and the (m, T) columns ``extra[algorithm]``
     a family derives from them. Single-arm actions store the chosen index and the noise; super arms (K > 1)
-    store their size ``n_arms`` instead."""
+    store their size ``n_arms`` instead.
+
+    ``at``: only the steps t in ``at`` (ascending, 1-based), with only the cumulative regret and the prior used
+    (a long horizon's table reduced to what the replication figures read, :attr:`Family.steps_at`); None: every
+    step and column."""
     m, T = traj.run_ids.size, traj.horizon
     single = traj.noise_arms.shape[-1] == 1
     frames = []
+    if at is not None:
+        at = np.asarray(at, dtype=np.int64)
+        for name, tr in traj.algorithms.items():
+            d = {"run": np.repeat(traj.run_ids, at.size), "algorithm": name, "t": np.tile(at, m),
+                 "cum_regret": np.cumsum(tr.regret, axis=1)[:, at - 1].ravel()}
+            if "prior" in tr.steps:
+                d["prior"] = tr.steps["prior"][:, at - 1].ravel()
+            frames.append(pd.DataFrame(d))
+        steps = pd.concat(frames, ignore_index=True)
+        steps["algorithm"] = steps["algorithm"].astype("category")
+        return steps
     for name, tr in traj.algorithms.items():
         d = {
             "run": np.repeat(traj.run_ids, T), "algorithm": name, "t": np.tile(np.arange(1, T + 1), m),
@@ -147,6 +163,9 @@ class Family:
 
     evaluator_class: type[ChunkEvaluator] = ChunkEvaluator
     step_columns: tuple[str, ...] = ()
+    #: the steps t the stored steps table keeps (None: all, with every column); a long-horizon study sets it on
+    #: its own copy of the family (``reproduce`` at T = 30 000: cumulative regret every T/1000 steps)
+    steps_at: np.ndarray | None = None
     #: what a scenario's truth must be for this family's claims to be computable: f drawn from a GP prior
     #: (``GPPrior``) and/or a fixed RKHS function (``RKHSFamily``); see :meth:`check_scenario`
     truth_types: tuple[type, ...] = (GPPrior, RKHSFamily)
@@ -366,4 +385,5 @@ class Family:
         for name in traj.algorithms:
             if name not in checked:
                 frames.append(pd.DataFrame({**base, "algorithm": name, **self.baseline_columns(ev, name)}))
-        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns, extra)
+        return pd.concat(frames, ignore_index=True), steps_table(traj, inst.beta, self.step_columns, extra,
+                                                                 at=self.steps_at)

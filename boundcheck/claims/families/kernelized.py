@@ -49,6 +49,40 @@ def _prev(curve: np.ndarray) -> np.ndarray:
     return out
 
 
+#: beyond this horizon the claim statistics that factorise the T × T matrix K_T + λI per run (Theorem 1's
+#: self-normalised quantities, the realised information gain, the batch formulas (2)–(4) at t = T) are computed
+#: on the grid instead: the same numbers by the chain rule, O(n²) per step (:func:`grid_chain`); at T = 30 000
+#: the factorisation would hold 7 GB and cost ~10¹³ flops per run. Up to here the pinned results are unchanged
+GRID_CLAIMS_HORIZON = 1000
+
+
+def grid_chain(K: np.ndarray, idx: np.ndarray, y: np.ndarray, noise_var: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """GP(0, K) on a finite domain conditioned in turn on y[:, s] at idx[:, s] (likelihood variance λ =
+    ``noise_var``), for every run at once on the grid-state posterior: (v, e, μ_T, σ²_T) with the predictive
+    variances v[:, s] = σ²_{s−1}(x_s) + λ and innovations e[:, s] = y_s − μ_{s−1}(x_s) (m, T), and the posterior
+    mean and variance after the last step (m, n).
+
+    By the chain rule, with L the Cholesky factor of K_t + λI (K_t = K[x_{1:t}, x_{1:t}]): L_ss = √v_s and
+    (L⁻¹y)_s = e_s / √v_s, so every prefix t of log det(K_t + λI) and of yᵀ(K_t + λI)⁻¹y is a cumulative sum,
+    and μ_T = k_Tᵀ(K_T + λI)⁻¹y, σ²_T = k − k_Tᵀ(K_T + λI)⁻¹k_T: the data-space quantities at O(n²) per
+    step instead of one O(T³) factorisation (tests/test_long_horizon.py compares both)."""
+    from ...model.posterior import BatchedPosterior
+    from ...model.priors import GPPrior
+
+    m, T = idx.shape
+    n = K.shape[0]
+    post = BatchedPosterior([GPPrior("chain", np.zeros(n), K)], noise_var, m)
+    rows = np.arange(m)
+    v, e = np.empty((m, T)), np.empty((m, T))
+    for s in range(T):
+        x = idx[:, s]
+        v[:, s] = post.group_var()[rows, 0, x] + noise_var
+        e[:, s] = y[:, s] - post.mean()[rows, 0, x]
+        post.condition(x, y[:, s])
+    return v, e, post.mean()[:, 0].copy(), post.var()[:, 0].copy()
+
+
 def paper_gamma(scenario: Scenario, horizon: int, rates: dict, symbols: dict) -> np.ndarray:
     """The paper's unit-constant rate γ_t, t = 1..T (the paper's §6; ledger CG3): not a certified bound. ``rates``
     (kernel kind -> sympy expression in t) and ``symbols`` (parameter name -> sympy symbol) come from the paper
@@ -79,9 +113,79 @@ class KernelEvaluator(ChunkEvaluator):
         self._cache: dict[str, dict] = {}
 
     # ---------------------------------------------------------------- data-space factorisations per algorithm
+    @property
+    def on_grid(self) -> bool:
+        """The K_T + λI statistics are computed on the grid (beyond :data:`GRID_CLAIMS_HORIZON`)."""
+        return KernelizedFamily.claims_on_grid(self.T)
+
+    @cached_property
+    def _grid(self) -> dict[str, dict[str, np.ndarray]]:
+        """The grid-state chains behind :meth:`data` and :attr:`_batch` at long horizons, for every algorithm at
+        once (one batch: the per-step overhead is paid once): Theorem 1's chain (likelihood variance 1 + η, noise
+        ε) for every algorithm; for the checked one also the chain with λ on ε and on f(x_s) (the bias part)."""
+        names = list(self.traj.algorithms)
+        eps = self.traj.noise[..., 0] if self.traj.noise.ndim == 3 else self.traj.noise
+        idx = {a: self.traj.algorithms[a].idx for a in names}
+        f_all = self.traj.truth.get("f")
+        out: dict[str, dict[str, np.ndarray]] = {a: {} for a in names}
+        sn_var = 1.0 + self.eta
+        lam_rows = [idx[self.main]] * (2 if f_all is not None else 1)
+        lam_y = [eps] + ([np.take_along_axis(f_all, idx[self.main], axis=1)] if f_all is not None else [])
+        same = abs(self.lam - sn_var) <= 1e-15 * self.lam  # one chain serves both (λ = 1 + η)
+        if same:
+            lam_rows = [idx[a] for a in names] + lam_rows[1:]
+            lam_y = [eps] * len(names) + lam_y[1:]
+        else:
+            v, e, _, _ = grid_chain(self.K, np.concatenate([idx[a] for a in names]), np.tile(eps, (len(names), 1)),
+                                    sn_var)
+            for j, a in enumerate(names):
+                out[a]["sn"] = (v[j * self.m:(j + 1) * self.m], e[j * self.m:(j + 1) * self.m])
+        v, e, mu, var = grid_chain(self.K, np.concatenate(lam_rows), np.concatenate(lam_y), self.lam)
+        m, off = self.m, 0
+        if same:
+            for j, a in enumerate(names):
+                out[a]["sn"] = out[a]["lam"] = (v[j * m:(j + 1) * m], e[j * m:(j + 1) * m])
+            off = (names.index(self.main)) * m
+            if f_all is not None:
+                k = len(names) * m
+                out[self.main]["mu_f"] = mu[k:k + m]
+        else:
+            out[self.main]["lam"] = (v[:m], e[:m])
+            if f_all is not None:
+                out[self.main]["mu_f"] = mu[m:2 * m]
+        out[self.main]["mu_e"], out[self.main]["var"] = mu[off:off + m], var[off:off + m]
+        return out
+
+    def _data_grid(self, name: str) -> dict[str, np.ndarray]:
+        """:meth:`data` from the grid chains (:func:`grid_chain`): the same quantities by the chain rule. For
+        an algorithm other than the checked one only Theorem 1's (``sn_*``), which is all its columns read."""
+        g, R, lam = self._grid[name], self.R, self.lam
+        e2 = np.cumsum(self.traj.noise.reshape(self.m, self.T) ** 2, axis=1)
+        v, e = g["sn"]
+        sn_q = e2 - np.cumsum(e**2 / v, axis=1)
+        sn_thr = 2 * R**2 * (np.cumsum(0.5 * np.log(v), axis=1) + np.log(1.0 / self.delta))
+        out = {"sn_q": sn_q, "sn_thr": sn_thr, "sn_fail": exceeds(sn_q, sn_thr).any(axis=1),
+               "sn_ratio": (sn_q / sn_thr).max(axis=1)}
+        if "lam" in g:
+            v, e = g["lam"]
+            gain_dir = np.cumsum(0.5 * np.log(v / lam), axis=1)
+            ay_q = e2 - lam * np.cumsum(e**2 / v, axis=1)
+            ay_thr = 2 * R**2 * (gain_dir + np.log(1.0 / self.delta))
+            out.update({"gain_dir": gain_dir, "ay_q": ay_q, "ay_thr": ay_thr,
+                        "ay_fail": exceeds(ay_q, ay_thr).any(axis=1)})
+            tr = self.traj.algorithms[name]
+            if "sigma" in tr.steps:
+                gain_on = np.cumsum(0.5 * np.log1p(tr.steps["sigma"] ** 2 / lam), axis=1)
+                out["gain_on"] = gain_on
+                out["chain_err"] = (np.abs(gain_on - gain_dir) / np.maximum(1.0, np.abs(gain_dir))).max(axis=1)
+        return out
+
     def data(self, name: str) -> dict[str, np.ndarray]:
         """Per run: realised information gain (direct, every prefix), Theorem 1's and AY's quantities."""
         if name in self._cache:
+            return self._cache[name]
+        if self.on_grid:
+            self._cache[name] = self._data_grid(name)
             return self._cache[name]
         tr, T, m, lam, eta, R = self.traj.algorithms[name], self.T, self.m, self.lam, self.eta, self.R
         eps = self.traj.noise
@@ -196,6 +300,9 @@ class KernelEvaluator(ChunkEvaluator):
         out = {k: np.full((self.m, n), np.nan) for k in ("mu_f", "mu_e", "var")}
         if f_all is None:
             return out
+        if self.on_grid:
+            g = self._grid[self.main]
+            return {"mu_f": g["mu_f"], "mu_e": g["mu_e"], "var": np.maximum(g["var"], 0.0)}
         kdiag = np.diag(self.K)
         for i in range(self.m):
             X = tr.idx[i]
@@ -375,6 +482,12 @@ class KernelizedFamily(Family):
 
     def claim_table(self) -> list[ClaimSpec]:
         return list(self._claims_of(self.theorem.claim))
+
+    @staticmethod
+    def claims_on_grid(horizon: int) -> bool:
+        """Whether the claims at ``horizon`` are computed from grid chains instead of T × T factorisations
+        (:data:`GRID_CLAIMS_HORIZON`; the memory estimate asks)."""
+        return int(horizon) > GRID_CLAIMS_HORIZON
 
     # ------------------------------------------------------------------------------ instantiation
     def bound_values(self, scenario: Scenario, horizon: int, delta: float) -> dict[str, float]:

@@ -140,6 +140,25 @@ class Experiment:
     #: "regret": False}``): its studies then stop runs at their event and skip what no table reads, and check
     #: none of the theorem's claims
     needs: StudyNeeds | Mapping[str, object] | None = None
+    horizon: int | None = None  # the panels' horizon T (None: each scenario's own)
+    chunk_size: int = 25  # runs per stored chunk (smaller: a few long runs still split over the workers)
+    #: ``reproduce --quick``: a smaller run (horizon, runs), with these settings rows replacing those of the same
+    #: name, so that every page says so; None: the experiment has no quick form (it runs as it is)
+    quick: tuple[int | None, int | None] | None = None
+    quick_settings: tuple[Setting, ...] = ()
+
+    def at_quick(self) -> Experiment:
+        """The ``--quick`` form of this experiment (itself when it has none): its quick horizon and runs, the
+        default chunking (25 runs), the quick settings rows in place of the full ones."""
+        if self.quick is None:
+            return self
+        from dataclasses import replace
+
+        horizon, runs = self.quick
+        rows = {s.name: s for s in self.quick_settings}
+        settings = tuple(rows.pop(s.name, s) for s in self.settings) + tuple(rows.values())
+        return replace(self, horizon=horizon, default_runs=runs if runs is not None else self.default_runs,
+                       chunk_size=25, quick=None, quick_settings=(), settings=settings)
 
     @property
     def runnable(self) -> bool:
@@ -160,7 +179,7 @@ class Experiment:
                 "description": self.description, "band": self.band, "figures": list(self.figures),
                 "tables": list(self.tables), "printed": [x.to_json() for x in self.printed],
                 "stand_in": self.stand_in, "offline_reason": self.offline_reason, "runnable": self.runnable,
-                "default_runs": self.default_runs,
+                "default_runs": self.default_runs, "horizon": self.horizon,
                 "needs": None if StudyNeeds.of(self.needs) is None else StudyNeeds.of(self.needs).to_json(),
                 "settings": [s.to_json() for s in self.settings],
                 "panels": [{"name": p.name, "title": p.title, "theorem": p.theorem, "algorithms": list(p.algorithms),
