@@ -52,7 +52,8 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "power", "applicability", "write_report", "sweep", "reproduce", "VerifySettings", "DEFAULT_RUNS",
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
-           "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
+           "rebuild_report", "describe_detectable", "replication_headline", "effect_text",
+           "printed_table", "resolution_text", "prewarm",
            "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
            "reproducible_papers"]
 
@@ -1299,3 +1300,18 @@ def effect_text(claim: dict, short: bool = False) -> str:
     from .report.replication import effect_text as _effect_text
 
     return _effect_text(claim, short=short)
+
+
+def printed_table(experiment: dict) -> tuple[list[str], list[list[str]]]:
+    """The paper's printed numbers beside ours for one experiment of a ``reproduce`` summary, as (header, rows)
+    of plain text: paper | ours ± 2 SE | difference | z | relative difference (the terminal's table)."""
+    from .report.replication import PRINTED_HEAD, printed_rows
+
+    return list(PRINTED_HEAD), printed_rows(experiment)
+
+
+def resolution_text(claim: dict, short: bool = False) -> str:
+    """"cannot be resolved at N runs; N′ would" for a judged claim whose band its runs cannot resolve, else ""."""
+    from .claims.empirical import resolution_text as _resolution_text
+
+    return _resolution_text(claim, short=short)

@@ -761,7 +761,9 @@ _VERDICT_STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive"
 
 
 def _render_reproduce(summary: dict) -> None:
-    """One screen: the headline, one line per claim (verdict and effect), the explored settings, the report."""
+    """One screen: the headline, one line per claim (verdict and effect), the paper's printed numbers beside ours,
+    the explored settings, the report."""
+    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
@@ -777,8 +779,20 @@ def _render_reproduce(summary: dict) -> None:
             table.add_column(col, overflow="fold")
         for c in mine:
             v = c["verdict"]
-            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", api.effect_text(c, short=True))
+            unresolved = api.resolution_text(c, short=True)
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]",
+                          api.effect_text(c, short=True) + (f"; {unresolved}" if unresolved else ""))
         con.print(table)
+        if e.get("printed_results"):
+            head, rows = api.printed_table(e)
+            keep = [0, 2, 3, 4, 5, 6]  # the label names the panel; the ±2 SE column says the same as z
+            printed = Table(title=f"{e['name']}: the paper's numbers beside ours", title_justify="left",
+                            show_edge=False, pad_edge=False)
+            for i in keep:
+                printed.add_column(head[i], overflow="fold", justify="left" if i == 0 else "right")
+            for r in rows:  # the cells are plain text from the paper and the data: never rich markup
+                printed.add_row(*(escape(r[i]) for i in keep))
+            con.print(printed)
     for name, ex in (summary.get("explore") or {}).items():
         if "claims" not in ex:
             con.print(f"explore {name}: {ex.get('note', '')}")

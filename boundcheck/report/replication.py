@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..claims.empirical import resolution_text
 from ..study.store import ResultStore
 from ..utils.io import read_json
 from .context import _read_columns, fmt
 
 __all__ = ["ReplicationContext", "load_replication", "replication_note",
-           "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "printed_rows",
-           "table_cell"]
+           "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "PRINTED_NUMERIC",
+           "printed_rows", "table_cell", "resolution_text"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -57,18 +58,31 @@ def effect_text(c: dict, short: bool = False) -> str:
     return f"mean {fmt(c['estimate'], 3)} {ci} ({'vs' if short else 'threshold'} {ref})"
 
 
-PRINTED_HEAD = ["printed number", "panel", "the paper", "ours: mean ± 2 SE (runs)", "paper within ± 2 SE",
-                "z (ours − paper) / (√2 SE)"]
+PRINTED_HEAD = ["printed number", "panel", "the paper", "ours: mean ± 2 SE (runs)", "difference (ours − paper)",
+                "z (ours − paper) / (√2 SE)", "relative difference", "paper within ± 2 SE"]
+#: the columns of PRINTED_HEAD that hold numbers (right-aligned)
+PRINTED_NUMERIC = frozenset({2, 3, 4, 5, 6})
+
+
+def _signed(v, digits: int) -> str:
+    return "—" if v is None else f"{v:+.{digits}g}"
 
 
 def printed_rows(exp: dict) -> list[list[str]]:
-    """The paper's printed numbers beside ours (plain text cells; the reports escape them)."""
+    """The paper's printed numbers beside ours, one row per printed number (plain text cells; the reports escape
+    them): the paper, ours ± 2 SE (runs), the difference, z and the relative difference."""
     rows = []
     for r in exp.get("printed_results") or []:
         ours = "—" if r.get("ours") is None else (f"{fmt(r['ours'], 4)} ± {fmt(2 * r['se'], 3)} ({r['runs']})"
                                                   if r.get("se") is not None else fmt(r["ours"], 4))
-        rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, fmt(r.get("within_2se")),
-                     fmt(r.get("z"), 3)])
+        diff = r.get("difference")
+        if diff is None and r.get("ours") is not None:  # a reproduce.json written before the column existed
+            diff = r["ours"] - r["paper"]
+        rel = r.get("relative")
+        if rel is None and diff is not None and r.get("paper"):
+            rel = diff / abs(r["paper"])
+        rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, _signed(diff, 3),
+                     _signed(r.get("z"), 3), "—" if rel is None else f"{rel:+.1%}", fmt(r.get("within_2se"))])
     return rows
 
 
@@ -120,7 +134,10 @@ def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
             if c["verdict"] != v:
                 continue
             extra = ""
-            if v == "inconclusive" and (c.get("details") or {}).get("runs_needed"):
+            unresolved = resolution_text(c)
+            if unresolved:
+                extra = f"; {unresolved}"
+            elif v == "inconclusive" and (c.get("details") or {}).get("runs_needed"):
                 extra = f"; about {c['details']['runs_needed']} runs would settle it if the effect persisted"
             lines.append(f"{c['id']} ({c['location']}): {c['reading']}. Effect: {effect_text(c)}{extra}.")
         if lines:

@@ -7,6 +7,7 @@ from .figures import FigureInfo
 from .html import CSS, _img, e, rich, table
 from .replication import (
     PRINTED_HEAD,
+    PRINTED_NUMERIC,
     VERDICT_ORDER,
     ReplicationContext,
     best_setting_sentence,
@@ -15,6 +16,7 @@ from .replication import (
     headline,
     printed_rows,
     replication_note,
+    resolution_text,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -65,7 +67,9 @@ def _claims_table(claims: list[dict]) -> str:
         extra = []
         if c.get("note"):
             extra.append(f"<span class='small mute'>{rich(c['note'])}</span>")
-        if c.get("verdict") == "inconclusive" and d.get("runs_needed"):
+        if resolution_text(c):
+            extra.append(f"<span class='small mute'>{e(resolution_text(c))}</span>")
+        elif c.get("verdict") == "inconclusive" and d.get("runs_needed"):
             extra.append(f"<span class='small mute'>≈{e(d['runs_needed'])} runs would settle it</span>")
         pv = ("—" if c.get("p_adj_reproduced") is None else
               f"{fmt(c['p_adj_reproduced'], 2)} / {fmt(c['p_adj_not_reproduced'], 2)}")
@@ -195,7 +199,7 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
         if exp.get("printed_results"):
             sec.append("<h3>The paper's numbers beside ours</h3>"
                        + table([e(h) for h in PRINTED_HEAD], [[e(c) for c in r] for r in printed_rows(exp)],
-                               num={2, 3, 5}))
+                               num=set(PRINTED_NUMERIC)))
         for t in (tables or {}).get(exp["name"], []):
             sec.append(_paper_table(t))
         for key in paper_figure_names(exp):

@@ -15,6 +15,7 @@ from .replication import (
     headline,
     printed_rows,
     replication_note,
+    resolution_text,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -29,7 +30,8 @@ def _claim_rows(claims: list[dict]) -> list[list[str]]:
                                                              f"{tex(fmt(c['p_adj_not_reproduced'], 2))}")
         rows.append([ident(c["id"]) + r"\newline{\footnotesize " + tex(c["location"]) + "}",
                      r"\emph{" + tex(c["wording"]) + r"}\newline{\footnotesize tested: " + tex(c["reading"]) + "}",
-                     tex(effect_text(c)), pv, r"\textbf{" + tex(c["verdict"]) + "}"])
+                     tex(effect_text(c)), pv, r"\textbf{" + tex(c["verdict"]) + "}"
+                     + (r"\newline{\footnotesize " + tex(resolution_text(c)) + "}" if resolution_text(c) else "")])
     return rows
 
 
@@ -103,8 +105,10 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
         if exp.get("printed_results"):
             L.append(r"\subsection*{The paper's numbers beside ours}")
-            L.append(_longtable(r"p{0.2\linewidth}p{0.16\linewidth}rp{0.2\linewidth}p{0.1\linewidth}r",
+            L.append(r"{\scriptsize")
+            L.append(_longtable(r"p{0.17\linewidth}p{0.12\linewidth}rp{0.15\linewidth}rrrp{0.07\linewidth}",
                                 [tex(h) for h in PRINTED_HEAD], [[tex(c) for c in r] for r in printed_rows(exp)]))
+            L.append("}")
         for t in (tables or {}).get(exp["name"], []):
             L += _paper_table(t)
         for key in paper_figure_names(exp):
