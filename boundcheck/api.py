@@ -53,7 +53,7 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text",
-           "printed_table", "resolution_text", "prewarm",
+           "printed_table", "resolution_text", "reproduce_all", "QUICK_RUNS", "QUICK_MAX_HORIZON", "prewarm",
            "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
            "reproducible_papers"]
 
@@ -905,8 +905,12 @@ _REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_
                      "allow_out_of_theory")
 
 
+#: ``reproduce --quick``: the runs per panel (the fewest a paired test takes) and the cap on a panel's horizon
+QUICK_RUNS, QUICK_MAX_HORIZON = 5, 2000
+
+
 def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySettings | None = None,
-              explore: bool = False, explore_runs: int | None = None,
+              explore: bool = False, explore_runs: int | None = None, quick: bool = False,
               on_progress: Callable[[str, int, int], None] | None = None,
               **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) the experiments of a paper and judge its empirical claims: ``boundcheck reproduce``.
@@ -917,8 +921,10 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     :data:`REPRODUCE_FALSE_ALARM`). ``settings`` or its fields as keywords: see :func:`verify` (of them,
     reproduce reads runs, seed, jobs, backend, scheduler, false_alarm, report and out; ``runs`` default: each
     experiment's own). With ``explore``, the claims that did not reproduce are re-tested on the experiment's grid
-    of unstated settings (``explore_runs`` per setting). Returns the JSON summary (also written to
-    ``out/reproduce.json``)."""
+    of unstated settings (``explore_runs`` per setting). ``quick``: a smaller run, not the paper's settings —
+    :data:`QUICK_RUNS` runs per panel (unless ``runs`` says otherwise) and every horizon capped at
+    :data:`QUICK_MAX_HORIZON`; stored apart (``…-quick``), and every page of its report says so. Returns the JSON
+    summary (also written to ``out/reproduce.json``)."""
     import time
 
     from theory.empirical import empirical_claims
@@ -935,6 +941,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 
     s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
     runs, seed, report = s.runs, s.seed, s.report
+    if quick and runs is None:
+        runs = QUICK_RUNS
     false_alarm = REPRODUCE_FALSE_ALARM if s.false_alarm is None else s.false_alarm
     t0 = time.perf_counter()
     pap = get_paper(paper)
@@ -957,15 +965,17 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
             continue
         n = runs if runs is not None else exp.default_runs
         for panel in exp.panels:
-            spec = build_study(panel.theorem, panel.scenario(), runs=n, seed=seed, policies=panel.algorithms,
-                               beta_scale=panel.beta_scale)
+            sc = panel.scenario()
+            spec = build_study(panel.theorem, sc, runs=n, seed=seed, policies=panel.algorithms,
+                               beta_scale=panel.beta_scale,
+                               horizon=min(sc.horizon, QUICK_MAX_HORIZON) if quick else None)
             check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
                               f"better")
             planned.append((exp, n, panel, spec))
     data, panels_json, specs = {}, {}, {}
     for exp, n, panel, spec in planned:
-        rel = Path(exp.name) / f"{panel.name}-n{n}-s{seed}"
+        rel = Path(exp.name) / (f"{panel.name}-n{n}-s{seed}" + ("-quick" if quick else ""))
         summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
         data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
         specs[(exp.name, panel.name)] = spec
@@ -1033,6 +1043,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                    "of this run (two per claim: 'the claim is false', 'the claim is true'), Holm step-down"),
         "claims": [r.to_json() for r in results], "counts": counts, "explore": explored,
         "elapsed_s": time.perf_counter() - t0, "version": __version__, "report": {"html": None, "tex": None},
+        "quick": ({"runs": runs, "max_horizon": QUICK_MAX_HORIZON} if quick else None),
     }
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
@@ -1042,6 +1053,53 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
         atomic_write_json(out / "reproduce.json", summary, default=str)
+    return summary
+
+
+def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False,
+                  on_progress: Callable[[str, int, int], None] | None = None,
+                  **keywords: Unpack[SettingsKeywords]) -> dict:
+    """Every experiment of every paper (:func:`reproduce` on each paper id in turn, ``out/<paper>``), and one
+    index page ``out/index.html`` with every claim's verdict: ``boundcheck reproduce --all``.
+
+    Each paper runs at its own settings (``runs`` default: each experiment's own) inside its own family-wise
+    budget, as ``reproduce PAPER`` would; ``quick`` as in :func:`reproduce`. ``out`` default
+    ``reports/reproduce``. Returns the summary (also ``out/reproduce_all.json``): per paper its counts, claims
+    (id, experiment, reading, verdict, effect) and time, the summed counts and the total wall time."""
+    import time
+
+    from .report.replication import quick_text
+    from .study.experiments import get_paper, paper_ids
+    from .utils.io import atomic_write_json
+    from .utils.validation import check_output_dir
+
+    s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
+    out = s.out if s.out is not None else check_output_dir("--out", Path("reports") / "reproduce")
+    t0 = time.perf_counter()
+    papers = []
+    for pid in paper_ids():
+        summ = reproduce(pid, settings=s.replace(out=Path(out) / pid), quick=quick, on_progress=on_progress)
+        pap = get_paper(pid)
+        papers.append({
+            "id": pid, "title": getattr(pap, "title", ""), "source": getattr(pap, "source", ""),
+            "counts": summ["counts"], "elapsed_s": summ["elapsed_s"], "report": summ["report"],
+            "claims": [{"id": c["id"], "experiment": c["experiment"], "reading": c.get("reading", ""),
+                        "verdict": c["verdict"], "effect": effect_text(c, short=True),
+                        "details": {"resolution": (c.get("details") or {}).get("resolution")}}
+                       for c in summ["claims"]]})
+    counts = {v: sum(p["counts"].get(v, 0) for p in papers) for v in ("reproduced", "not reproduced",
+                                                                      "inconclusive", "not run")}
+    summary = {"papers": papers, "counts": counts, "seed": s.seed, "runs": s.runs, "elapsed_s": 0.0,
+               "quick": ({"runs": s.runs or QUICK_RUNS, "max_horizon": QUICK_MAX_HORIZON} if quick else None),
+               "version": __version__, "index": None}
+    summary["quick_text"] = quick_text(summary)
+    summary["elapsed_s"] = time.perf_counter() - t0
+    Path(out).mkdir(parents=True, exist_ok=True)
+    if s.report:
+        from .report.replication_index import write_reproduce_index
+
+        summary["index"] = str(write_reproduce_index(summary, Path(out)))
+    atomic_write_json(Path(out) / "reproduce_all.json", summary, default=str)
     return summary
 
 

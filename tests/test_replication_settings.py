@@ -52,3 +52,59 @@ def test_fig4b_runs_on_a_stand_in_built_like_fig4a():
 def test_fig4b_reproduce_gives_a_verdict_on_every_claim(tmp_path):
     s = api.reproduce("igp_ucb_gp_ts", "fig4b_light", runs=5, jobs=1, out=tmp_path, report=False)
     assert s["counts"]["not run"] == 0 and len(s["claims"]) == 2
+
+
+# ------------------------------------------------------------------------------------------ reproduce --all
+TINY = "test_reproduce_all"
+
+
+@pytest.fixture
+def only_tiny_paper(monkeypatch):
+    """``reproduce --all`` over one tiny registered paper (the built-in papers take minutes even with --quick)."""
+    from boundcheck.study import experiments as ex
+    from boundcheck.study.experiments import Experiment, Panel, Paper, get_paper, register_experiment, register_paper
+    from theory.empirical import EmpiricalClaim, register_empirical
+
+    try:
+        get_paper(TINY)
+    except Exception:  # noqa: BLE001 - first use in this session
+        register_paper(Paper(TINY, "a tiny paper", "a test", "none", ("pe_gp_ucb",)))
+        register_experiment(Experiment(
+            paper=TINY, name="toy", title="toy", location="nowhere", description="one claim",
+            panels=(Panel("toy", "toy (T = 20)", "pe_gp_ucb", lambda: get_scenario("pe_toy").at(horizon=20),
+                          ("pe_gp_ucb", "random")),), settings=(), default_runs=6))
+        register_empirical(EmpiricalClaim(
+            id="tiny_pe_beats_random", paper=TINY, experiment="toy", location="here", wording="better than random",
+            reading="E[R_T(PE) − R_T(random)] < 0", kind="less", metric="regret", subject="pe_gp_ucb",
+            others=("random",)), replace=True)
+    monkeypatch.setattr(ex, "paper_ids", lambda: [TINY])
+
+
+def test_reproduce_all_writes_one_index_with_every_verdict_and_the_total_time(only_tiny_paper, tmp_path, capsys):
+    from boundcheck.cli import main
+    from boundcheck.report.replication_index import render_index
+
+    s = api.reproduce_all(out=tmp_path / "full", jobs=1, report=False)  # the reports' figures take the time
+    assert [p["id"] for p in s["papers"]] == [TINY] and s["quick"] is None and s["elapsed_s"] > 0
+    assert sum(s["counts"].values()) == 1 and s["papers"][0]["claims"][0]["id"] == "tiny_pe_beats_random"
+    assert (tmp_path / "full" / "reproduce_all.json").exists() and s["index"] is None
+    page = render_index(s, tmp_path / "full")
+    assert "tiny_pe_beats_random" in page and "total wall time" in page and "QUICK" not in page
+    assert main(["reproduce", "--all", "--quick", "--jobs", "1", "--out", str(tmp_path / "quick")]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "QUICK RUN" in out and "total time" in out
+    for page in (tmp_path / "quick" / "index.html", tmp_path / "quick" / TINY / "index.html",
+                 tmp_path / "quick" / TINY / "report.tex"):
+        assert "QUICK RUN" in page.read_text(), page  # every page says so
+    q = api.reproduce(TINY, quick=True, jobs=1, out=tmp_path / "quick" / TINY, report=False)
+    assert q["quick"] == {"runs": api.QUICK_RUNS, "max_horizon": api.QUICK_MAX_HORIZON}
+    assert q["experiments"][0]["panel_results"][0]["results"].endswith("-quick/results")
+
+
+@pytest.mark.parametrize("argv, msg", [(["reproduce"], "--all"), (["reproduce", "pe_gp_ucb", "--all"], "no paper")])
+def test_reproduce_all_bad_input_is_one_line_and_exit_2(argv, msg, capsys):
+    from boundcheck.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert msg in err and len(err.splitlines()) == 1

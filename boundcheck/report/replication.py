@@ -25,7 +25,7 @@ from .context import _read_columns, fmt
 
 __all__ = ["ReplicationContext", "load_replication", "replication_note",
            "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "PRINTED_NUMERIC",
-           "printed_rows", "table_cell", "resolution_text"]
+           "printed_rows", "table_cell", "resolution_text", "quick_text"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -113,13 +113,23 @@ def best_setting_sentence(experiment: str, best: dict) -> str:
             + ". Descriptive: the setting was chosen with these runs.")
 
 
+def quick_text(summary: dict) -> str:
+    """What a ``--quick`` run left out ("" for a run at the paper's settings): every page says it."""
+    q = summary.get("quick")
+    if not q:
+        return ""
+    return (f"QUICK RUN (--quick): {q['runs']} runs per panel and horizons capped at {q['max_horizon']}, not the "
+            "paper's settings; the verdicts are a smoke test, not a replication")
+
+
 def headline(summary: dict) -> str:
     p, n = summary["paper"], summary["counts"]
     judged = sum(n.get(v, 0) for v in VERDICT_ORDER[:3])
     parts = [f"{n.get(v, 0)} {v}" for v in VERDICT_ORDER[:3]]
     tail = f"; {n['not run']} not run (data not available offline)" if n.get("not run") else ""
-    return (f"{p['id']} ({p['source']}): of {judged} empirical claims, " + ", ".join(parts) + tail
-            + f" (family-wise false-alarm budget {summary['false_alarm']:g}).")
+    quick = quick_text(summary)
+    return ((f"[{quick}] " if quick else "") + f"{p['id']} ({p['source']}): of {judged} empirical claims, "
+            + ", ".join(parts) + tail + f" (family-wise false-alarm budget {summary['false_alarm']:g}).")
 
 
 def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
