@@ -905,6 +905,16 @@ _REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_
                      "allow_out_of_theory")
 
 
+def _stand_in_rows(exp, scenario) -> list[dict]:
+    """The stand-in's measured properties beside what the paper reports about its real data (one row each)."""
+    from .world.stand_in import STAND_IN_ROWS, stand_in_properties
+
+    ours = stand_in_properties(scenario, exp.stand_in_data)
+    paper = dict(exp.stand_in_paper)
+    return [{"property": label, "paper": paper.get(key, "not reported"), "ours": ours[key]}
+            for key, label in STAND_IN_ROWS]
+
+
 #: ``reproduce --quick``: the runs per panel (the fewest a paired test takes) and the cap on a panel's horizon
 QUICK_RUNS, QUICK_MAX_HORIZON = 5, 2000
 
@@ -959,7 +969,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 
     # ----------------------------------------------------------------------------- the experiments' studies
     # every panel is built and sized before the first one runs: a refusal leaves nothing behind
-    planned = []
+    planned, stand_ins = [], {}
     for exp in chosen:
         if not exp.runnable:
             continue
@@ -969,6 +979,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
             spec = build_study(panel.theorem, sc, runs=n, seed=seed, policies=panel.algorithms,
                                beta_scale=panel.beta_scale,
                                horizon=min(sc.horizon, QUICK_MAX_HORIZON) if quick else None)
+            if exp.stand_in and exp.name not in stand_ins:  # the first panel's scenario stands for the data
+                stand_ins[exp.name] = _stand_in_rows(exp, spec.scenario)
             check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
                               f"better")
@@ -1036,7 +1048,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                                                                 "not run")}
     summary = {
         "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, []),
-                                                               "printed_results": printed.get(e.name, [])}
+                                                               "printed_results": printed.get(e.name, []),
+                                                               "stand_in_rows": stand_ins.get(e.name, [])}
                                                 for e in chosen],
         "seed": seed, "runs": runs, "false_alarm": false_alarm,
         "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "

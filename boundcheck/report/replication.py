@@ -25,7 +25,8 @@ from .context import _read_columns, fmt
 
 __all__ = ["ReplicationContext", "load_replication", "replication_note",
            "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "PRINTED_NUMERIC",
-           "printed_rows", "table_cell", "resolution_text", "quick_text"]
+           "printed_rows", "table_cell", "resolution_text", "quick_text", "STAND_IN_HEAD",
+           "stand_in_rows"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -84,6 +85,14 @@ def printed_rows(exp: dict) -> list[list[str]]:
         rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, _signed(diff, 3),
                      _signed(r.get("z"), 3), "—" if rel is None else f"{rel:+.1%}", fmt(r.get("within_2se"))])
     return rows
+
+
+STAND_IN_HEAD = ["property", "the paper's real data (as the paper reports it)", "boundcheck's stand-in (measured)"]
+
+
+def stand_in_rows(exp: dict) -> list[list[str]]:
+    """What stands in for the real data: each property, the paper's data beside the stand-in (plain text)."""
+    return [[str(r["property"]), str(r["paper"]), str(r["ours"])] for r in exp.get("stand_in_rows") or []]
 
 
 def table_cell(v) -> str:

@@ -8,6 +8,7 @@ from .html import CSS, _img, e, rich, table
 from .replication import (
     PRINTED_HEAD,
     PRINTED_NUMERIC,
+    STAND_IN_HEAD,
     VERDICT_ORDER,
     ReplicationContext,
     best_setting_sentence,
@@ -17,6 +18,7 @@ from .replication import (
     printed_rows,
     replication_note,
     resolution_text,
+    stand_in_rows,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -190,6 +192,9 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
             sec.append(f"<div class='out-note'><b>Not run:</b> {rich(exp['offline_reason'])}</div>")
         elif exp.get("stand_in"):
             sec.append(f"<div class='out-note'><b>Stand-in:</b> {rich(exp['stand_in'])}</div>")
+        if exp.get("stand_in_rows"):
+            sec.append("<h3>What stands in for the real data</h3>"
+                       + table([e(h) for h in STAND_IN_HEAD], [[rich(c) for c in r] for r in stand_in_rows(exp)]))
         sec.append("<h3>Settings</h3>" + _settings_table(exp["settings"]))
         if exp.get("panel_results"):
             sec.append("<h3>Studies run</h3>" + _panels_table(exp))

@@ -8,6 +8,7 @@ from .figures import MAX_WIDTH_IN, FigureInfo
 from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
 from .replication import (
     PRINTED_HEAD,
+    STAND_IN_HEAD,
     ReplicationContext,
     best_setting_sentence,
     effect_text,
@@ -16,6 +17,7 @@ from .replication import (
     printed_rows,
     replication_note,
     resolution_text,
+    stand_in_rows,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -88,6 +90,10 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Not run:} " + tex(exp["offline_reason"]) + "}}")
         elif exp.get("stand_in"):
             L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Stand-in:} " + tex(exp["stand_in"]) + "}}")
+        if exp.get("stand_in_rows"):
+            L.append(r"\subsection*{What stands in for the real data}")
+            L.append(_longtable(r"p{0.16\linewidth}p{0.38\linewidth}p{0.38\linewidth}",
+                                [tex(h) for h in STAND_IN_HEAD], [[tex(c) for c in r] for r in stand_in_rows(exp)]))
         L.append(r"\subsection*{Settings}")
         L.append(_longtable(r"p{0.2\linewidth}p{0.4\linewidth}p{0.08\linewidth}p{0.24\linewidth}",
                             ["setting", "value", "status", "source / why"],

@@ -134,6 +134,10 @@ class Experiment:
     stand_in: str = ""  # what stands in for data that cannot be used offline ("" = the paper's own setting)
     offline_reason: str = ""  # non-empty: the experiment cannot be run offline at all (real data, no stand-in)
     explore: Explore | None = None
+    # what the paper reports about its real data, by property (boundcheck.world.stand_in.STAND_IN_ROWS keys), and
+    # what the stand-in's kernel is built from: the report shows them beside the stand-in's measured properties
+    stand_in_paper: tuple[tuple[str, str], ...] = ()
+    stand_in_data: str = ""
 
     @property
     def runnable(self) -> bool:
@@ -154,6 +158,7 @@ class Experiment:
                 "description": self.description, "band": self.band, "figures": list(self.figures),
                 "tables": list(self.tables), "printed": [x.to_json() for x in self.printed],
                 "stand_in": self.stand_in, "offline_reason": self.offline_reason, "runnable": self.runnable,
+                "stand_in_paper": dict(self.stand_in_paper), "stand_in_data": self.stand_in_data,
                 "default_runs": self.default_runs,
                 "settings": [s.to_json() for s in self.settings],
                 "panels": [{"name": p.name, "title": p.title, "theorem": p.theorem, "algorithms": list(p.algorithms),
