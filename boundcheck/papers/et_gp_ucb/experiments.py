@@ -96,9 +96,9 @@ TABLE2_GAP_NOTE = (
     "acquisition maximised by a finer optimiser (here over the 59 × 59 grid, regret against its maximum; the "
     "continuous maximum adds 400 × 0.0012 ≈ 0.5) is this experiment. With the paper's 50 runs (seed 0, 2026-11-26) "
     "R_400 = 185.7 ± 6.6 / 263.8 ± 6.0 / 324.2 ± 5.6 (± SE) at ε = 0.01 / 0.03 / 0.05, δ_B = 0.1, against 172.8 ± "
-    "6.6 / 255.8 ± 6.9 / 314.5 ± 6.0 on the 30 × 30 grid and the paper's 200.33 / 271.59 / 332.04: the finer "
-    "optimiser raises R_400 by 12.9 / 8.0 / 9.7 (unpaired, SE ≈ 9 each; pooled 10.2 ± 5.4) and shrinks the gap "
-    "from −14 / −6 / −5 % to −7 / −3 / −2 %, every row now within 2 SE of the paper (z = −1.6 / −0.9 / −1.0); "
+    "6.6 / 256.9 ± 6.7 / 315.6 ± 6.2 on the 30 × 30 grid and the paper's 200.33 / 271.59 / 332.04: the finer "
+    "optimiser raises R_400 by 12.9 / 6.9 / 8.6 (unpaired, SE ≈ 9 each; pooled 9.5 ± 5.1) and shrinks the gap "
+    "from −14 / −5 / −5 % to −7 / −3 / −2 %, every row now within 2 SE of the paper (z = −1.6 / −0.9 / −1.0); "
     "the resets stay as close as before (3.52 / 8.28 / 12.12 against 3.38 / 8.04 / 11.88). Of the two readings, "
     "(ii) explains most of the gap and (i) almost none; what is left (≈ 8–15) is within the sampling error of "
     "50-run means, and a continuous optimiser (finer than 59²) would raise R_400 further if the trend holds.")
