@@ -65,7 +65,7 @@ def test_fig4b_reproduce_gives_a_verdict_on_every_claim_and_says_what_stands_in(
     ctx = load_replication(tmp_path)
     html, tex = render_html(ctx, []), render_latex(ctx, [])
     assert "as the paper reports it" in html and "What stands in for the real data" in tex and "601 training" in html
-    assert STAND_IN_HEAD[2] in html
+    assert "stand-in (measured)" in html and STAND_IN_HEAD[2] in tex.replace("{}", "")
 
 
 def test_stand_in_properties_of_a_known_kernel():
