@@ -52,7 +52,8 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "power", "applicability", "write_report", "sweep", "reproduce", "VerifySettings", "DEFAULT_RUNS",
            "DEFAULT_MAX_RUNS", "DEFAULT_FALSE_ALARM", "REPRODUCE_FALSE_ALARM", "list_theorems", "theorem_scenarios",
            "show_theorem", "evaluate_bound", "gamma", "gamma_rate", "scenario_list", "scenario_info",
-           "rebuild_report", "describe_detectable", "replication_headline", "effect_text", "prewarm",
+           "rebuild_report", "describe_detectable", "replication_headline", "effect_text",
+           "printed_table", "resolution_text", "reproduce_all", "QUICK_RUNS", "QUICK_MAX_HORIZON", "prewarm",
            "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
            "reproducible_papers"]
 
@@ -965,6 +966,20 @@ _REPRODUCE_UNUSED = ("horizon", "delta", "beta_scale", "until_conclusive", "max_
                      "allow_out_of_theory")
 
 
+def _stand_in_rows(exp, scenario) -> list[dict]:
+    """The stand-in's measured properties beside what the paper reports about its real data (one row each)."""
+    from .world.stand_in import STAND_IN_ROWS, stand_in_properties
+
+    ours = stand_in_properties(scenario, exp.stand_in_data)
+    paper = dict(exp.stand_in_paper)
+    return [{"property": label, "paper": paper.get(key, "not reported"), "ours": ours[key]}
+            for key, label in STAND_IN_ROWS]
+
+
+#: ``reproduce --quick``: the runs per panel (the fewest a paired test takes) and the cap on a panel's horizon
+QUICK_RUNS, QUICK_MAX_HORIZON = 5, 2000
+
+
 def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySettings | None = None,
               explore: bool = False, explore_runs: int | None = None, quick: bool = False,
               on_progress: Callable[[str, int, int], None] | None = None,
@@ -977,10 +992,12 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     :data:`REPRODUCE_FALSE_ALARM`). ``settings`` or its fields as keywords: see :func:`verify` (of them,
     reproduce reads runs, seed, jobs, backend, scheduler, false_alarm, report and out; ``runs`` default: each
     experiment's own). With ``explore``, the claims that did not reproduce are re-tested on the experiment's grid
-    of unstated settings (``explore_runs`` per setting). ``quick``: each experiment's smaller form where it has one
-    (:meth:`~boundcheck.study.experiments.Experiment.at_quick`: paper 004's Figs 1–3 at T = 200 instead of the
-    paper's T = 30 000), said so in its settings rows and in the summary's ``quick``. Returns the JSON summary
-    (also written to ``out/reproduce.json``).
+    of unstated settings (``explore_runs`` per setting). ``quick``: a smaller run, not the paper's settings — each
+    experiment's own smaller form where it declares one
+    (:meth:`~boundcheck.study.experiments.Experiment.at_quick`: paper 004's Figs 1–3 at T = 200 with 50 / 30 runs
+    instead of the paper's T = 30 000), else :data:`QUICK_RUNS` runs per panel (unless ``runs`` says otherwise);
+    every horizon capped at :data:`QUICK_MAX_HORIZON`; stored apart (``…-quick``), and every page of its report
+    says so. Returns the JSON summary (also written to ``out/reproduce.json``).
 
     Sized before anything runs: each panel's memory estimate, and with ``explore`` each grid's
     (:func:`~boundcheck.study.preflight.estimate_grid_memory`: every cell and every confirmation, as if no claim
@@ -1007,6 +1024,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     t0 = time.perf_counter()
     pap = get_paper(paper)
     chosen = [get_experiment(pap.id, experiment)] if experiment is not None else experiments_of(pap.id)
+    own_quick = sorted(e.name for e in chosen if e.quick is not None)  # experiments with their own quick form
     if quick:
         chosen = [e.at_quick() for e in chosen]
     for name, value in (("runs", runs), ("explore runs", explore_runs)):
@@ -1021,17 +1039,24 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
 
     # ----------------------------------------------------------------------------- the experiments' studies
     # every panel is built and sized before the first one runs: a refusal leaves nothing behind
-    planned = []
+    planned, stand_ins = [], {}
     for exp in chosen:
         if not exp.runnable:
             continue
-        n = runs if runs is not None else exp.default_runs
+        n = (runs if runs is not None else QUICK_RUNS if quick and exp.name not in own_quick
+             else exp.default_runs)
         for panel in exp.panels:
-            spec = build_study(panel.theorem, panel.scenario(), runs=n, horizon=exp.horizon, seed=seed,
-                               policies=panel.algorithms, beta_scale=panel.beta_scale, chunk_size=exp.chunk_size)
+            sc = panel.scenario()
+            horizon = exp.horizon if exp.horizon is not None else (sc.horizon if quick else None)
+            if quick and horizon is not None:
+                horizon = min(horizon, QUICK_MAX_HORIZON)
+            spec = build_study(panel.theorem, sc, runs=n, horizon=horizon, seed=seed, policies=panel.algorithms,
+                               beta_scale=panel.beta_scale, chunk_size=exp.chunk_size)
             if exp.horizon is not None:  # an experiment at a paper's own long horizon (its figures read R_t only)
                 spec = _long_horizon(spec)
             spec = with_needs(spec, exp.needs)  # only what the experiment measures (stop at its event, ...)
+            if exp.stand_in and exp.name not in stand_ins:  # the first panel's scenario stands for the data
+                stand_ins[exp.name] = _stand_in_rows(exp, spec.scenario)
             check_memory(estimate_study_memory(spec, _capped_jobs(options, spec)[0]), s.max_memory,
                          hint=f"{exp.name}/{panel.name}: lower --runs or --jobs, or set --max-memory if you know "
                               f"better")
@@ -1049,8 +1074,8 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                 hint="lower --explore-runs or --jobs, or set --max-memory if you know better")
     data, panels_json, specs = {}, {}, {}
     for exp, n, panel, spec in planned:
-        rel = Path(exp.name) / (f"{panel.name}-n{n}-s{seed}" if exp.horizon is None else
-                                f"{panel.name}-n{n}-T{exp.horizon}-s{seed}")
+        rel = Path(exp.name) / ((f"{panel.name}-n{n}-s{seed}" if exp.horizon is None else
+                                 f"{panel.name}-n{n}-T{exp.horizon}-s{seed}") + ("-quick" if quick else ""))
         summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
         data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
         specs[(exp.name, panel.name)] = spec
@@ -1113,13 +1138,16 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                                                                 "not run")}
     summary = {
         "paper": pap.to_json(), "experiments": [e.to_json() | {"panel_results": panels_json.get(e.name, []),
-                                                               "printed_results": printed.get(e.name, [])}
+                                                               "printed_results": printed.get(e.name, []),
+                                                               "stand_in_rows": stand_ins.get(e.name, [])}
                                                 for e in chosen],
-        "seed": seed, "runs": runs, "false_alarm": false_alarm, "quick": bool(quick),
+        "seed": seed, "runs": runs, "false_alarm": false_alarm,
         "budget": (f"family-wise {false_alarm:g} over the {2 * (len(results) - counts['not run'])} one-sided tests "
                    "of this run (two per claim: 'the claim is false', 'the claim is true'), Holm step-down"),
         "claims": [r.to_json() for r in results], "counts": counts, "explore": explored,
         "elapsed_s": time.perf_counter() - t0, "version": __version__, "report": {"html": None, "tex": None},
+        "quick": ({"runs": runs if runs is not None else QUICK_RUNS, "max_horizon": QUICK_MAX_HORIZON,
+                   "own_form": own_quick} if quick else None),
     }
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
@@ -1132,6 +1160,53 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     from .results import ReproduceResult
 
     return ReproduceResult(summary, out)
+
+
+def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False,
+                  on_progress: Callable[[str, int, int], None] | None = None,
+                  **keywords: Unpack[SettingsKeywords]) -> dict:
+    """Every experiment of every paper (:func:`reproduce` on each paper id in turn, ``out/<paper>``), and one
+    index page ``out/index.html`` with every claim's verdict: ``boundcheck reproduce --all``.
+
+    Each paper runs at its own settings (``runs`` default: each experiment's own) inside its own family-wise
+    budget, as ``reproduce PAPER`` would; ``quick`` as in :func:`reproduce`. ``out`` default
+    ``reports/reproduce``. Returns the summary (also ``out/reproduce_all.json``): per paper its counts, claims
+    (id, experiment, reading, verdict, effect) and time, the summed counts and the total wall time."""
+    import time
+
+    from .report.replication import quick_text
+    from .study.experiments import get_paper, paper_ids
+    from .utils.io import atomic_write_json
+    from .utils.validation import check_output_dir
+
+    s = settings_from(settings, keywords, caller="reproduce", unused=_REPRODUCE_UNUSED)
+    out = s.out if s.out is not None else check_output_dir("--out", Path("reports") / "reproduce")
+    t0 = time.perf_counter()
+    papers = []
+    for pid in paper_ids():
+        summ = reproduce(pid, settings=s.replace(out=Path(out) / pid), quick=quick, on_progress=on_progress)
+        pap = get_paper(pid)
+        papers.append({
+            "id": pid, "title": getattr(pap, "title", ""), "source": getattr(pap, "source", ""),
+            "counts": summ["counts"], "elapsed_s": summ["elapsed_s"], "report": summ["report"],
+            "claims": [{"id": c["id"], "experiment": c["experiment"], "reading": c.get("reading", ""),
+                        "verdict": c["verdict"], "effect": effect_text(c, short=True),
+                        "details": {"resolution": (c.get("details") or {}).get("resolution")}}
+                       for c in summ["claims"]]})
+    counts = {v: sum(p["counts"].get(v, 0) for p in papers) for v in ("reproduced", "not reproduced",
+                                                                      "inconclusive", "not run")}
+    summary = {"papers": papers, "counts": counts, "seed": s.seed, "runs": s.runs, "elapsed_s": 0.0,
+               "quick": ({"runs": s.runs or QUICK_RUNS, "max_horizon": QUICK_MAX_HORIZON} if quick else None),
+               "version": __version__, "index": None}
+    summary["quick_text"] = quick_text(summary)
+    summary["elapsed_s"] = time.perf_counter() - t0
+    Path(out).mkdir(parents=True, exist_ok=True)
+    if s.report:
+        from .report.replication_index import write_reproduce_index
+
+        summary["index"] = str(write_reproduce_index(summary, Path(out)))
+    atomic_write_json(Path(out) / "reproduce_all.json", summary, default=str)
+    return summary
 
 
 # ----------------------------------------------------------------------------------- theorems: list, show, bound
@@ -1389,3 +1464,18 @@ def effect_text(claim: dict, short: bool = False) -> str:
     from .report.replication import effect_text as _effect_text
 
     return _effect_text(claim, short=short)
+
+
+def printed_table(experiment: dict) -> tuple[list[str], list[list[str]]]:
+    """The paper's printed numbers beside ours for one experiment of a ``reproduce`` summary, as (header, rows)
+    of plain text: paper | ours ± 2 SE | difference | z | relative difference (the terminal's table)."""
+    from .report.replication import PRINTED_HEAD, printed_rows
+
+    return list(PRINTED_HEAD), printed_rows(experiment)
+
+
+def resolution_text(claim: dict, short: bool = False) -> str:
+    """"cannot be resolved at N runs; N′ would" for a judged claim whose band its runs cannot resolve, else ""."""
+    from .claims.empirical import resolution_text as _resolution_text
+
+    return _resolution_text(claim, short=short)

@@ -785,7 +785,9 @@ _VERDICT_STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive"
 
 
 def _render_reproduce(summary: dict) -> None:
-    """One screen: the headline, one line per claim (verdict and effect), the explored settings, the report."""
+    """One screen: the headline, one line per claim (verdict and effect), the paper's printed numbers beside ours,
+    the explored settings, the report."""
+    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
@@ -801,8 +803,20 @@ def _render_reproduce(summary: dict) -> None:
             table.add_column(col, overflow="fold")
         for c in mine:
             v = c["verdict"]
-            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]", api.effect_text(c, short=True))
+            unresolved = api.resolution_text(c, short=True)
+            table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]",
+                          api.effect_text(c, short=True) + (f"; {unresolved}" if unresolved else ""))
         con.print(table)
+        if e.get("printed_results"):
+            head, rows = api.printed_table(e)
+            keep = [0, 2, 3, 4, 5, 6]  # the label names the panel; the ±2 SE column says the same as z
+            printed = Table(title=f"{e['name']}: the paper's numbers beside ours", title_justify="left",
+                            show_edge=False, pad_edge=False)
+            for i in keep:
+                printed.add_column(head[i], overflow="fold", justify="left" if i == 0 else "right")
+            for r in rows:  # the cells are plain text from the paper and the data: never rich markup
+                printed.add_row(*(escape(r[i]) for i in keep))
+            con.print(printed)
     for name, ex in (summary.get("explore") or {}).items():
         if "claims" not in ex:
             con.print(f"explore {name}: {ex.get('note', '')}")
@@ -815,7 +829,34 @@ def _render_reproduce(summary: dict) -> None:
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
 
+def _render_reproduce_all(summary: dict) -> None:
+    """``reproduce --all``: one line per paper (verdict counts, time), the total time and the index page."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = _console()
+    if summary.get("quick_text"):
+        con.print(f"[bold yellow]{escape(summary['quick_text'])}[/bold yellow]")
+    table = Table(title="reproduce --all", title_justify="left", show_edge=False, pad_edge=False)
+    verdicts = ("reproduced", "not reproduced", "inconclusive", "not run")
+    for col in ("paper", *verdicts, "time"):
+        table.add_column(col, justify="left" if col == "paper" else "right")
+    for p in summary["papers"]:
+        table.add_row(escape(p["id"]), *(str(p["counts"].get(v, 0)) for v in verdicts), f"{p['elapsed_s']:.0f} s")
+    table.add_row("all", *(str(summary["counts"].get(v, 0)) for v in verdicts), f"{summary['elapsed_s']:.0f} s")
+    con.print(table)
+    con.print(f"total time: {summary['elapsed_s']:.1f} s")
+    if summary.get("index"):
+        con.print(f"index: {summary['index']}")
+
+
 def cmd_reproduce(args) -> int:
+    if args.all and (args.paper or args.experiment or args.explore):
+        raise BoundcheckError("reproduce --all runs every experiment of every paper: give no paper, --experiment "
+                              "or --explore with it")
+    if not args.all and not args.paper:
+        raise BoundcheckError("reproduce needs a paper id, or --all for every paper (see `boundcheck reproduce "
+                              "--help`)")
     on_progress, progress = None, None
     if sys.stderr.isatty():
         from rich.console import Console
@@ -823,18 +864,26 @@ def cmd_reproduce(args) -> int:
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("chunks"), TimeElapsedColumn(), transient=True, console=Console(stderr=True))
-        task = progress.add_task(args.paper, total=None)
+        task = progress.add_task(args.paper or "all papers", total=None)
 
         def on_progress(label, done, total):
             progress.update(task, description=label, completed=done, total=total)
     else:  # a CI log: plain lines, at most one every few seconds
-        plain, _ = _plain_progress(args.paper)
+        plain, _ = _plain_progress(args.paper or "all papers")
 
         def on_progress(label, done, total):
             plain(done, f"{total} chunks of {label}")
 
     settings = _settings(runs=args.runs, seed=args.seed, jobs=args.jobs, out=args.out, false_alarm=args.false_alarm,
                          report=not args.no_report, max_memory=args.max_memory)
+    if args.all:
+        with _shown(progress):
+            summary = api.reproduce_all(settings=settings, quick=args.quick, on_progress=on_progress)
+        if args.json:
+            _print_json(summary)
+        else:
+            _render_reproduce_all(summary)
+        return EXIT_VIOLATED if summary["counts"].get("not reproduced") else EXIT_OK
     with _shown(progress):
         summary = api.reproduce(args.paper, args.experiment, settings=settings, explore=args.explore,
                                 explore_runs=args.explore_runs, quick=args.quick, on_progress=on_progress)
@@ -1052,7 +1101,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "is silent) and judge its empirical claims with paired tests inside one "
                                    "false-alarm budget. Exit 0: no claim 'not reproduced'; 1: some claim not "
                                    "reproduced.", epilog_fn=_reproduce_epilog)
-    s.add_argument("paper", help="paper id, one of those listed below (required)")
+    s.add_argument("paper", nargs="?", help="paper id, one of those listed below (required unless --all)")
+    s.add_argument("--all", action="store_true",
+                   help="every experiment of every paper at the paper's settings, and one index page of every "
+                        "claim's verdict (OUT/index.html; OUT default reports/reproduce); prints the total time")
+    s.add_argument("--quick", action="store_true",
+                   help="a smaller run, not the paper's settings: 5 runs per panel (unless --runs), horizons capped "
+                        "at 2000; every page says so (default: off)")
     s.add_argument("--experiment", help="one experiment of the paper, as listed below (default: all)")
     s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")

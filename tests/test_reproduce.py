@@ -118,6 +118,51 @@ def test_printed_numbers_beside_ours():
     assert rows[0]["ours"] == 3.0 and rows[0]["se"] == pytest.approx(se) and rows[0]["within_2se"] is True
     assert rows[0]["z"] == pytest.approx(-0.5 / (np.sqrt(2) * se)) and rows[1]["within_2se"] is False
     assert rows[2]["ours"] is None and rows[3]["ours"] is None and rows[3]["runs"] == 0
+    assert rows[0]["difference"] == pytest.approx(-0.5) and rows[0]["relative"] == pytest.approx(-0.5 / 3.5)
+    assert rows[2]["difference"] is None and rows[2]["relative"] is None
+
+
+def test_printed_rows_show_every_column_in_every_format():
+    """paper | ours ± 2 SE | difference | z | relative difference, for every row (also for a reproduce.json
+    written before the difference was stored)."""
+    from boundcheck.report.replication import PRINTED_HEAD, printed_rows
+
+    exp = {"printed_results": [
+        {"label": "R", "panel": "p", "paper": 200.0, "ours": 180.0, "se": 5.0, "runs": 50, "within_2se": False,
+         "z": -20 / (np.sqrt(2) * 5), "difference": -20.0, "relative": -0.1},
+        {"label": "old", "panel": "p", "paper": 10.0, "ours": 11.0, "se": 1.0, "runs": 50, "within_2se": True,
+         "z": 0.707}]}
+    rows = printed_rows(exp)
+    assert len(PRINTED_HEAD) == len(rows[0]) == 8
+    assert rows[0][4] == "-20" and rows[0][5] == "-2.83" and rows[0][6] == "-10.0%"
+    assert rows[1][4] == "+1" and rows[1][6] == "+10.0%"
+    head, same = api.printed_table(exp)
+    assert head == PRINTED_HEAD and same == rows
+
+
+def test_a_band_too_narrow_for_the_runs_says_so_and_how_many_would_do():
+    """An ``interval`` claim whose band is narrower than the simultaneous interval at N runs cannot be
+    "reproduced" whatever the data: the verdict says so, with the runs that would resolve it."""
+    from boundcheck.claims.empirical import resolution_text
+
+    x = 0.8 + 0.05 * RNG.standard_normal(N)
+    panels = {("e", "p"): _panel({"a": x})}
+    narrow, wide = judge_empirical([_claim("narrow", "interval", "a", band=(0.79, 0.81), panels=("p",)),
+                                    _claim("wide", "interval", "a", band=(0.6, 1.0), panels=("p",))], panels, 0.05)
+    r = narrow.details["resolution"]
+    assert narrow.verdict == "inconclusive" and r["resolvable"] is False
+    assert r["half_width"] > r["margin"] == pytest.approx(0.01)
+    assert r["runs_to_resolve"] > N
+    text = resolution_text(narrow.to_json())
+    assert f"cannot be resolved at {N} runs" in text and f"{r['runs_to_resolve']} runs would" in text
+    assert wide.verdict == "reproduced" and wide.details["resolution"]["resolvable"] is True
+    assert resolution_text(wide.to_json()) == ""
+    # at the runs it names, a band that wide is resolvable (the interval's half-width is below the margin)
+    from scipy import stats
+
+    n2 = r["runs_to_resolve"]
+    half = stats.t.ppf(1 - 0.05 / 4, n2 - 1) * x.std(ddof=1) / np.sqrt(n2)
+    assert half < 0.01
 
 
 def test_prior_metrics_from_the_steps_table():

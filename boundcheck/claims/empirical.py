@@ -37,7 +37,8 @@ from .families.base import Family
 from .stats import stats
 
 __all__ = ["PanelData", "EmpiricalResult", "metric_values", "judge_empirical", "explore_claim", "MIN_RUNS",
-           "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests", "printed_beside_ours"]
+           "VERDICTS", "describe_region", "RegretOnlyFamily", "cell_tests", "printed_beside_ours",
+           "band_resolution", "resolution_text"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive")
 #: the fewest runs a paired t-test is given (fewer leave too few degrees of freedom to decide anything)
@@ -132,12 +133,14 @@ def printed_beside_ours(printed: Sequence, panels: Mapping[str, PanelData]) -> l
     """The numbers a paper prints beside ours: for each printed number (an object with ``panel``, ``algorithm``,
     ``metric``, ``value``, ``label``: :class:`boundcheck.study.experiments.Printed`), our mean of the metric over the
     runs of its panel (``panels``: panel name -> data), its standard error, whether the paper's number lies within
-    ours ± 2 SE, and z = (ours − paper) / (√2 SE): the paper's own mean has about the same standard error as ours
-    (same run count), and it prints none. Descriptive: the verdict on a printed number is its ``interval`` claim's."""
+    ours ± 2 SE, the difference ours − paper, z = (ours − paper) / (√2 SE) (the paper's own mean has about the same
+    standard error as ours, same run count, and it prints none) and the relative difference (ours − paper) / |paper|.
+    Descriptive: the verdict on a printed number is its ``interval`` claim's."""
     out = []
     for x in printed:
         row = {"panel": x.panel, "algorithm": x.algorithm, "metric": x.metric, "label": x.label, "paper": x.value,
-               "ours": None, "se": None, "runs": 0, "within_2se": None, "z": None}
+               "ours": None, "se": None, "runs": 0, "within_2se": None, "z": None, "difference": None,
+               "relative": None}
         data = panels.get(x.panel)
         if data is not None:
             try:
@@ -147,7 +150,8 @@ def printed_beside_ours(printed: Sequence, panels: Mapping[str, PanelData]) -> l
             if v.size:
                 mean = float(v.mean())
                 se = float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else float("nan")
-                row.update(ours=mean, se=se, runs=int(v.size))
+                row.update(ours=mean, se=se, runs=int(v.size), difference=mean - x.value,
+                           relative=(mean - x.value) / abs(x.value) if x.value != 0 else None)
                 if math.isfinite(se):
                     row["within_2se"] = bool(abs(mean - x.value) <= 2 * se)
                     row["z"] = (mean - x.value) / (math.sqrt(2.0) * se) if se > 0 else None
@@ -413,12 +417,61 @@ def judge_empirical(claims: Sequence[EmpiricalClaim], panels: Mapping[tuple[str,
             details["band"] = list(c.band)
         if verdict == "inconclusive":
             details["runs_needed"] = _runs_needed(c.kind, cs, p_rep <= p_not, one_sided)
+        if c.kind == "interval":
+            details["resolution"] = band_resolution(cs, c.band, one_sided)
         results.append(EmpiricalResult(
             **base, verdict=verdict, runs=desc.get("runs", 0), estimate=desc.get("estimate"),
             ci_low=desc.get("ci_low"), ci_high=desc.get("ci_high"), relative=desc.get("relative"),
             d_z=desc.get("d_z"), frac_subject_better=desc.get("frac_subject_better"), p_reproduced=p_rep,
             p_not_reproduced=p_not, p_adj_reproduced=a_rep, p_adj_not_reproduced=a_not, details=_plain(details)))
     return results
+
+
+def band_resolution(cs: list[_Contrast], band: tuple[float, float], one_sided: float) -> dict:
+    """Whether an ``interval`` claim's band can be resolved at the claim's run count.
+
+    The equivalence test says "reproduced" only when both one-sided tests reject, i.e. when the interval
+    mean ± t*·sd/√n (t* at the claim's one-sided level ``one_sided``) lies inside the band. Even with the mean at
+    the band's centre that needs t*·sd/√n < w, the band's half-width: a narrower band is *unresolvable* at n runs,
+    whatever the data, and its claim can only be "inconclusive" or "not reproduced". Returns the half-width
+    ``half_width`` of that interval at n runs, ``margin`` (w), ``resolvable`` and ``runs_to_resolve`` (the
+    fewest runs at which the band would be resolvable at the observed sd; None without spread)."""
+    c = cs[0]
+    n, w = c.n, (float(band[1]) - float(band[0])) / 2.0
+    out: dict = {"margin": w, "runs": n, "half_width": None, "resolvable": None, "runs_to_resolve": None}
+    if n < 2:
+        return out
+    sd = float(c.v.std(ddof=1))
+
+    def half(k: int) -> float:
+        return float(stats.t.ppf(1 - one_sided, k - 1)) * sd / math.sqrt(k)
+
+    h = half(n)
+    out.update(half_width=h, resolvable=bool(h < w))
+    if sd > 0 and w > 0:
+        # the normal approximation first, then upward until the t quantile agrees (t* > z: never below it)
+        k = max(2, int(math.ceil((float(stats.norm.isf(one_sided)) * sd / w) ** 2)))
+        while half(k) >= w and k < 10_000_000:
+            k = max(k + 1, int(k * 1.02))
+        while k > 2 and half(k - 1) < w:
+            k -= 1
+        out["runs_to_resolve"] = k
+    return out
+
+
+def resolution_text(c: dict, short: bool = False) -> str:
+    """"cannot be resolved at N runs; N′ would" for a claim whose band its run count cannot resolve ("" else;
+    ``short``: one terminal cell)."""
+    r = (c.get("details") or {}).get("resolution") or {}
+    if r.get("resolvable") is not False:
+        return ""
+    need = r.get("runs_to_resolve")
+    if short:
+        return (f"cannot be resolved at {r['runs']} runs (±{r['half_width']:.3g} > ±{r['margin']:.3g})"
+                + (f"; {need} would" if need else ""))
+    return (f"cannot be resolved at {r['runs']} runs: even with the mean at the band's centre the simultaneous "
+            f"interval's half-width {r['half_width']:.3g} exceeds the band's ±{r['margin']:.3g}"
+            + (f"; {need} runs would resolve it" if need else ""))
 
 
 def _rep_signs(kind: str, k: int) -> list[int]:

@@ -18,13 +18,15 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..claims.empirical import resolution_text
 from ..study.store import ResultStore
 from ..utils.io import read_json
 from .context import _read_columns, fmt
 
 __all__ = ["ReplicationContext", "load_replication", "replication_note",
-           "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "printed_rows",
-           "table_cell"]
+           "effect_text", "headline", "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "PRINTED_NUMERIC",
+           "printed_rows", "table_cell", "resolution_text", "quick_text", "STAND_IN_HEAD",
+           "stand_in_rows"]
 
 VERDICT_ORDER = ("reproduced", "not reproduced", "inconclusive", "not run")
 _STEPS = ["run", "algorithm", "t", "cum_regret", "prior"]
@@ -57,19 +59,40 @@ def effect_text(c: dict, short: bool = False) -> str:
     return f"mean {fmt(c['estimate'], 3)} {ci} ({'vs' if short else 'threshold'} {ref})"
 
 
-PRINTED_HEAD = ["printed number", "panel", "the paper", "ours: mean ± 2 SE (runs)", "paper within ± 2 SE",
-                "z (ours − paper) / (√2 SE)"]
+PRINTED_HEAD = ["printed number", "panel", "the paper", "ours: mean ± 2 SE (runs)", "difference (ours − paper)",
+                "z (ours − paper) / (√2 SE)", "relative difference", "paper within ± 2 SE"]
+#: the columns of PRINTED_HEAD that hold numbers (right-aligned)
+PRINTED_NUMERIC = frozenset({2, 3, 4, 5, 6})
+
+
+def _signed(v, digits: int) -> str:
+    return "—" if v is None else f"{v:+.{digits}g}"
 
 
 def printed_rows(exp: dict) -> list[list[str]]:
-    """The paper's printed numbers beside ours (plain text cells; the reports escape them)."""
+    """The paper's printed numbers beside ours, one row per printed number (plain text cells; the reports escape
+    them): the paper, ours ± 2 SE (runs), the difference, z and the relative difference."""
     rows = []
     for r in exp.get("printed_results") or []:
         ours = "—" if r.get("ours") is None else (f"{fmt(r['ours'], 4)} ± {fmt(2 * r['se'], 3)} ({r['runs']})"
                                                   if r.get("se") is not None else fmt(r["ours"], 4))
-        rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, fmt(r.get("within_2se")),
-                     fmt(r.get("z"), 3)])
+        diff = r.get("difference")
+        if diff is None and r.get("ours") is not None:  # a reproduce.json written before the column existed
+            diff = r["ours"] - r["paper"]
+        rel = r.get("relative")
+        if rel is None and diff is not None and r.get("paper"):
+            rel = diff / abs(r["paper"])
+        rows.append([str(r["label"]), str(r["panel"]), fmt(r["paper"], 5), ours, _signed(diff, 3),
+                     _signed(r.get("z"), 3), "—" if rel is None else f"{rel:+.1%}", fmt(r.get("within_2se"))])
     return rows
+
+
+STAND_IN_HEAD = ["property", "the paper's real data (as the paper reports it)", "boundcheck's stand-in (measured)"]
+
+
+def stand_in_rows(exp: dict) -> list[list[str]]:
+    """What stands in for the real data: each property, the paper's data beside the stand-in (plain text)."""
+    return [[str(r["property"]), str(r["paper"]), str(r["ours"])] for r in exp.get("stand_in_rows") or []]
 
 
 def table_cell(v) -> str:
@@ -99,13 +122,25 @@ def best_setting_sentence(experiment: str, best: dict) -> str:
             + ". Descriptive: the setting was chosen with these runs.")
 
 
+def quick_text(summary: dict) -> str:
+    """What a ``--quick`` run left out ("" for a run at the paper's settings): every page says it."""
+    q = summary.get("quick")
+    if not q:
+        return ""
+    own = q.get("own_form") or []
+    runs = f"{q['runs']} runs per panel" + (f" ({', '.join(own)}: their own smaller form)" if own else "")
+    return (f"QUICK RUN (--quick): {runs} and horizons capped at {q['max_horizon']}, not the paper's settings; "
+            "the verdicts are a smoke test, not a replication")
+
+
 def headline(summary: dict) -> str:
     p, n = summary["paper"], summary["counts"]
     judged = sum(n.get(v, 0) for v in VERDICT_ORDER[:3])
     parts = [f"{n.get(v, 0)} {v}" for v in VERDICT_ORDER[:3]]
     tail = f"; {n['not run']} not run (data not available offline)" if n.get("not run") else ""
-    return (f"{p['id']} ({p['source']}): of {judged} empirical claims, " + ", ".join(parts) + tail
-            + f" (family-wise false-alarm budget {summary['false_alarm']:g}).")
+    quick = quick_text(summary)
+    return ((f"[{quick}] " if quick else "") + f"{p['id']} ({p['source']}): of {judged} empirical claims, "
+            + ", ".join(parts) + tail + f" (family-wise false-alarm budget {summary['false_alarm']:g}).")
 
 
 def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
@@ -120,7 +155,10 @@ def replication_note(summary: dict) -> list[tuple[str, list[str]]]:
             if c["verdict"] != v:
                 continue
             extra = ""
-            if v == "inconclusive" and (c.get("details") or {}).get("runs_needed"):
+            unresolved = resolution_text(c)
+            if unresolved:
+                extra = f"; {unresolved}"
+            elif v == "inconclusive" and (c.get("details") or {}).get("runs_needed"):
                 extra = f"; about {c['details']['runs_needed']} runs would settle it if the effect persisted"
             lines.append(f"{c['id']} ({c['location']}): {c['reading']}. Effect: {effect_text(c)}{extra}.")
         if lines:

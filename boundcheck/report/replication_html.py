@@ -7,6 +7,8 @@ from .figures import FigureInfo
 from .html import CSS, _img, e, rich, table
 from .replication import (
     PRINTED_HEAD,
+    PRINTED_NUMERIC,
+    STAND_IN_HEAD,
     VERDICT_ORDER,
     ReplicationContext,
     best_setting_sentence,
@@ -15,6 +17,8 @@ from .replication import (
     headline,
     printed_rows,
     replication_note,
+    resolution_text,
+    stand_in_rows,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -65,7 +69,9 @@ def _claims_table(claims: list[dict]) -> str:
         extra = []
         if c.get("note"):
             extra.append(f"<span class='small mute'>{rich(c['note'])}</span>")
-        if c.get("verdict") == "inconclusive" and d.get("runs_needed"):
+        if resolution_text(c):
+            extra.append(f"<span class='small mute'>{e(resolution_text(c))}</span>")
+        elif c.get("verdict") == "inconclusive" and d.get("runs_needed"):
             extra.append(f"<span class='small mute'>≈{e(d['runs_needed'])} runs would settle it</span>")
         pv = ("—" if c.get("p_adj_reproduced") is None else
               f"{fmt(c['p_adj_reproduced'], 2)} / {fmt(c['p_adj_not_reproduced'], 2)}")
@@ -186,6 +192,9 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
             sec.append(f"<div class='out-note'><b>Not run:</b> {rich(exp['offline_reason'])}</div>")
         elif exp.get("stand_in"):
             sec.append(f"<div class='out-note'><b>Stand-in:</b> {rich(exp['stand_in'])}</div>")
+        if exp.get("stand_in_rows"):
+            sec.append("<h3>What stands in for the real data</h3>"
+                       + table([e(h) for h in STAND_IN_HEAD], [[rich(c) for c in r] for r in stand_in_rows(exp)]))
         sec.append("<h3>Settings</h3>" + _settings_table(exp["settings"]))
         if exp.get("panel_results"):
             sec.append("<h3>Studies run</h3>" + _panels_table(exp))
@@ -195,7 +204,7 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
         if exp.get("printed_results"):
             sec.append("<h3>The paper's numbers beside ours</h3>"
                        + table([e(h) for h in PRINTED_HEAD], [[e(c) for c in r] for r in printed_rows(exp)],
-                               num={2, 3, 5}))
+                               num=set(PRINTED_NUMERIC)))
         for t in (tables or {}).get(exp["name"], []):
             sec.append(_paper_table(t))
         for key in paper_figure_names(exp):

@@ -8,6 +8,7 @@ from .figures import MAX_WIDTH_IN, FigureInfo
 from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
 from .replication import (
     PRINTED_HEAD,
+    STAND_IN_HEAD,
     ReplicationContext,
     best_setting_sentence,
     effect_text,
@@ -15,6 +16,8 @@ from .replication import (
     headline,
     printed_rows,
     replication_note,
+    resolution_text,
+    stand_in_rows,
     table_cell,
 )
 from .replication_figures import ReplicationTable, paper_figure_names
@@ -29,7 +32,8 @@ def _claim_rows(claims: list[dict]) -> list[list[str]]:
                                                              f"{tex(fmt(c['p_adj_not_reproduced'], 2))}")
         rows.append([ident(c["id"]) + r"\newline{\footnotesize " + tex(c["location"]) + "}",
                      r"\emph{" + tex(c["wording"]) + r"}\newline{\footnotesize tested: " + tex(c["reading"]) + "}",
-                     tex(effect_text(c)), pv, r"\textbf{" + tex(c["verdict"]) + "}"])
+                     tex(effect_text(c)), pv, r"\textbf{" + tex(c["verdict"]) + "}"
+                     + (r"\newline{\footnotesize " + tex(resolution_text(c)) + "}" if resolution_text(c) else "")])
     return rows
 
 
@@ -86,6 +90,10 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Not run:} " + tex(exp["offline_reason"]) + "}}")
         elif exp.get("stand_in"):
             L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Stand-in:} " + tex(exp["stand_in"]) + "}}")
+        if exp.get("stand_in_rows"):
+            L.append(r"\subsection*{What stands in for the real data}")
+            L.append(_longtable(r"p{0.16\linewidth}p{0.38\linewidth}p{0.38\linewidth}",
+                                [tex(h) for h in STAND_IN_HEAD], [[tex(c) for c in r] for r in stand_in_rows(exp)]))
         L.append(r"\subsection*{Settings}")
         L.append(_longtable(r"p{0.2\linewidth}p{0.4\linewidth}p{0.08\linewidth}p{0.24\linewidth}",
                             ["setting", "value", "status", "source / why"],
@@ -103,8 +111,10 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
         if exp.get("printed_results"):
             L.append(r"\subsection*{The paper's numbers beside ours}")
-            L.append(_longtable(r"p{0.2\linewidth}p{0.16\linewidth}rp{0.2\linewidth}p{0.1\linewidth}r",
+            L.append(r"{\scriptsize")
+            L.append(_longtable(r"p{0.17\linewidth}p{0.12\linewidth}rp{0.15\linewidth}rrrp{0.07\linewidth}",
                                 [tex(h) for h in PRINTED_HEAD], [[tex(c) for c in r] for r in printed_rows(exp)]))
+            L.append("}")
         for t in (tables or {}).get(exp["name"], []):
             L += _paper_table(t)
         for key in paper_figure_names(exp):

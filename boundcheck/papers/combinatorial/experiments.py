@@ -52,6 +52,18 @@ _COMMON = (
 
 _STAND_IN = ("a synthetic road network with the paper's energy model and kernel "
              "(boundcheck/papers/combinatorial/catalogue.py)")
+#: what §4 and App. B report about the Luxembourg and Monaco networks (the stand-in's table puts it beside its own)
+_STAND_IN_PAPER = (
+    ("size", "the road networks of Luxembourg (LuST) and Monaco (MoST), restricted to the largest strongly "
+             "connected component; sizes not reported"),
+    ("data", "edge contexts (length, speed limit, incline; each standardised to unit variance); prior mean = "
+             "−E_det of eq. (8) with SUMO's default electric-vehicle parameters (App. B.3, Table 2)"),
+    ("spectrum", "not reported (graph Matérn kernel × Matérn-5/2 feature kernel)"),
+    ("decay", "not reported"),
+    ("noise", "not reported"),
+    ("availability", "every path from the route's start edge to its end edge (2 routes per network)"),
+    ("horizon", "T = 500, 5 runs per route"))
+_STAND_IN_DATA = "a synthetic planar road network with eq. (8)'s energy model and the paper's kernel"
 _PAPER_ALGOS = (GU, GB, GT, BU, BB, BT)
 
 
@@ -67,13 +79,13 @@ EXPERIMENTS = (
                     "routes (Algorithm 2).",
         panels=_route_panels(_PAPER_ALGOS), settings=_COMMON, default_runs=55, band="se", figures=("regret", "paths"),
         tables=("pooled_tests",),
-        stand_in=_STAND_IN),
+        stand_in=_STAND_IN, stand_in_paper=_STAND_IN_PAPER, stand_in_data=_STAND_IN_DATA),
     Experiment(
         paper="combinatorial", name="bucb", title="GP-BUCB parametrisation", location="§4, Fig. 3",
         description="GP-BUCB with (ω, ξ) = (1, 1) and (1, 0.5) against GP-UCB and GP-UCB with β_t scaled by 0.5.",
         panels=_route_panels((GB, GB_HALF, GU, GU_HALF)), settings=_COMMON, default_runs=55, band="se",
         figures=("regret", "beta"), tables=("pooled_tests",),
-        stand_in=_STAND_IN),
+        stand_in=_STAND_IN, stand_in_paper=_STAND_IN_PAPER, stand_in_data=_STAND_IN_DATA),
     Experiment(
         paper="combinatorial", name="lengthscale", title="Kernel lengthscale", location="§4, Figs. 4–5",
         description="GP-BUCB and GP-TS against BI-BUCB and BI-TS as the model's feature lengthscale varies.",
@@ -83,5 +95,5 @@ EXPERIMENTS = (
         settings=_COMMON + (Setting("lengthscales", "model feature lengthscale 0.1, 0.5, 1, 2; environment at 1",
                                     "guessed", "'between 0.1 and 2.0', grid and what varies not stated"),),
         default_runs=55, band="se", figures=("regret", "lengthscale"), tables=("pooled_tests",),
-        stand_in=_STAND_IN),
+        stand_in=_STAND_IN, stand_in_paper=_STAND_IN_PAPER, stand_in_data=_STAND_IN_DATA),
 )

@@ -56,7 +56,7 @@ PAPER = Paper(
     policies=(),
     scenarios=("hartmann3", "hartmann3_replication", "rkhs_norm_exceeds", "rkhs_paper", "rkhs_paper_matern",
                "rkhs_paper_matern_replication", "rkhs_paper_replication", "rosenbrock", "rosenbrock_replication",
-               "sensors_004", "sensors_004_replication"),
+               "sensors_004", "sensors_004_replication", "sensors_004_light_replication"),
     parts={"theory": _theory, "family": _family, "scenarios": _scenarios,
            "experiments": _experiments, "defects": _defects},
     power_dir=Path(__file__).parent / "power",

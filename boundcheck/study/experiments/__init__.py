@@ -159,6 +159,10 @@ class Experiment:
         settings = tuple(rows.pop(s.name, s) for s in self.settings) + tuple(rows.values())
         return replace(self, horizon=horizon, default_runs=runs if runs is not None else self.default_runs,
                        chunk_size=25, quick=None, quick_settings=(), settings=settings)
+    # what the paper reports about its real data, by property (boundcheck.world.stand_in.STAND_IN_ROWS keys), and
+    # what the stand-in's kernel is built from: the report shows them beside the stand-in's measured properties
+    stand_in_paper: tuple[tuple[str, str], ...] = ()
+    stand_in_data: str = ""
 
     @property
     def runnable(self) -> bool:
@@ -179,6 +183,7 @@ class Experiment:
                 "description": self.description, "band": self.band, "figures": list(self.figures),
                 "tables": list(self.tables), "printed": [x.to_json() for x in self.printed],
                 "stand_in": self.stand_in, "offline_reason": self.offline_reason, "runnable": self.runnable,
+                "stand_in_paper": dict(self.stand_in_paper), "stand_in_data": self.stand_in_data,
                 "default_runs": self.default_runs, "horizon": self.horizon,
                 "needs": None if StudyNeeds.of(self.needs) is None else StudyNeeds.of(self.needs).to_json(),
                 "settings": [s.to_json() for s in self.settings],
