@@ -1106,8 +1106,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="every experiment of every paper at the paper's settings, and one index page of every "
                         "claim's verdict (OUT/index.html; OUT default reports/reproduce); prints the total time")
     s.add_argument("--quick", action="store_true",
-                   help="a smaller run, not the paper's settings: 5 runs per panel (unless --runs), horizons capped "
-                        "at 2000; every page says so (default: off)")
+                   help="a smaller run, not the paper's settings: each experiment's own smaller form where it has "
+                        "one (paper 004's Figs 1-3: T = 200 instead of 30 000), else 5 runs per panel (unless "
+                        "--runs); horizons capped at 2000; every page says so (default: off)")
     s.add_argument("--experiment", help="one experiment of the paper, as listed below (default: all)")
     s.add_argument("--runs", type=_integer, help="paired runs per panel (default: each experiment's own, >= 30)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
@@ -1119,9 +1120,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="re-test the claims that did not reproduce over the grid of unstated settings (default: off)")
     s.add_argument("--explore-runs", dest="explore_runs", type=_integer,
                    help="paired runs per explored setting (default: the grid's own)")
-    s.add_argument("--quick", action="store_true",
-                   help="each experiment's smaller form where it has one, said so on every page (paper 004: T = 200 "
-                        "instead of the paper's 30 000) (default: the paper's settings)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true", help="write no report (default: write it)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
