@@ -1,10 +1,10 @@
 """Paper 004 (Chowdhury & Gopalan 2017, IGP-UCB and GP-TS), §6: RKHS functions (Fig. 1), GP samples (Fig. 2),
-Rosenbrock and Hartmann-3 (Fig. 3), temperature sensors (Fig. 4a, synthetic stand-in) and light sensors
-(Fig. 4b, a synthetic stand-in built like Fig. 4a's). Every panel runs the paper's own parameters ("paper
-replication" mode: λ = R², β_t / β̃_t / v_t "as given in Section 3" with δ = 0.1 and the unit-constant rate
-γ_t), which are outside the theorems (ledger CG3). Figs 1–3 run at the paper's horizon T = 30 000 with its 25 trials (``reproduce
---quick``: the scenarios' T = 200 with 50 / 30 paired runs, and the pages say so); Fig. 4a at the scenario's
-T = 200 (the paper states no horizon for it).
+Rosenbrock and Hartmann-3 (Fig. 3), temperature sensors (Fig. 4a, synthetic stand-in) and light sensors (Fig. 4b, a
+synthetic stand-in built like Fig. 4a's). Every panel runs the paper's own parameters ("paper replication" mode: λ =
+R², β_t / β̃_t / v_t "as given in Section 3" with δ = 0.1 and the unit-constant rate γ_t), which are outside the
+theorems (ledger CG3). Figs 1–3 run at the paper's horizon T = 30 000 with its 25 trials (``reproduce --quick``: the
+scenarios' T = 200 with 50 / 30 paired runs, and the pages say so); Fig. 4a at the scenario's T = 200 (the paper
+states no horizon for it).
 
 At T = 30 000 every posterior is in its grid-state form (O(n²) per step whatever t), GP-TS draws through a
 square-root factor of Σ_t updated by rank one (:class:`~boundcheck.model.posterior.SqrtSampler`), the claim
