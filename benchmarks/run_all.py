@@ -133,8 +133,10 @@ def main() -> None:
     ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json (and "
                     "clusters.json, when there) from DIR (written by the benchmarks' --json) instead of running them")
     ap.add_argument("--no-clusters", action="store_true", help="skip loky against dask (bench_clusters.py)")
-    ap.add_argument("--no-long", action="store_true", help="skip paper 004's Figs 1–3 at T = 30 000 "
-                    "(benchmarks/bench_long_horizon.py: ≈ 12 min of 2 idle cores; --quick runs it at T = 2000)")
+    ap.add_argument("--no-long", action="store_true", help="skip the papers' full workloads: paper 004's Figs 1–3 at "
+                    "T = 30 000 "
+                    "(benchmarks/bench_long_horizon.py: ≈ 12 min of 2 idle cores; --quick runs it at T = 2000) and "
+                    "paper 001's Table 3 (bench_et.py --table3: ≈ 2 min; --quick: 3000 runs)")
     args = ap.parse_args()
     if args.from_json:
         d = Path(args.from_json)
@@ -150,8 +152,12 @@ def main() -> None:
         study = run("bench_study.py", tmp / "study.json", *study_args)
         clusters = None if args.no_clusters else run("bench_clusters.py", tmp / "clusters.json",
                                                      "--repeat", "1" if args.quick else "2")
-        if not args.no_long:  # prints its own summary line (wall, user+sys CPU, load)
+        if not args.no_long:  # each prints its own summary line (wall, user+sys CPU, load)
             run("bench_long_horizon.py", tmp / "long.json", *(["--horizon", "2000"] if args.quick else []))
+            # paper 001's Table 3 (30 000 runs per ε) against its 21 min 25 s before runs stopped at their event
+            cmd = [sys.executable, str(HERE / "bench_et.py"), "--table3", *(["3000"] if args.quick else [])]
+            print("$", " ".join(cmd[1:]), flush=True)
+            subprocess.run(cmd, check=True)
     _write(args.doc, render(post, kern, study, clusters))
 
 
