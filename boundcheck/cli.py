@@ -1092,7 +1092,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what to do (required); schema: print the JSON Schema of scenario files")
     s.add_argument("file", nargs="?", help="FILE.toml or a built-in scenario name (required for show, validate)")
     s.add_argument("--theorem", help="show: say, predicate by predicate, whether this theorem applies")
-    s.add_argument("--family", help="schema: only this family's schema (e.g. et_gp_ucb.eps_chain)")
+    s.add_argument("--family", help="schema: only this family's schema (e.g. et_gp_ucb.eps_chain; default: every "
+                                     "family's)")
     s.add_argument("--json", action="store_true", help="print JSON (default: text)")
     s.set_defaults(func=cmd_scenario)
 
@@ -1135,7 +1136,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the --out folder of a verify, or its results/ folder")
     s.add_argument("--index", nargs="+", metavar="DIR",
                    help="instead: one page over every verify's results below the folders DIR… (studies.html, "
-                        "studies.tex and the appendix table studies-table.tex; nothing is rerun)")
+                        "studies.tex and the appendix table studies-table.tex; nothing is rerun) (default: off)")
     s.add_argument("--out-index", dest="index_out", metavar="DIR",
                    help="where --index writes its files (default: the first DIR)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")

@@ -251,6 +251,9 @@ def test_verify_gives_the_same_verdict_after_every_entry_is_tampered(tmp_path, m
 
     monkeypatch.setenv("BOUNDCHECK_GAMMA_CACHE", str(tmp_path / "gamma"))
     monkeypatch.setenv("BOUNDCHECK_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
+    # the theorem's whole instantiation is cached too (its γ curves included): off here, so that every verify
+    # reads its γ brackets from the γ cache (the instance cache's own entries: the next test)
+    monkeypatch.setenv("BOUNDCHECK_INSTANCE_CACHE", "off")
     argv = ["verify", "--theorem", "pe_gp_ucb", "--runs", "5", "--horizon", "10", "--jobs", "1", "--json",
             "--no-report"]
 
@@ -277,6 +280,35 @@ def test_verify_gives_the_same_verdict_after_every_entry_is_tampered(tmp_path, m
     third, err = verdict("c")
     assert json.dumps(third, sort_keys=True) == json.dumps(first, sort_keys=True)
     assert all(f"cache entry {p} is not used" in err and "tag does not verify" in err for p in entries), err
+
+
+def test_a_tampered_instance_cache_entry_does_not_change_the_verdict(tmp_path, monkeypatch, capsys):
+    """The instance cache (``boundcheck.claims.families.instance_cache``) holds a theorem's γ curves and schedules:
+    an entry changed by someone without the secret is refused, reported and recomputed."""
+    from boundcheck.cli import main
+
+    monkeypatch.setenv("BOUNDCHECK_GAMMA_CACHE", "off")
+    monkeypatch.setenv("BOUNDCHECK_INSTANCE_CACHE", str(tmp_path / "instances"))
+    monkeypatch.setenv("BOUNDCHECK_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
+    argv = ["verify", "--theorem", "pe_gp_ucb", "--runs", "5", "--horizon", "10", "--jobs", "1", "--json",
+            "--no-report"]
+
+    def verdict(out: str) -> tuple[dict, str]:
+        assert main([*argv, "--out", str(tmp_path / out)]) in (0, 1, 3, 5)
+        captured = capsys.readouterr()
+        s = json.loads(captured.out)
+        return {k: s[k] for k in ("verdict", "claims", "bound")}, captured.err
+
+    first, _ = verdict("a")
+    entries = sorted(p for p in (tmp_path / "instances").iterdir() if p.is_file())
+    assert entries
+    for path in entries:
+        raw = bytearray(path.read_bytes())
+        raw[-50] ^= 1
+        path.write_bytes(bytes(raw))
+    again, err = verdict("b")
+    assert json.dumps(again, sort_keys=True) == json.dumps(first, sort_keys=True)
+    assert any(f"cache entry {p} is not used" in err for p in entries), err
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")

@@ -17,6 +17,7 @@ import pytest
 
 from boundcheck.api import build_study
 from boundcheck.model.domains import FiniteDomain
+from boundcheck.study.needs import StudyNeeds
 from boundcheck.study.spec import StudySpec
 from boundcheck.world.actions import AlwaysAvailable
 from boundcheck.world.scenario import Scenario
@@ -48,6 +49,7 @@ def _study_changes(spec: StudySpec) -> dict[str, StudySpec]:
         "checked": replace(spec, checked=(spec.main, spec.policies[1].name)),
         "not_applicable": replace(spec, not_applicable={spec.main: {"some_claim": "needs x"}}),
         "shadowed": replace(spec, shadowed=(spec.main,)),
+        "needs": replace(spec, needs=StudyNeeds(regret=False)),
     }
 
 
