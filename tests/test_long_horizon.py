@@ -33,12 +33,10 @@ def _posterior_cov(K: np.ndarray, X: np.ndarray, lam: float) -> np.ndarray:
 
 
 def _band(draws: np.ndarray, mean: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
-    N = draws.shape[0]
-    d = np.diag(cov)
-    se_cov = np.sqrt((np.outer(d, d) + cov**2) / N) + 1e-300
-    se_mean = np.sqrt(d / N) + 1e-300
-    emp_cov = np.cov(draws, rowvar=False)
-    return float(np.max(np.abs(draws.mean(axis=0) - mean) / se_mean)), float(np.max(np.abs(emp_cov - cov) / se_cov))
+    """The samplers' test's band (tests/test_samplers.py): |empirical − true| of mean and covariance in SEs."""
+    from test_samplers import _band as band
+
+    return band(draws, mean, cov)
 
 
 def test_sqrt_factor_is_the_grid_posterior_covariance():
