@@ -876,6 +876,8 @@ def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, 
     out = []
     if on_done:
         on_done(0, len(tasks))
+    if backend == "loky" and jobs > 1:
+        return _run_cells_on_pool(tasks, jobs, on_done)
     with joblib.parallel_config(backend=backend):
         for data in joblib.Parallel(n_jobs=jobs, return_as="generator")(
                 joblib.delayed(_run_cell)(*task) for task in tasks):
@@ -883,6 +885,29 @@ def _run_cells(tasks: list[tuple], options: RunOptions, on_done: Callable[[int, 
             if on_done:
                 on_done(len(out), len(tasks))
     return out
+
+
+def _run_cells_on_pool(tasks: list[tuple], jobs: int, on_done: Callable[[int, int], None] | None) -> list:
+    """The cells on the runtime's pool of ``jobs`` workers (the one ``--jobs`` warmed; its workers die with this
+    process, and no array goes through /dev/shm), the parent waiting. Results in the tasks' order; the first
+    error is raised after the cells not started are cancelled (the stored cells stay: a rerun reads them)."""
+    from concurrent.futures import as_completed
+
+    from . import runtime
+
+    with warnings.catch_warnings():  # a pool warmed for jobs − 1 processes grows by one: not the user's concern
+        warnings.filterwarnings("ignore", message="Trying to resize an executor")
+        executor = runtime.pool(jobs)
+    futures = [executor.submit(_run_cell, *task) for task in tasks]
+    try:
+        for n, fut in enumerate(as_completed(futures), start=1):
+            fut.result()  # raises the cell's error here
+            if on_done:
+                on_done(n, len(tasks))
+    finally:
+        for fut in futures:
+            fut.cancel()  # no-op for the cells done or running
+    return [fut.result() for fut in futures]
 
 
 def _confirm(grid, panel, algos: list[str], cells: list[dict], per_claim: dict, by_id: dict, root: Path,

@@ -58,6 +58,31 @@ print(" ".join(map(str, pids)))
     assert _gone([int(p) for p in out.stdout.split()])
 
 
+def test_large_arrays_leave_no_file_and_no_resource_tracker_warning():
+    """Issue 25: arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
+    leave no file in /dev/shm and no "leaked file objects" warning at exit, with or without ``shutdown()``."""
+    code = """
+import sys
+import numpy as np
+from boundcheck import runtime
+ex = runtime.pool(2)
+big = np.arange(400_000, dtype=float)  # 3.2 MB
+assert [f.result() for f in [ex.submit(np.sum, big) for _ in range(4)]] == [big.sum()] * 4
+assert ex.submit(np.ones, 500_000).result().shape == (500_000,)  # a large result comes back too
+if sys.argv[1] == "shutdown":
+    runtime.shutdown()
+import os; print(os.getpid())
+"""
+    for how in ("shutdown", "exit"):
+        out = subprocess.run([sys.executable, "-c", code, how], capture_output=True, text=True, timeout=120,
+                             env=ENV)
+        assert out.returncode == 0, out.stderr
+        assert "leaked" not in out.stderr and "resource_tracker" not in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr, out.stderr
+        # the parent's pid names joblib's folders: none is left once it has exited
+        assert not list(Path("/dev/shm").glob(f"joblib_memmapping_folder_{out.stdout.strip()}_*"))
+
+
 def test_shutdown_right_after_warm_ups_are_queued_prints_nothing():
     """loky's ``shutdown(kill_workers=True)`` raced its manager thread here (a ``KeyError`` traceback): warm-ups
     still queued when the command gives up."""

@@ -325,6 +325,24 @@ def test_explore_grid_and_reports(planted):
     assert row["paper"] == 12.5 and row["runs"] == 8 and row["ours"] > 0
 
 
+def test_an_explored_grid_on_two_jobs_equals_one_job_and_leaves_nothing_in_shm(planted, tmp_path):
+    """The grid's cells on the runtime's pool (``--jobs 2``): the same cells, the same numbers, no file left in
+    /dev/shm (joblib's memmapping is off: issue 25's "leaked file objects" at exit; tests/test_pool_exit.py
+    checks the exit itself)."""
+    import glob
+    import os
+
+    summary, _ = planted
+    before = set(glob.glob("/dev/shm/joblib_memmapping_folder_*"))
+    two = api.reproduce(PLANTED, runs=8, seed=3, jobs=2, out=tmp_path, explore=True, report=False)
+    for key in ("cells", "claims"):
+        assert two["explore"]["toy"][key] == summary["explore"]["toy"][key], key
+    assert {c["id"]: c["estimate"] for c in two["claims"]} == {c["id"]: c["estimate"] for c in summary["claims"]}
+    # joblib makes (empty) folders for its executors and removes them at exit: no file may be in one
+    mine = [p for p in set(glob.glob("/dev/shm/joblib_memmapping_folder_*")) - before if f"_{os.getpid()}_" in p]
+    assert not [f for p in mine for f in os.listdir(p)]
+
+
 def test_rerun_resumes_from_the_store(planted):
     summary, out = planted
     stamp = {p: p.stat().st_mtime_ns for p in out.rglob("chunks/*.parquet")}

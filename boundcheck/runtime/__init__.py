@@ -8,7 +8,8 @@ Pool (:mod:`boundcheck.runtime.pool`)
     ``pool(workers)``: the reusable loky executor (started or resized on demand; its workers run BLAS on one
     thread and die with this process). ``pool_workers(jobs)``: the workers ``--jobs`` asks for beside the
     parent. ``prewarm(jobs, backend)``: start the pool early and have each worker import the ``"pool"`` stage.
-    ``pool_config()``: the workers' initializer, to give joblib's loky backend so that it reuses the pool.
+    ``pool_config()``: the workers' initializer and memmapping options (``NO_MEMMAP``: no array goes through
+    /dev/shm), for joblib's loky backend.
     ``idle_pool()``: the running pool or None (never starts one). ``spare_workers()``: how many of its workers
     may work while the parent works. ``preload(obj)``, ``import_in_workers(*modules)``,
     ``submit_to_each_worker(fn, *args)``: one task per idle worker, not waited for. ``import_in_background(
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from .cache import DiskCache, cache, cache_root, key_file
 from .pool import (
+    NO_MEMMAP,
     ONE_THREAD,
     ParentInfo,
     idle_pool,
@@ -50,7 +52,7 @@ from .pool import (
 )
 from .warmup import register, registered
 
-__all__ = ["ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
+__all__ = ["NO_MEMMAP", "ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
            "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
            "cache", "cache_root", "key_file", "wait_warm"]

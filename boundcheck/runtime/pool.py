@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from concurrent.futures import Future
 
-__all__ = ["ONE_THREAD", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "pool_workers", "pool",
+__all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "pool_workers", "pool",
            "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules", "wait_warm"]
 
@@ -44,6 +44,13 @@ __all__ = ["ONE_THREAD", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "
 ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                                      "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
 IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it exits
+#: joblib's memmapping options for the pool: arrays travel pickled, never through files in /dev/shm. joblib's
+#: executor would dump every array over 1 MB to a temporary folder whose files it only cleans when joblib's own
+#: ``Parallel`` ends (a private call): tasks submitted directly left them to loky's resource tracker, which
+#: warned of "leaked file objects" at exit (issue 25), and a killed parent left the folder behind. The arrays
+#: a task carries (a study's instance: kernel roots of ≤ a few MB) cost milliseconds to pickle, against seconds
+#: per chunk; with two to a few workers a shared read-only copy saves nothing worth the files.
+NO_MEMMAP = {"max_nbytes": None}
 POLL = 0.1  # seconds between a worker watchdog's looks at its parent and the stop token
 STOP_GRACE = 1.0  # seconds shutdown() gives the workers to exit by themselves (≈ 0.3 s: their own exit) before it
 #                   kills them
@@ -111,9 +118,11 @@ def pool_workers(jobs: int | None) -> int:
 
 
 def pool_config() -> dict:
-    """``initializer`` and ``initargs`` of the pool's workers (every worker starts :func:`watch_parent` first
-    thing, so that it dies with this process even while importing). joblib's loky backend given the same ones
-    (``joblib.parallel_config(backend="loky", **pool_config())``) reuses the pool instead of replacing it."""
+    """``initializer``, ``initargs`` and the memmapping options (:data:`NO_MEMMAP`) of the pool's workers: every
+    worker starts :func:`watch_parent` first thing, so that it dies with this process even while importing.
+    Given to joblib's loky backend (``joblib.parallel_config(backend="loky", **pool_config())``), a ``Parallel``
+    call's workers do the same. (Such a call starts its own executor, replacing the pool: the study runner and
+    the explored grids submit to :func:`pool` directly.)"""
     global _token
     import atexit
     import shutil
@@ -124,7 +133,7 @@ def pool_config() -> dict:
             _token = tempfile.mkdtemp(prefix="boundcheck-pool-")
             # removed by shutdown(); this only covers a process that never calls it (a library caller)
             atexit.register(shutil.rmtree, _token, ignore_errors=True)
-        return {"initializer": watch_parent, "initargs": (ParentInfo.here(), _token)}
+        return {"initializer": watch_parent, "initargs": (ParentInfo.here(), _token), **NO_MEMMAP}
 
 
 def pool(workers: int):
@@ -132,7 +141,7 @@ def pool(workers: int):
     arguments every time, so loky reuses the pool."""
     global _executor, _size
     # joblib's factory, not loky's: the pool is then one that joblib's own loky backend can reuse or replace
-    # (it expects its temporary-folder manager on it), and large arrays travel memory-mapped as with joblib
+    # (it expects its temporary-folder manager on it); no array is memory-mapped (NO_MEMMAP, in pool_config)
     from joblib.executor import get_memmapping_executor
 
     with _lock:
