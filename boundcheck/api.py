@@ -832,6 +832,91 @@ def _run_spec(spec: StudySpec, results_dir: Path, options: RunOptions,
                      on_chunk=on_chunk)
 
 
+def _panel_cost(spec: StudySpec) -> float:
+    """A panel's simulation cost, relative to the others: runs × T × |D|. At the papers' sizes (|D| ≤ 300, a few
+    dozen runs per batch) a step costs per-call overhead plus O(|D|) per run more than O(|D|²) (paper 004 at
+    T = 30 000: |D| = 100, 200, 300 cost 1 : 2.1 : 3.1, docs/performance.md)."""
+    n = getattr(getattr(spec.scenario, "domain", None), "n", None) or 1
+    return float(spec.runs) * float(spec.horizon) * float(n)
+
+
+def _run_panels(items: list[tuple[StudySpec, Path, Callable[[int, int], None] | None]], options: RunOptions,
+                max_memory: float | None = None) -> list[dict]:
+    """Run (or resume) the studies of a reproduce, each into its folder; their summaries, in order.
+
+    With loky and more than one process, whole panels go to the processes when they are balanced enough
+    (no panel costs more than a process's share, :func:`_panel_cost`) and at least as many as the processes:
+    each panel is then one study on one process (``--jobs 1``: one batch of its runs), the parent among them,
+    the costliest first (longest processing time first). A batch of 25 runs costs about 1.4× one of 13 where a
+    step's per-call overhead dominates (|D| = 100), so two panels side by side beat each panel split in two
+    (paper 004's Figs 1–3 at T = 30 000). Otherwise every panel is split into chunks over all processes in turn,
+    as ``verify`` does. Results do not depend on which process ran a study, nor on its batches (stored chunks
+    are bit-identical for any ``--jobs``). A panel's error is raised as it is, after the panels finished before
+    it are stored; an interruption stops the workers (the chunks stored so far are kept: a rerun resumes)."""
+    import threading
+    from collections import deque
+
+    from . import runtime
+    from .study.preflight import estimate_study_memory
+    from .utils.resources import MemoryEstimate, check_memory
+
+    workers = runtime.pool_workers(options.jobs) if options.backend == "loky" else 0
+    costs = [_panel_cost(spec) for spec, _, _ in items]
+    one = replace(options, jobs=1)
+    side_by_side = workers >= 1 and len(items) > workers and max(costs) <= sum(costs) / (workers + 1)
+    if side_by_side:
+        # as many panels at once as processes: the largest of them must fit together
+        sizes = sorted((estimate_study_memory(spec, one).total for spec, _, _ in items), reverse=True)
+        try:
+            check_memory(MemoryEstimate("panels side by side", sum(sizes[:workers + 1])), max_memory)
+        except BoundcheckError:
+            side_by_side = False  # each panel over all processes in turn: its own estimate was checked
+    if not side_by_side:
+        return [_run_spec(spec, path, options, on_chunk) for spec, path, on_chunk in items]
+    queue = deque(sorted(range(len(items)), key=lambda i: -costs[i]))
+    take, stop = threading.Lock(), threading.Event()
+    summaries: dict[int, dict] = {}
+    errors: list[BaseException] = []
+    executor = runtime.pool(workers)
+
+    def feed() -> None:
+        while not stop.is_set():
+            with take:
+                if not queue:
+                    return
+                i = queue.popleft()
+            spec, path, on_chunk = items[i]
+            try:
+                summaries[i] = executor.submit(_run_spec, spec, path, one).result()
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+                errors.append(exc)
+                stop.set()
+                return
+            if on_chunk:  # a worker's panel reports when it is done (its progress stays in the worker)
+                on_chunk(spec.n_chunks, spec.n_chunks)
+
+    feeders = [threading.Thread(target=feed, name=f"boundcheck-panels-{k}", daemon=True) for k in range(workers)]
+    for th in feeders:
+        th.start()
+    try:
+        while not stop.is_set():
+            with take:
+                if not queue:
+                    break
+                i = queue.popleft()
+            spec, path, on_chunk = items[i]
+            summaries[i] = _run_spec(spec, path, one, on_chunk)
+    except BaseException:
+        stop.set()  # the feeders send nothing more
+        runtime.shutdown()  # a panel in a worker takes minutes: stop it (its stored chunks stay)
+        raise
+    for th in feeders:
+        th.join()
+    if errors:
+        raise errors[0]
+    return [summaries[i] for i in range(len(items))]
+
+
 def _panel_data(results_dir: Path, spec: StudySpec):
     """The stored tables an empirical claim reads (runs; steps: cumulative regret and the prior used)."""
     from .claims.empirical import PanelData
@@ -1098,10 +1183,13 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
                 confirm_runs=max(grid.confirm_runs, n_cell), what=f"{exp.name}: --explore"), s.max_memory,
                 hint="lower --explore-runs or --jobs, or set --max-memory if you know better")
     data, panels_json, specs = {}, {}, {}
-    for exp, n, panel, spec in planned:
-        rel = Path(exp.name) / ((f"{panel.name}-n{n}-s{seed}" if exp.horizon is None else
-                                 f"{panel.name}-n{n}-T{exp.horizon}-s{seed}") + ("-quick" if quick else ""))
-        summary = _run_spec(spec, out / rel / "results", options, progress(f"{exp.name}/{panel.name}"))
+    rels = [Path(exp.name) / ((f"{panel.name}-n{n}-s{seed}" if exp.horizon is None else
+                               f"{panel.name}-n{n}-T{exp.horizon}-s{seed}") + ("-quick" if quick else ""))
+            for exp, n, panel, _ in planned]
+    summaries = _run_panels([(spec, out / rel / "results", progress(f"{exp.name}/{panel.name}"))
+                             for (exp, _, panel, spec), rel in zip(planned, rels, strict=True)], options,
+                            s.max_memory)
+    for (exp, _, panel, spec), rel, summary in zip(planned, rels, summaries, strict=True):
         data[(exp.name, panel.name)] = _panel_data(out / rel / "results", spec)
         specs[(exp.name, panel.name)] = spec
         panels_json.setdefault(exp.name, []).append({

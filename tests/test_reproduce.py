@@ -25,6 +25,7 @@ from boundcheck.study.experiments import (
     Paper,
     Printed,
     experiments_of,
+    get_experiment,
     get_paper,
     paper_ids,
     register_experiment,
@@ -409,3 +410,33 @@ def test_the_result_is_the_summary_with_tables(planted):
     assert len(runs) == 8 * 4 and len(regret) == len(runs) * 30
     html = summary._repr_html_()
     assert f'class="{SCOPE}"' in html and "random_beats_oracle" in html
+
+
+def test_panels_side_by_side_on_two_jobs_store_the_same_chunks_as_one_job(tmp_path, monkeypatch):
+    """With ``--jobs 2`` the panels of a reproduce go whole to the parent and a worker (api._run_panels: here the
+    two panels of paper 004's Fig. 1, quick form, shortened): every stored chunk is bit-identical (sha256) to a
+    ``--jobs 1`` run's, and so are the judged claims."""
+    import boundcheck.api as api_mod
+
+    calls = []
+    real = api_mod._run_spec
+    monkeypatch.setattr(api_mod, "_run_spec", lambda *a, **k: calls.append(a[2].jobs) or real(*a, **k))
+    orig = get_experiment("igp_ucb_gp_ts", "fig1_rkhs")
+    register_experiment(replace(orig.at_quick(), horizon=40), replace=True)
+    try:
+        one = api.reproduce("igp_ucb_gp_ts", "fig1_rkhs", runs=6, seed=5, jobs=1, out=tmp_path / "one",
+                            report=False)
+        two = api.reproduce("igp_ucb_gp_ts", "fig1_rkhs", runs=6, seed=5, jobs=2, out=tmp_path / "two",
+                            report=False)
+    finally:
+        register_experiment(orig, replace=True)
+    assert calls == [1, 1, 1]  # jobs 1: both panels in turn; jobs 2: one panel here (the other in the worker)
+    hashes = {}
+    for run in ("one", "two"):
+        for m in sorted((tmp_path / run).rglob("results/manifest.json")):
+            chunks = json.loads(m.read_text())["chunks"]
+            hashes.setdefault(m.relative_to(tmp_path / run).as_posix(), []).append(
+                {c: {k: v["sha256"] for k, v in info["files"].items()} for c, info in chunks.items()})
+    assert len(hashes) == 2 and all(len(v) == 2 and v[0] == v[1] for v in hashes.values()), hashes
+    strip = [{k: c[k] for k in ("id", "verdict", "estimate")} for c in one["claims"]]
+    assert strip == [{k: c[k] for k in ("id", "verdict", "estimate")} for c in two["claims"]]

@@ -497,7 +497,8 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
         # draw part of the report's figures (boundcheck.report.drawing)
         runtime.import_in_workers(*runtime.registered("workers"))
-    if options.backend == "loky" and big:
+    if options.backend == "loky" and big and workers > 1:  # (a study on one process has no workers to stop; the
+        # pool may be running other studies: api._run_panels)
         runtime.shutdown()  # a big study: give the workers' memory back before the summary and reports
 
 
