@@ -728,3 +728,21 @@ def test_graphml_is_one_way_of_giving_the_graph(tmp_path, capsys):
         assert "graphml" in schema(fam)["properties"][table]["properties"]
     assert main(["scenario", "schema", "--family", "combinatorial.road"]) == 0
     assert "an undirected graph (or edge) is a road both ways" in capsys.readouterr().out
+
+
+def test_the_graphml_example_and_the_csv_cap(tmp_path, capsys):
+    """examples/my_roads.toml (docs/scenarios.md's GraphML example) validates; the CSV files have the GraphML
+    file's size cap."""
+    from boundcheck.world.scenario_files import MAX_DATA_BYTES
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "my_roads.toml"
+    assert main(["scenario", "validate", str(example)]) == 0
+    sc = load_scenario(example)
+    assert "road network of roads.graphml (16 intersections, 48 directed roads)" in sc.description
+    capsys.readouterr()
+    _road_csvs(tmp_path)
+    (tmp_path / "road.toml").write_text(ROAD_FILE)
+    with open(tmp_path / "nodes.csv", "ab") as fh:
+        fh.truncate(MAX_DATA_BYTES + 1)
+    assert main(["scenario", "validate", str(tmp_path / "road.toml")]) == 2
+    assert "key 'network.nodes_csv': nodes.csv is too large" in capsys.readouterr().err
