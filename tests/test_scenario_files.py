@@ -639,6 +639,17 @@ def test_a_graphml_dag_is_the_inline_one(tmp_path):
     a, b = load_scenario(tmp_path / "inline.toml"), load_scenario(tmp_path / "gml.toml")
     assert scenario_fingerprints(a) == scenario_fingerprints(b)  # texts too: the DAG's description is the same
     assert np.array_equal(b.actions.dag.tail, [t for t, _ in pairs]) and b.actions.dag.k_max == 4
+    # start and goal may be the file's node ids
+    (tmp_path / "ids.toml").write_text((tmp_path / "gml.toml").read_text().replace("start = 0", 'start = "n0"')
+                                       .replace("goal = 4", 'goal = "n4"'))
+    assert scenario_fingerprints(load_scenario(tmp_path / "ids.toml")) == scenario_fingerprints(b)
+    (tmp_path / "ids.toml").write_text((tmp_path / "gml.toml").read_text().replace("goal = 4", 'goal = "n9"'))
+    with pytest.raises(ScenarioFileError, match=r"key 'graph.goal': expected a node index or the id of a <node> of "
+                                                r"the GraphML file \('n0', 'n1', 'n2', 'n3', 'n4'\), got 'n9'"):
+        load_scenario(tmp_path / "ids.toml")
+    (tmp_path / "ids.toml").write_text(DAG_FILE.replace("goal = 4", 'goal = "n4"'))
+    with pytest.raises(ScenarioFileError, match=r"key 'graph.goal': expected a node index \(a node's id only with"):
+        load_scenario(tmp_path / "ids.toml")
 
 
 def _bomb(folder: Path) -> None:

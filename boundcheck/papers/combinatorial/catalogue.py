@@ -434,6 +434,9 @@ def _rough(sc: Scenario, lengthscale: float = 0.1) -> Scenario:
 _POS = {"type": "number", "exclusiveMinimum": 0}
 _NAT = {"type": "integer", "minimum": 1}
 _SEED = {"type": "integer", "minimum": 0}
+_NODE = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}],
+         "description": "a node: its index (node i is the i-th of the list, CSV or GraphML file), or with graphml "
+                        "the id of one of the file's <node>s"}
 _SHARED = {
     **COMMON_PROPERTIES,
     "noise": {**_POS, "description": "ς: the noise standard deviation every model uses (the data's too, unless "
@@ -481,7 +484,7 @@ DAG_SCHEMA = object_schema({
         "graphml": {"type": "string", "description": "a GraphML file (instead of nodes and edges; relative to the "
                                                     "scenario file): a directed graph, node attributes x, y, edges "
                                                     "source → target; node i is the file's i-th <node>"},
-        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
+        "start": _NODE, "goal": _NODE},
         (), "grid, or an edge list (nodes or nodes_csv, edges or edges_csv, or graphml; start, goal) of a DAG"),
     "kernel": _SE,
     "availability": object_schema({"closure_probability": {"type": "number", "minimum": 0, "exclusiveMaximum": 1,
@@ -509,7 +512,7 @@ ROAD_SCHEMA = object_schema({
     "route": object_schema({
         "index": {**_NAT, "description": "the index-th far-apart route of the network (with count, stretch, seed)"},
         "count": _NAT, "seed": _SEED, "stretch": {"type": "number", "minimum": 1},
-        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
+        "start": _NODE, "goal": _NODE},
         (), "index, or start and goal: the route's goal-directed corridor is the DAG of base arms"),
     "kernel": object_schema({"feature_lengthscale": _POS}, ("feature_lengthscale",),
                             "k = σ₀²(½k̃_G k_f + ½k'_f): the Matérn-5/2 feature kernels' lengthscale"),
@@ -616,6 +619,19 @@ def _int_array(f: FileReader, value, key: str) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def _node(f: FileReader, table: dict, key: str, path: str, ids: tuple[str, ...] | None) -> int:
+    """The node ``table[key]`` names: an index, or (``ids``: the nodes of a GraphML file) a node's id."""
+    value = table[key]
+    if isinstance(value, str):
+        if ids is None:
+            raise f.error(f"{path}.{key}", "a node index (a node's id only with a GraphML file)", value)
+        if value not in ids:
+            some = ", ".join(map(repr, ids[:5])) + (", ..." if len(ids) > 5 else "")
+            raise f.error(f"{path}.{key}", f"a node index or the id of a <node> of the GraphML file ({some})", value)
+        return ids.index(value)
+    return f.integer(table, key, path, minimum=0)
+
+
 def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
     """S2 from a ``combinatorial.dag_paths`` file (:data:`DAG_SCHEMA`): the grid DAG, or a DAG from an edge
     list (nodes and edges inline, in CSV files or in a GraphML file) whose base arms' points are the edges'
@@ -662,7 +678,8 @@ def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
                 head = _int_array(f, c["head"], "graph.edges_csv")
         where = "graph.graphml" if "graphml" in g else "graph"  # the key the graph came from
         _at_most(f, where, tail.size, MAX_ARMS, " edges")
-        start, goal = f.integer(g, "start", "graph", minimum=0), f.integer(g, "goal", "graph", minimum=0)
+        ids = gm.ids if "graphml" in g else None
+        start, goal = _node(f, g, "start", "graph", ids), _node(f, g, "goal", "graph", ids)
         try:
             dag = DAG(xy.shape[0], tail, head, start, goal)
         except BoundcheckError as exc:
@@ -701,8 +718,9 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
                      f.integer(st, "seed", "network.synthetic", minimum=0))
         if vehicle is not None:
             net = replace(net, energy=edge_energy(net.length, net.incline, net.speed, vehicle))
-        text = "synthetic road network"
+        text, ids = "synthetic road network", None
     else:
+        ids = None
         if set(nt) not in ({"nodes_csv", "edges_csv"}, {"graphml"}):
             raise f.error("network", "exactly one of synthetic, nodes_csv with edges_csv, or graphml")
         if "graphml" in nt:
@@ -712,6 +730,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
                            undirected="both")
             nodes, edges = gm.nodes, {"tail": gm.tail, "head": gm.head, **gm.edges}
             key = where = "network.graphml"
+            ids = gm.ids
             text = f"road network of {nt['graphml']}"
         else:
             nodes = f.csv_columns("network.nodes_csv", nt["nodes_csv"], ("x", "y", "elevation"))
@@ -741,7 +760,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
         if "start" not in rt or "goal" not in rt or "count" in rt or "seed" in rt:
             raise f.error("route", "index (with count, stretch, seed), or start and goal (with stretch)")
         index = 1
-        s, g = f.integer(rt, "start", "route", minimum=0), f.integer(rt, "goal", "route", minimum=0)
+        s, g = _node(f, rt, "start", "route", ids), _node(f, rt, "goal", "route", ids)
         if max(s, g) >= len(net.xy) or s == g:
             raise f.error("route", f"distinct start and goal nodes in 0..{len(net.xy) - 1}", f"{s} → {g}")
         route = corridor(net, s, g, stretch)
