@@ -4,6 +4,7 @@ The statistics are tested on synthetic per-run data (no simulation); the command
 and horizons. The full experiments run from the command, not here."""
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -360,6 +361,12 @@ def test_replication_latex_compiles(planted, tmp_path):
     res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stdout[-2000:]
+    # one pass is the whole build, as for a verify's report.tex (issue 28): nothing asks for a rerun (longtable
+    # widths, labels), and nothing runs into the margin
+    log = (tmp_path / "report.log").read_text(errors="replace")
+    assert not re.search(r"Rerun LaTeX|Rerun to get|Label\(s\) may have changed|widths have changed", log), log[-3000:]
+    overfull = re.findall(r"^Overfull \\[hv]box.*$", log, re.M)
+    assert not overfull, overfull
 
 
 @pytest.mark.parametrize("argv, fragment", [

@@ -482,7 +482,8 @@ FAMILY_BAD = [
     ("dag", "closure_probability = 0.2", "closure_probability = 1.0", "key 'availability.closure_probability'"),
     ("road", "m = 1500.0", "mass = 1500.0", "unknown key 'vehicle.mass'; expected one of A, C_d, C_r"),
     ("road", 'edges_csv = "roads.csv"', 'edges_csv = "roads.csv"\nsynthetic = {nodes = 9, side = 1.0, '
-     'neighbours = 2, seed = 1}', "key 'network': expected exactly one of synthetic, or nodes_csv with edges_csv"),
+     'neighbours = 2, seed = 1}',
+     "key 'network': expected exactly one of synthetic, nodes_csv with edges_csv, or graphml"),
     ("road", 'nodes_csv = "nodes.csv"', 'nodes_csv = "roads.csv"', "key 'network.nodes_csv': expected a CSV whose "
      "header names x, y, elevation"),
     ("road", "goal = 15", "goal = 0", "key 'route': expected distinct start and goal"),
@@ -551,3 +552,208 @@ def test_a_family_of_ones_own(tmp_path):
     with pytest.raises(ScenarioFileError, match=r"key 'points': expected a value \(required\)"):
         load_scenario(path)
     assert "mine.line" in api.scenario_schema()["oneOf"][-1]["title"]
+
+
+# ------------------------------------------------------------------------------------ GraphML (issue 28)
+def _graphml(path: Path, nodes: list[dict], edges: list[tuple], *, directed: bool = True, defaults: dict | None = None,
+             head: str = '<?xml version="1.0" encoding="UTF-8"?>\n', graph_extra: str = "") -> Path:
+    """A GraphML file: ``nodes`` (attribute dicts, ids n0, n1, ...), ``edges`` (source, target, attribute dict)
+    with a <key> per attribute (``defaults``: their <default>s)."""
+    defaults = defaults or {}
+    names = {"node": sorted({k for n in nodes for k in n} | {k for k in defaults if k != "speed_kmh"}),
+             "edge": sorted({k for e in edges for k in e[2]} | ({"speed_kmh"} & set(defaults)))}
+    keys = [f'<key id="{w}_{a}" for="{w}" attr.name="{a}" attr.type="double">'
+            + (f"<default>{defaults[a]}</default>" if a in defaults else "") + "</key>"
+            for w in ("node", "edge") for a in names[w]]
+    body = [f'<node id="n{i}">' + "".join(f'<data key="node_{k}">{v}</data>' for k, v in n.items()) + "</node>"
+            for i, n in enumerate(nodes)]
+    body += [f'<edge source="{s}" target="{t}">' + "".join(f'<data key="edge_{k}">{v}</data>' for k, v in a.items())
+             + "</edge>" for s, t, a in edges]
+    path.write_text(head + '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n' + "\n".join(keys)
+                    + f'\n<graph id="G" edgedefault="{"directed" if directed else "undirected"}">\n' + "\n".join(body)
+                    + f"\n{graph_extra}</graph>\n</graphml>\n")
+    return path
+
+
+def _road_graphml(folder: Path, name: str = "roads.graphml", **kw) -> Path:
+    """The street grid of :func:`_road_csvs`, as GraphML (the same numbers, the same order)."""
+    _road_csvs(folder)
+    rows = [r.split(",") for r in (folder / "nodes.csv").read_text().split()[1:]]
+    nodes = [{"x": x, "y": y, "elevation": z} for x, y, z in rows]
+    edges = [(f"n{t}", f"n{h}", {"speed_kmh": s}) for t, h, s in
+             (r.split(",") for r in (folder / "roads.csv").read_text().split()[1:])]
+    return _graphml(folder / name, nodes, edges, **kw)
+
+
+def _summary(result) -> dict:
+    return {k: result[k] for k in ("verdict", "claims", "bound", "tightness", "regret", "runs", "horizon")}
+
+
+def test_a_graphml_road_network_is_the_csv_one(tmp_path):
+    """The same road grid from CSV files and from a GraphML file: the same scenario, bit for bit (every pinned
+    array and number), and the same summary of a short verify at a fixed seed."""
+    from scenario_pins import PINNED_FIELDS
+
+    _road_graphml(tmp_path)
+    (tmp_path / "csv.toml").write_text(ROAD_FILE)
+    (tmp_path / "gml.toml").write_text(ROAD_FILE.replace('nodes_csv = "nodes.csv"\nedges_csv = "roads.csv"',
+                                                         'graphml = "roads.graphml"'))
+    a, b = load_scenario(tmp_path / "csv.toml"), load_scenario(tmp_path / "gml.toml")
+    assert "road network of roads.graphml (16 intersections, 48 directed roads)" in b.description
+    assert "truth" in PINNED_FIELDS and scenario_fingerprints(a)["numbers"] == scenario_fingerprints(b)["numbers"]
+    assert np.array_equal(a.truth.K, b.truth.K) and np.array_equal(a.truth.mean, b.truth.mean)
+    kw = dict(runs=3, horizon=8, seed=5, jobs=1, out=None, report=False)
+    assert _summary(api.verify("comb_gp_ucb", a, **kw)) == _summary(api.verify("comb_gp_ucb", b, **kw))
+
+
+def test_comb_road_1_exported_as_undirected_graphml_is_comb_road_1(tmp_path):
+    """comb_road_1's synthetic network written as an undirected GraphML graph (one <edge> per road, the most
+    common speed as the key's <default>): an undirected edge is a road both ways, the reverse roads after the
+    file's, so the scenario is the built-in one, bit for bit."""
+    from boundcheck.papers.combinatorial.catalogue import SCENARIO_DIR, road_network
+
+    net = road_network(120, 3000.0, 4, 2025)
+    m = net.n_edges // 2
+    assert np.array_equal(net.tail[:m], net.head[m:]) and np.array_equal(net.speed[:m], net.speed[m:])
+    kmh = np.round(net.speed[:m] * 3.6)
+    nodes = [{"x": repr(float(x)), "y": repr(float(y)), "elevation": repr(float(z))}
+             for (x, y), z in zip(net.xy, net.elevation, strict=True)]
+    edges = [(f"n{t}", f"n{h}", {} if s == 50 else {"speed_kmh": repr(float(s))})
+             for t, h, s in zip(net.tail[:m], net.head[:m], kmh, strict=True)]
+    _graphml(tmp_path / "lux.graphml", nodes, edges, directed=False, defaults={"speed_kmh": 50})
+    text = (SCENARIO_DIR / "comb_road_1.toml").read_text()
+    synthetic = "synthetic = {nodes = 120, side = 3000.0, neighbours = 4, seed = 2025}"
+    assert synthetic in text
+    (tmp_path / "r1.toml").write_text(text.replace(synthetic, 'graphml = "lux.graphml"'))
+    sc = load_scenario(tmp_path / "r1.toml")
+    assert scenario_fingerprints(sc)["numbers"] == scenario_fingerprints(get_scenario("comb_road_1"))["numbers"]
+
+
+def test_a_graphml_dag_is_the_inline_one(tmp_path):
+    nodes = [{"x": x, "y": y} for x, y in ((0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (2.0, 0.0), (3.0, 0.0))]
+    pairs = [(0, 1), (0, 2), (1, 3), (2, 3), (1, 2), (3, 4), (0, 3)]
+    _graphml(tmp_path / "dag.graphml", nodes, [(f"n{t}", f"n{h}", {}) for t, h in pairs])
+    (tmp_path / "inline.toml").write_text(DAG_FILE)
+    inline = DAG_FILE.split("[graph]\n")[1].split("start")[0]
+    (tmp_path / "gml.toml").write_text(DAG_FILE.replace(inline, 'graphml = "dag.graphml"\n'))
+    a, b = load_scenario(tmp_path / "inline.toml"), load_scenario(tmp_path / "gml.toml")
+    assert scenario_fingerprints(a) == scenario_fingerprints(b)  # texts too: the DAG's description is the same
+    assert np.array_equal(b.actions.dag.tail, [t for t, _ in pairs]) and b.actions.dag.k_max == 4
+    # start and goal may be the file's node ids
+    (tmp_path / "ids.toml").write_text((tmp_path / "gml.toml").read_text().replace("start = 0", 'start = "n0"')
+                                       .replace("goal = 4", 'goal = "n4"'))
+    assert scenario_fingerprints(load_scenario(tmp_path / "ids.toml")) == scenario_fingerprints(b)
+    (tmp_path / "ids.toml").write_text((tmp_path / "gml.toml").read_text().replace("goal = 4", 'goal = "n9"'))
+    with pytest.raises(ScenarioFileError, match=r"key 'graph.goal': expected a node index or the id of a <node> of "
+                                                r"the GraphML file \('n0', 'n1', 'n2', 'n3', 'n4'\), got 'n9'"):
+        load_scenario(tmp_path / "ids.toml")
+    (tmp_path / "ids.toml").write_text(DAG_FILE.replace("goal = 4", 'goal = "n4"'))
+    with pytest.raises(ScenarioFileError, match=r"key 'graph.goal': expected a node index \(a node's id only with"):
+        load_scenario(tmp_path / "ids.toml")
+
+
+def _bomb(folder: Path) -> None:
+    lol = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+    (folder / "roads.graphml").write_text('<?xml version="1.0"?>\n<!DOCTYPE graphml [<!ENTITY l0 "lol">' + lol
+                                          + ']>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">&l9;</graphml>')
+
+
+def _huge(folder: Path) -> None:
+    from boundcheck.world.scenario_files import MAX_DATA_BYTES
+
+    with open(folder / "roads.graphml", "wb") as fh:  # sparse: nothing is written to the disk
+        fh.truncate(MAX_DATA_BYTES + 1)
+
+
+GRAPHML_BAD = [  # (table, how the file is spoilt, the message)
+    ("network", lambda d: (d / "roads.graphml").unlink(), "expected a GraphML file, got 'roads.graphml (not found)'"),
+    ("network", lambda d: (d / "roads.graphml").write_text("x,y,elevation\n0,0,0\n"), "malformed XML"),
+    ("network", lambda d: ((d / "roads.graphml").unlink(), (d / "roads.graphml").mkdir()),
+     "key 'network.graphml': roads.graphml is not a file: it is a directory"),
+    ("network", _bomb, "without a DOCTYPE or entity declarations (refused: they can expand a small file into "
+                       "gigabytes), got a DOCTYPE"),
+    ("network", _huge, f"roads.graphml is too large ({16 * 1024**2 + 1} bytes; at most {16 * 1024**2}"),
+    ("network", lambda d: _road_graphml(d, directed=True, head="").write_text(
+        (d / "roads.graphml").read_text().replace('<data key="node_elevation">0</data>', "", 1)),
+     "expected every node to have elevation"),
+    ("network", lambda d: (d / "roads.graphml").write_text(
+        (d / "roads.graphml").read_text().replace('<data key="node_x">500</data>', '<data key="node_x">far</data>',
+                                                  1)), "expected a number for x of node 'n1', got 'far'"),
+    ("network", lambda d: (d / "roads.graphml").write_text(
+        (d / "roads.graphml").read_text().replace('<data key="edge_speed_kmh">30</data>',
+                                                  '<data key="edge_speed_kmh">inf</data>', 1)),
+     "expected a finite number for speed_kmh of edge 'n0' → 'n1', got 'inf'"),
+    ("network", lambda d: (d / "roads.graphml").write_text(
+        (d / "roads.graphml").read_text().replace('target="n4"', 'target="n99"', 1)), "to unknown node 'n99'"),
+    ("network", lambda d: _road_graphml(d, graph_extra='<hyperedge><endpoint node="n0"/></hyperedge>\n'),
+     "hyperedges are not read"),
+    ("network", lambda d: _road_graphml(d, graph_extra='<node id="sub"><graph edgedefault="directed"/></node>\n'),
+     "nested graphs"),
+    ("network", lambda d: (d / "roads.graphml").write_text((d / "roads.graphml").read_text().replace(
+        "</graphml>", '<graph edgedefault="directed"/></graphml>')), "exactly one <graph> in the file, got 2 graphs"),
+    ("network", lambda d: (d / "roads.graphml").write_text(
+        (d / "roads.graphml").read_text().replace('target="n1"', 'target="n0"', 1)),
+     "key 'network.graphml': road ends must be distinct"),  # the CSV path's check, naming the GraphML key
+    ("graph", lambda d: (d / "dag.graphml").write_text(
+        (d / "dag.graphml").read_text().replace('source="n3" target="n4"', 'source="n3" target="n0"')),
+     "key 'graph.graphml': the graph has a directed cycle"),
+    ("graph", lambda d: (d / "dag.graphml").write_text(
+        (d / "dag.graphml").read_text().replace('"directed"', '"undirected"')), "expected a directed graph"),
+    ("graph", lambda d: (d / "dag.graphml").write_text((d / "dag.graphml").read_text().replace(
+        '<data key="node_y">', '<data key="d9">', 1)), "expected <data key> declared by a <key for=\"node\">"),
+]
+
+
+@pytest.mark.parametrize("table, spoil, message", GRAPHML_BAD, ids=[b[2][:40] for b in GRAPHML_BAD])
+def test_hostile_graphml_is_one_line_naming_the_key(tmp_path, capsys, table, spoil, message):
+    _road_graphml(tmp_path)
+    _graphml(tmp_path / "dag.graphml", [{"x": float(i), "y": 0.0} for i in range(5)],
+             [(f"n{t}", f"n{h}", {}) for t, h in ((0, 1), (1, 2), (2, 3), (3, 4), (0, 3))])
+    if table == "network":
+        text = ROAD_FILE.replace('nodes_csv = "nodes.csv"\nedges_csv = "roads.csv"', 'graphml = "roads.graphml"')
+    else:
+        text = DAG_FILE.replace(DAG_FILE.split("[graph]\n")[1].split("start")[0], 'graphml = "dag.graphml"\n')
+    (tmp_path / "ok.toml").write_text(text)
+    assert load_scenario(tmp_path / "ok.toml").name  # the file is fine before it is spoilt
+    spoil(tmp_path)
+    with pytest.raises(ScenarioFileError) as exc:
+        load_scenario(tmp_path / "ok.toml")
+    assert f"key '{table}.graphml'" in str(exc.value) and message in str(exc.value), str(exc.value)
+    assert main(["scenario", "validate", str(tmp_path / "ok.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and f"{table}.graphml" in err
+
+
+def test_graphml_is_one_way_of_giving_the_graph(tmp_path, capsys):
+    from boundcheck.world.scenario_files import schema
+
+    _road_graphml(tmp_path)
+    both = ROAD_FILE.replace('edges_csv = "roads.csv"', 'edges_csv = "roads.csv"\ngraphml = "roads.graphml"')
+    (tmp_path / "both.toml").write_text(both)
+    with pytest.raises(ScenarioFileError, match="exactly one of synthetic, nodes_csv with edges_csv, or graphml"):
+        load_scenario(tmp_path / "both.toml")
+    (tmp_path / "dag.toml").write_text(DAG_FILE.replace("goal = 4", 'goal = 4\ngraphml = "roads.graphml"'))
+    with pytest.raises(ScenarioFileError, match=r"key 'graph.edges': expected nothing else with graph.graphml"):
+        load_scenario(tmp_path / "dag.toml")
+    for fam, table in (("combinatorial.road", "network"), ("combinatorial.dag_paths", "graph")):
+        assert "graphml" in schema(fam)["properties"][table]["properties"]
+    assert main(["scenario", "schema", "--family", "combinatorial.road"]) == 0
+    assert "an undirected graph (or edge) is a road both ways" in capsys.readouterr().out
+
+
+def test_the_graphml_example_and_the_csv_cap(tmp_path, capsys):
+    """examples/my_roads.toml (docs/scenarios.md's GraphML example) validates; the CSV files have the GraphML
+    file's size cap."""
+    from boundcheck.world.scenario_files import MAX_DATA_BYTES
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "my_roads.toml"
+    assert main(["scenario", "validate", str(example)]) == 0
+    sc = load_scenario(example)
+    assert "road network of roads.graphml (16 intersections, 48 directed roads)" in sc.description
+    capsys.readouterr()
+    _road_csvs(tmp_path)
+    (tmp_path / "road.toml").write_text(ROAD_FILE)
+    with open(tmp_path / "nodes.csv", "ab") as fh:
+        fh.truncate(MAX_DATA_BYTES + 1)
+    assert main(["scenario", "validate", str(tmp_path / "road.toml")]) == 2
+    assert "key 'network.nodes_csv': nodes.csv is too large" in capsys.readouterr().err

@@ -250,8 +250,10 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 """
 
 
-def _longtable(spec: str, header: list[str], rows: list[list[str]]) -> str:
-    spec = spec.replace("p{", r">{\raggedright\arraybackslash}p{")
+def _longtable(spec: str, header: list[str], rows: list[list[str]], *, raw: bool = False) -> str:
+    """A longtable; its ``p{}`` columns made ragged-right unless ``raw`` (the spec says how each column is set)."""
+    if not raw:
+        spec = spec.replace("p{", r">{\raggedright\arraybackslash}p{")
     if any(header):
         lines = [f"\\begin{{longtable}}{{{spec}}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule",
                  r"\endhead", r"\bottomrule", r"\endlastfoot"]

@@ -25,6 +25,25 @@ from .replication_figures import ReplicationTable, paper_figure_names
 __all__ = ["render_latex", "claims_table"]
 
 
+def _fixed(*widths: float | str) -> str:
+    r"""A longtable spec of fixed-width columns: each width a fraction of ``\linewidth`` that *includes* the
+    column's padding (``2\tabcolsep``), so fractions summing to at most 1 fit the line; a width given as
+    ``"r0.1"`` is a right-aligned (numeric) column. Why fixed: longtable settles the width of an ``l``/``r``
+    column only on a second pdflatex pass ("Table widths have changed. Rerun LaTeX."); with fixed widths one
+    pass gives the final PDF, as for ``report.tex`` (:mod:`boundcheck.report.latex`)."""
+    out = []
+    for w in widths:
+        right = isinstance(w, str) and w.startswith("r")
+        frac = float(w[1:]) if right else float(w)
+        out.append(f">{{\\{'raggedleft' if right else 'raggedright'}\\arraybackslash}}"
+                   f"p{{\\dimexpr {frac:.3f}\\linewidth-2\\tabcolsep\\relax}}")
+    return "".join(out)
+
+
+def _table(widths: tuple, header: list[str], rows: list[list[str]]) -> str:
+    return _longtable(_fixed(*widths), header, rows, raw=True)
+
+
 def _claim_rows(claims: list[dict]) -> list[list[str]]:
     rows = []
     for c in claims:
@@ -37,14 +56,14 @@ def _claim_rows(claims: list[dict]) -> list[list[str]]:
     return rows
 
 
-_SPEC = r"p{0.17\linewidth}p{0.36\linewidth}p{0.24\linewidth}p{0.07\linewidth}p{0.08\linewidth}"
-_HEAD = ["claim", "the paper says / tested as", "effect (simultaneous interval)", "Holm p (false/true)", "verdict"]
+_WIDTHS = (0.17, 0.33, 0.22, 0.13, 0.15)
+_HEAD = ["claim", "the paper says / tested as", "effect (simultaneous interval)", "Holm p (false / true)", "verdict"]
 
 
 def claims_table(ctx: ReplicationContext) -> str:
     """Every judged claim, as a longtable fragment (needs booktabs, longtable, array)."""
     return ("% \\input this in a document with \\usepackage{booktabs,longtable,array}\n"
-            + _longtable(_SPEC, _HEAD, _claim_rows(ctx.claims)) + "\n")
+            + _table(_WIDTHS, _HEAD, _claim_rows(ctx.claims)) + "\n")
 
 
 def _figure(f: FigureInfo) -> list[str]:
@@ -52,18 +71,24 @@ def _figure(f: FigureInfo) -> list[str]:
     return [r"\begin{figure}[htbp]\centering",
             f"\\includegraphics[width={frac:.3f}\\linewidth,height=0.5\\textheight,keepaspectratio]"
             f"{{figures/{f.png.name}}}",
-            r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + f"}}\\label{{fig:{f.name}}}",
+            # no \label: nothing refers to a figure, and a label asks for a second pdflatex pass
+            r"\caption{\textbf{" + tex(f.title) + ".} " + tex(f.caption) + "}",
             r"\end{figure}"]
 
 
 def _paper_table(t: ReplicationTable) -> list[str]:
     n = len(t.columns)
-    width = f"{0.94 / n:.3f}"
-    # a wide table: every column a wrapping paragraph column, so long headings do not push it off the page
-    spec = "".join("r" if i in t.numeric and n <= 8 else f"p{{{width}\\linewidth}}" for i in range(n))
+    cells = [[str(c) for c in t.columns], *[[table_cell(v) for v in r] for r in t.rows]]
+    # every column a wrapping paragraph column, as wide as its longest word asks (a word cannot break: TeX does
+    # not hyphenate a cell's first word), so a wide table (paper 001's Table 3 has 18 columns) fits the line;
+    # the numeric ones right-aligned
+    need = [max([3, *(len(w) for row in cells if i < len(row) for w in str(row[i]).split())]) for i in range(n)]
+    widths = tuple(f"r{x / sum(need)}" if i in t.numeric else x / sum(need) for i, x in enumerate(need))
+    # a wide table's padding would take a third of the line at the usual 6pt a side
+    narrow = r"\setlength{\tabcolsep}{2pt}" if n > 8 else ""
     return [r"\subsection*{" + tex(t.title) + "}",
-            r"{\scriptsize", _longtable(spec, [tex(c) for c in t.columns],
-                                           [[tex(table_cell(v)) for v in r] for r in t.rows]), "}",
+            r"{\scriptsize" + narrow, _table(widths, [tex(c) for c in t.columns],
+                                              [[tex(table_cell(v)) for v in r] for r in t.rows]), "}",
             r"{\small " + tex(t.caption) + r"}\par"]
 
 
@@ -92,28 +117,26 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(r"\par\fbox{\parbox{0.96\linewidth}{\textbf{Stand-in:} " + tex(exp["stand_in"]) + "}}")
         if exp.get("stand_in_rows"):
             L.append(r"\subsection*{What stands in for the real data}")
-            L.append(_longtable(r"p{0.16\linewidth}p{0.38\linewidth}p{0.38\linewidth}",
-                                [tex(h) for h in STAND_IN_HEAD], [[tex(c) for c in r] for r in stand_in_rows(exp)]))
+            L.append(_table((0.18, 0.41, 0.41), [tex(h) for h in STAND_IN_HEAD],
+                            [[tex(c) for c in r] for r in stand_in_rows(exp)]))
         L.append(r"\subsection*{Settings}")
-        L.append(_longtable(r"p{0.2\linewidth}p{0.4\linewidth}p{0.08\linewidth}p{0.24\linewidth}",
-                            ["setting", "value", "status", "source / why"],
-                            [[tex(x["name"]), tex(x["value"]), tex(x["status"]), tex(x.get("source", ""))]
-                             for x in exp["settings"]]))
+        L.append(_table((0.2, 0.38, 0.12, 0.3), ["setting", "value", "status", "source / why"],
+                        [[tex(x["name"]), tex(x["value"]), tex(x["status"]), tex(x.get("source", ""))]
+                         for x in exp["settings"]]))
         if exp.get("panel_results"):
             L.append(r"\subsection*{Studies run}")
-            L.append(_longtable(r"p{0.2\linewidth}p{0.24\linewidth}rrp{0.36\linewidth}",
-                                ["panel", "scenario", "runs", "T", "stored results"],
-                                [[tex(x["title"]), ident(x["scenario"]), tex(fmt(x["runs"])), tex(fmt(x["horizon"])),
-                                  ident(x["results"])] for x in exp["panel_results"]]))
+            L.append(_table((0.2, 0.24, "r0.08", "r0.08", 0.4), ["panel", "scenario", "runs", "T", "stored results"],
+                            [[tex(x["title"]), ident(x["scenario"]), tex(fmt(x["runs"])), tex(fmt(x["horizon"])),
+                              ident(x["results"])] for x in exp["panel_results"]]))
         mine = [c for c in ctx.claims if c["experiment"] == exp["name"]]
         if mine:
             L.append(r"\subsection*{Claims}")
-            L.append(_longtable(_SPEC, _HEAD, _claim_rows(mine)))
+            L.append(_table(_WIDTHS, _HEAD, _claim_rows(mine)))
         if exp.get("printed_results"):
             L.append(r"\subsection*{The paper's numbers beside ours}")
             L.append(r"{\scriptsize")
-            L.append(_longtable(r"p{0.17\linewidth}p{0.12\linewidth}rp{0.15\linewidth}rrrp{0.07\linewidth}",
-                                [tex(h) for h in PRINTED_HEAD], [[tex(c) for c in r] for r in printed_rows(exp)]))
+            L.append(_table((0.15, 0.11, "r0.1", 0.16, "r0.12", "r0.12", "r0.12", 0.12),
+                            [tex(h) for h in PRINTED_HEAD], [[tex(c) for c in r] for r in printed_rows(exp)]))
             L.append("}")
         for t in (tables or {}).get(exp["name"], []):
             L += _paper_table(t)
@@ -129,10 +152,9 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             L.append(r"\subsection{" + tex(f"{name}: {len(ex['cells'])} settings, {ex['runs']} paired runs each")
                      + "}")
             L.append(tex(ex.get("note", "")))
-            L.append(_longtable(r"p{0.25\linewidth}p{0.3\linewidth}p{0.37\linewidth}",
-                                ["axis", "levels", "meaning"],
-                                [[tex(a["label"]), tex(", ".join(map(str, a["levels"]))), tex(a.get("meaning", ""))]
-                                 for a in ex["axes"]]))
+            L.append(_table((0.25, 0.33, 0.42), ["axis", "levels", "meaning"],
+                            [[tex(a["label"]), tex(", ".join(map(str, a["levels"]))), tex(a.get("meaning", ""))]
+                             for a in ex["axes"]]))
             for cid, block in ex["claims"].items():
                 L.append(r"\paragraph{" + ident(cid) + "} " + tex(explore_sentence(cid, block, ex)))
                 f = by_name.get(f"explore_{cid}")
@@ -141,13 +163,14 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
             if ex.get("best_setting"):
                 L.append(r"\paragraph{Every claim at the setting that confirms the most} "
                          + tex(best_setting_sentence(name, ex["best_setting"])))
-                L.append(_longtable(_SPEC, _HEAD, _claim_rows(ex["best_setting"]["claims"])))
+                L.append(_table(_WIDTHS, _HEAD, _claim_rows(ex["best_setting"]["claims"])))
     L.append(r"\clearpage\section{How the verdicts are reached}")
     L.append(tex("Two one-sided paired t-tests per claim ('the claim is false': reproduced; 'the claim is true': "
                  "not reproduced); intersection-union for conditions that must all hold, Bonferroni for one of "
                  f"several. Budget: {s['budget']}. Intervals are simultaneous (Bonferroni) at the same budget."))
     L.append(r"\section{Configuration and provenance}")
-    L.append(_longtable(r"lp{0.64\linewidth}", ["", ""], [
+    # a header row: a longtable whose head has none asks for a second pass ("Column widths have changed")
+    L.append(_table((0.3, 0.7), ["", "value"], [
         [tex("boundcheck version"), tex(s.get("version"))], [tex("seed"), tex(s.get("seed"))],
         [tex("runs"), tex(s.get("runs") or "each experiment's default")],
         [tex("false-alarm budget"), tex(s.get("false_alarm"))],

@@ -21,7 +21,7 @@
 
 Every scenario is a file in ``scenarios/`` of one of the families ``combinatorial.top_k`` (S1),
 ``combinatorial.dag_paths`` (S2; a DAG from an edge list too), ``combinatorial.road`` (S3; a road graph from a
-CSV edge list too, with eq. (8)'s edge energies) and ``combinatorial.contexts`` (S4) (docs/scenarios.md); the
+CSV or GraphML edge list too, with eq. (8)'s edge energies) and ``combinatorial.contexts`` (S4) (docs/scenarios.md); the
 builders below build the same scenarios from Python (the experiments use them).
 """
 
@@ -434,6 +434,9 @@ def _rough(sc: Scenario, lengthscale: float = 0.1) -> Scenario:
 _POS = {"type": "number", "exclusiveMinimum": 0}
 _NAT = {"type": "integer", "minimum": 1}
 _SEED = {"type": "integer", "minimum": 0}
+_NODE = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}],
+         "description": "a node: its index (node i is the i-th of the list, CSV or GraphML file), or with graphml "
+                        "the id of one of the file's <node>s"}
 _SHARED = {
     **COMMON_PROPERTIES,
     "noise": {**_POS, "description": "ς: the noise standard deviation every model uses (the data's too, unless "
@@ -478,8 +481,11 @@ DAG_SCHEMA = object_schema({
                                              "maxItems": 2}, "description": "[tail, head] node indices"},
         "nodes_csv": {"type": "string", "description": "a CSV with columns x, y (instead of nodes)"},
         "edges_csv": {"type": "string", "description": "a CSV with columns tail, head (instead of edges)"},
-        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
-        (), "grid, or an edge list (nodes or nodes_csv, edges or edges_csv, start, goal) of a DAG"),
+        "graphml": {"type": "string", "description": "a GraphML file (instead of nodes and edges; relative to the "
+                                                    "scenario file): a directed graph, node attributes x, y, edges "
+                                                    "source → target; node i is the file's i-th <node>"},
+        "start": _NODE, "goal": _NODE},
+        (), "grid, or an edge list (nodes or nodes_csv, edges or edges_csv, or graphml; start, goal) of a DAG"),
     "kernel": _SE,
     "availability": object_schema({"closure_probability": {"type": "number", "minimum": 0, "exclusiveMaximum": 1,
                                                            "description": "each edge closed w.p. p per round "
@@ -496,13 +502,17 @@ ROAD_SCHEMA = object_schema({
                                    ("nodes", "side", "neighbours", "seed"),
                                    "a random geometric road graph (boundcheck's stand-in for the paper's networks)"),
         "nodes_csv": {"type": "string", "description": "a CSV with columns x, y, elevation (m)"},
-        "edges_csv": {"type": "string", "description": "a CSV of directed roads with columns tail, head, speed_kmh"}},
-        (), "synthetic, or nodes_csv and edges_csv"),
+        "edges_csv": {"type": "string", "description": "a CSV of directed roads with columns tail, head, speed_kmh"},
+        "graphml": {"type": "string", "description": "a GraphML file (instead of nodes_csv and edges_csv; relative "
+                                                    "to the scenario file): node attributes x, y, elevation (m), "
+                                                    "edge attribute speed_kmh; node i is the file's i-th <node>; "
+                                                    "an undirected graph (or edge) is a road both ways"}},
+        (), "exactly one of synthetic, nodes_csv with edges_csv, or graphml"),
     "vehicle": object_schema({k: _POS for k in VEHICLE}, (), "eq. (8)'s constants (default Table 2)"),
     "route": object_schema({
         "index": {**_NAT, "description": "the index-th far-apart route of the network (with count, stretch, seed)"},
         "count": _NAT, "seed": _SEED, "stretch": {"type": "number", "minimum": 1},
-        "start": {"type": "integer", "minimum": 0}, "goal": {"type": "integer", "minimum": 0}},
+        "start": _NODE, "goal": _NODE},
         (), "index, or start and goal: the route's goal-directed corridor is the DAG of base arms"),
     "kernel": object_schema({"feature_lengthscale": _POS}, ("feature_lengthscale",),
                             "k = σ₀²(½k̃_G k_f + ½k'_f): the Matérn-5/2 feature kernels' lengthscale"),
@@ -609,9 +619,23 @@ def _int_array(f: FileReader, value, key: str) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def _node(f: FileReader, table: dict, key: str, path: str, ids: tuple[str, ...] | None) -> int:
+    """The node ``table[key]`` names: an index, or (``ids``: the nodes of a GraphML file) a node's id."""
+    value = table[key]
+    if isinstance(value, str):
+        if ids is None:
+            raise f.error(f"{path}.{key}", "a node index (a node's id only with a GraphML file)", value)
+        if value not in ids:
+            some = ", ".join(map(repr, ids[:5])) + (", ..." if len(ids) > 5 else "")
+            raise f.error(f"{path}.{key}", f"a node index or the id of a <node> of the GraphML file ({some})", value)
+        return ids.index(value)
+    return f.integer(table, key, path, minimum=0)
+
+
 def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
     """S2 from a ``combinatorial.dag_paths`` file (:data:`DAG_SCHEMA`): the grid DAG, or a DAG from an edge
-    list (nodes and edges inline or in CSV files) whose base arms' points are the edges' midpoints."""
+    list (nodes and edges inline, in CSV files or in a GraphML file) whose base arms' points are the edges'
+    midpoints."""
     common, props = read_common(f, root), DAG_SCHEMA["properties"]
     g = f.table(root, "graph", "", props["graph"])
     kw: dict = dict(delta=common.delta, params=_params(f, root, DAG_SCHEMA))
@@ -621,33 +645,47 @@ def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
             raise f.error(f"graph.{extra[0]}", "nothing else with graph.grid")
         kw["size"] = _at_most(f, "graph.grid", f.integer(g, "grid", "graph", minimum=2), 40, " (2n(n−1) edges)")
     else:
-        for a, b in (("nodes", "nodes_csv"), ("edges", "edges_csv")):
-            if (a in g) == (b in g):
-                raise f.error("graph", f"grid, or exactly one of {a}, {b} (with start, goal)")
+        if "graphml" in g:
+            extra = sorted(set(g) & {"nodes", "nodes_csv", "edges", "edges_csv"})
+            if extra:
+                raise f.error(f"graph.{extra[0]}", "nothing else with graph.graphml (its nodes and edges are the "
+                                                   "file's)")
+        else:
+            for a, b in (("nodes", "nodes_csv"), ("edges", "edges_csv")):
+                if (a in g) == (b in g):
+                    raise f.error("graph", f"grid, graphml, or exactly one of {a}, {b} (with start, goal)")
         for key in ("start", "goal"):
             if key not in g:
                 raise f.error(f"graph.{key}", "a node index (required for an edge list)")
-        if "nodes" in g:
-            xy = f.array(g["nodes"], "graph.nodes", shape=(None, None), what="node positions")
+        if "graphml" in g:
+            # the same arrays as the CSV files give, then the same checks (_at_most, DAG())
+            gm = f.graphml("graph.graphml", g["graphml"], ("x", "y"), ())
+            xy, tail, head = np.stack([gm.nodes["x"], gm.nodes["y"]], axis=1), gm.tail, gm.head
         else:
-            c = f.csv_columns("graph.nodes_csv", g["nodes_csv"], ("x", "y"))
-            xy = np.stack([c["x"], c["y"]], axis=1)
-        if "edges" in g:
-            e = _int_array(f, g["edges"], "graph.edges")
-            if e.ndim != 2 or e.shape[1] != 2:
-                raise f.error("graph.edges", "a list of [tail, head] pairs", g["edges"])
-            tail, head = e[:, 0], e[:, 1]
-        else:
-            c = f.csv_columns("graph.edges_csv", g["edges_csv"], ("tail", "head"))
-            tail, head = _int_array(f, c["tail"], "graph.edges_csv"), _int_array(f, c["head"], "graph.edges_csv")
-        _at_most(f, "graph", tail.size, MAX_ARMS, " edges")
-        start, goal = f.integer(g, "start", "graph", minimum=0), f.integer(g, "goal", "graph", minimum=0)
+            if "nodes" in g:
+                xy = f.array(g["nodes"], "graph.nodes", shape=(None, None), what="node positions")
+            else:
+                c = f.csv_columns("graph.nodes_csv", g["nodes_csv"], ("x", "y"))
+                xy = np.stack([c["x"], c["y"]], axis=1)
+            if "edges" in g:
+                e = _int_array(f, g["edges"], "graph.edges")
+                if e.ndim != 2 or e.shape[1] != 2:
+                    raise f.error("graph.edges", "a list of [tail, head] pairs", g["edges"])
+                tail, head = e[:, 0], e[:, 1]
+            else:
+                c = f.csv_columns("graph.edges_csv", g["edges_csv"], ("tail", "head"))
+                tail = _int_array(f, c["tail"], "graph.edges_csv")
+                head = _int_array(f, c["head"], "graph.edges_csv")
+        where = "graph.graphml" if "graphml" in g else "graph"  # the key the graph came from
+        _at_most(f, where, tail.size, MAX_ARMS, " edges")
+        ids = gm.ids if "graphml" in g else None
+        start, goal = _node(f, g, "start", "graph", ids), _node(f, g, "goal", "graph", ids)
         try:
             dag = DAG(xy.shape[0], tail, head, start, goal)
         except BoundcheckError as exc:
-            raise ScenarioFileError(f"{f.source}: key 'graph': {exc}") from None
+            raise ScenarioFileError(f"{f.source}: key {where!r}: {exc}") from None
         if dag.k_max < 1:
-            raise f.error("graph", f"a DAG in which node {goal} can be reached from node {start}")
+            raise f.error(where, f"a DAG in which node {goal} can be reached from node {start}")
         kw["graph"] = (dag, 0.5 * (xy[dag.tail] + xy[dag.head]))
     av = f.table(root, "availability", "", props["availability"], default={})
     p = f.number(av, "closure_probability", "availability", default=0.1 if "grid" in g else 0.0, low=0.0,
@@ -661,7 +699,7 @@ def parse_dag_paths(f: FileReader, root: dict) -> Scenario:
 
 def parse_road(f: FileReader, root: dict) -> Scenario:
     """S3 from a ``combinatorial.road`` file (:data:`ROAD_SCHEMA`): the synthetic road network or one from CSV
-    files, the paper's energy model and kernel, one route's corridor."""
+    files or a GraphML file, the paper's energy model and kernel, one route's corridor."""
     common, props = read_common(f, root), ROAD_SCHEMA["properties"]
     nt = f.table(root, "network", "", props["network"])
     vt = f.table(root, "vehicle", "", props["vehicle"], default=None)
@@ -671,7 +709,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
                                  for k in vt}}
     if "synthetic" in nt:
         if set(nt) != {"synthetic"}:
-            raise f.error("network", "exactly one of synthetic, or nodes_csv with edges_csv")
+            raise f.error("network", "exactly one of synthetic, nodes_csv with edges_csv, or graphml")
         st = f.table(nt, "synthetic", "network", props["network"]["properties"]["synthetic"])
         net = f.build(road_network, _at_most(f, "network.synthetic.nodes",
                                                f.integer(st, "nodes", "network.synthetic", minimum=2), 500),
@@ -680,21 +718,32 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
                      f.integer(st, "seed", "network.synthetic", minimum=0))
         if vehicle is not None:
             net = replace(net, energy=edge_energy(net.length, net.incline, net.speed, vehicle))
-        text = "synthetic road network"
+        text, ids = "synthetic road network", None
     else:
-        if set(nt) != {"nodes_csv", "edges_csv"}:
-            raise f.error("network", "exactly one of synthetic, or nodes_csv with edges_csv")
-        nodes = f.csv_columns("network.nodes_csv", nt["nodes_csv"], ("x", "y", "elevation"))
-        edges = f.csv_columns("network.edges_csv", nt["edges_csv"], ("tail", "head", "speed_kmh"))
-        _at_most(f, "network.edges_csv", edges["tail"].size, MAX_ARMS, " roads")
-        tail = _int_array(f, edges["tail"], "network.edges_csv")
-        head = _int_array(f, edges["head"], "network.edges_csv")
+        ids = None
+        if set(nt) not in ({"nodes_csv", "edges_csv"}, {"graphml"}):
+            raise f.error("network", "exactly one of synthetic, nodes_csv with edges_csv, or graphml")
+        if "graphml" in nt:
+            # an undirected road is both directions: the reverse roads follow the file's, as road_network lays
+            # them out; then the same arrays as the CSV files give, through the same checks
+            gm = f.graphml("network.graphml", nt["graphml"], ("x", "y", "elevation"), ("speed_kmh",),
+                           undirected="both")
+            nodes, edges = gm.nodes, {"tail": gm.tail, "head": gm.head, **gm.edges}
+            key = where = "network.graphml"
+            ids = gm.ids
+            text = f"road network of {nt['graphml']}"
+        else:
+            nodes = f.csv_columns("network.nodes_csv", nt["nodes_csv"], ("x", "y", "elevation"))
+            edges = f.csv_columns("network.edges_csv", nt["edges_csv"], ("tail", "head", "speed_kmh"))
+            key, where, text = "network.edges_csv", "network", f"road network of {nt['edges_csv']}"
+        _at_most(f, key, edges["tail"].size, MAX_ARMS, " roads")
+        tail = _int_array(f, edges["tail"], key)
+        head = _int_array(f, edges["head"], key)
         xy = np.stack([nodes["x"], nodes["y"]], axis=1)
         try:
             net = network_from_edges(xy, nodes["elevation"], tail, head, edges["speed_kmh"] / 3.6, vehicle)
         except BoundcheckError as exc:
-            raise ScenarioFileError(f"{f.source}: key 'network': {exc}") from None
-        text = f"road network of {nt['edges_csv']}"
+            raise ScenarioFileError(f"{f.source}: key {where!r}: {exc}") from None
     rt = f.table(root, "route", "", props["route"])
     stretch = f.number(rt, "stretch", "route", default=1.3, low=1.0, what="a stretch ≥ 1")
     if "index" in rt:
@@ -711,7 +760,7 @@ def parse_road(f: FileReader, root: dict) -> Scenario:
         if "start" not in rt or "goal" not in rt or "count" in rt or "seed" in rt:
             raise f.error("route", "index (with count, stretch, seed), or start and goal (with stretch)")
         index = 1
-        s, g = f.integer(rt, "start", "route", minimum=0), f.integer(rt, "goal", "route", minimum=0)
+        s, g = _node(f, rt, "start", "route", ids), _node(f, rt, "goal", "route", ids)
         if max(s, g) >= len(net.xy) or s == g:
             raise f.error("route", f"distinct start and goal nodes in 0..{len(net.xy) - 1}", f"{s} → {g}")
         route = corridor(net, s, g, stretch)
@@ -752,10 +801,10 @@ FILE_FAMILIES = (
                "paper 002's S1: volatile top-K semi-bandits on points in [0,1]^d (random-subset or Bernoulli "
                "availability)"),
     FileFamily("combinatorial.dag_paths", parse_dag_paths, DAG_SCHEMA,
-               "paper 002's S2: start–goal paths of a DAG (the grid, or an edge list inline or in CSV) with edge "
-               "closures"),
+               "paper 002's S2: start–goal paths of a DAG (the grid, or an edge list inline, in CSV or in GraphML) "
+               "with edge closures"),
     FileFamily("combinatorial.road", parse_road, ROAD_SCHEMA,
-               "paper 002's S3: routes in a road network (synthetic, or nodes and directed roads from CSV) with "
+               "paper 002's S3: routes in a road network (synthetic, or nodes and roads from CSV or GraphML) with "
                "eq. (8)'s energies and the graph-Matérn kernel"),
     FileFamily("combinatorial.contexts", parse_contexts, CONTEXTS_SCHEMA,
                "paper 002's S4: fresh contexts each round, a random-Fourier-feature kernel, top-K"),
