@@ -53,7 +53,12 @@ def main() -> None:
                          "1–3 at the paper's horizon, Fig. 4a at T = 200)")
     ap.add_argument("--out", default=None, help="results folder (default: a fresh temporary one)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--warm-cache", action="store_true",
+                    help="use the user's runtime cache (γ brackets, theorem instances) as it is; default: a fresh, "
+                         "empty cache folder, so that the time is a first run's (the γ brackets at T computed)")
     args = ap.parse_args()
+    if not args.warm_cache:  # before boundcheck is imported; the loky workers inherit the environment
+        os.environ["BOUNDCHECK_CACHE"] = tempfile.mkdtemp(prefix="bench_long_cache_")
 
     t_import = time.perf_counter()
     from boundcheck import api
@@ -79,7 +84,7 @@ def main() -> None:
               for e in summary["experiments"] for p in e.get("panel_results", [])]
     result = {"machine": machine(), "load_1min_start": load0, "wall_s": wall, "cpu_s": parent_cpu + chunk_cpu,
               "parent_cpu_s": parent_cpu, "chunk_cpu_s": chunk_cpu, "import_to_start_s": t0 - t_import,
-              "jobs": args.jobs, "panels": panels, "counts": summary["counts"],
+              "jobs": args.jobs, "warm_cache": args.warm_cache, "panels": panels, "counts": summary["counts"],
               "claims": [(c["id"], c["verdict"]) for c in summary["claims"]], "report": summary["report"]}
     for p in panels:
         print(f"{p['experiment']}/{p['panel']}: n = {p['n']}, T = {p['horizon']}, {p['runs']} runs: "
@@ -89,7 +94,8 @@ def main() -> None:
     print(f"paper 004 Figs 1–3 at T = {panels[0]['horizon'] if panels else '?'}: wall {wall:.0f} s "
           f"({wall / 60:.1f} min), CPU {result['cpu_s']:.0f} s (user+sys: this process {parent_cpu:.0f} s, its own "
           f"chunks included, + the workers' chunks {chunk_cpu:.0f} s) with --jobs {args.jobs}; load {load0:.1f} at "
-          f"the start, {os.getloadavg()[0]:.1f} at the end")
+          f"the start, {os.getloadavg()[0]:.1f} at the end; runtime cache "
+          f"{'as the user has it' if args.warm_cache else 'empty at the start (a first run)'}")
     if args.json:
         write_json(args.json, result)
 

@@ -1,5 +1,5 @@
-"""Early exits of ``boundcheck verify --jobs 2`` (bad input, not applicable, interrupt, SIGTERM), each in a fresh
-process:
+"""Early exits of ``boundcheck verify --jobs 2`` (bad input, not applicable, interrupt, SIGTERM) and of a
+``reproduce --jobs 2`` whose panels run side by side (interrupt), each in a fresh process:
 the exit status, stderr without a traceback or a ``resource_tracker`` warning, and no process the command
 started (its loky workers, their resource tracker) alive 2 s after it exited.
 
@@ -30,8 +30,10 @@ KINDS = {
     "not applicable": (["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5"], 3),
     "interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
     "terminate": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 143),
+    # whole panels side by side on the parent and a worker (api._run_panels)
+    "reproduce interrupt": (["reproduce", "igp_ucb_gp_ts", "--experiment", "fig1_rkhs", "--quick", "--no-report"], 130),
 }
-SIGNALS = {"interrupt": signal.SIGINT, "terminate": signal.SIGTERM}
+SIGNALS = {"interrupt": signal.SIGINT, "terminate": signal.SIGTERM, "reproduce interrupt": signal.SIGINT}
 GRACE = 2.0  # seconds after the command's exit by which every process it started must be gone
 
 
