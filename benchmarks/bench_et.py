@@ -81,8 +81,9 @@ TABLE3_BASELINE_CPU_S = 2409  # its CPU time (user + sys) in that run: both core
 TABLE3_RUNS = 30_000
 
 
-def table3(runs: int | None, jobs: int) -> None:
-    """Time the Table 3 command in a subprocess; print wall, CPU and the ratio against the baseline."""
+def table3(runs: int | None, jobs: int, json_path: str | None = None) -> None:
+    """Time the Table 3 command in a subprocess; print wall, CPU and the ratio against the baseline (and write
+    them to ``json_path``: ``make bench`` puts them in docs/performance.md)."""
     import resource
     import subprocess
     import sys
@@ -117,6 +118,13 @@ def table3(runs: int | None, jobs: int) -> None:
     what = "" if runs is None else f" (projected linearly from {n} runs: {projected:.1f} s)"
     print(f"  against the 21 min 25 s baseline on 2 cores: {TABLE3_BASELINE_S / projected:.1f}× faster{what}; "
           f"target ≤ 180 s: {'met' if projected <= 180 else 'not met'} (wall; CPU/2 = {cpu / 2:.1f} s)")
+    if json_path:
+        import json
+
+        Path(json_path).write_text(json.dumps({
+            "runs": n, "jobs": jobs, "wall_s": wall, "cpu_s": cpu, "projected_wall_s": projected,
+            "baseline_s": TABLE3_BASELINE_S, "speedup": TABLE3_BASELINE_S / projected, "load": [load0, load1],
+            "taus": {k: {"mean": m, "se": e, "runs": c} for k, (m, e, c) in taus.items()}}, indent=1))
     if max(load0, load1) > (os.cpu_count() or 1):
         print("  the machine was loaded beyond its cores: the wall time overstates the command's; at the baseline's "
               f"CPU/wall ({TABLE3_BASELINE_CPU_S} s / {TABLE3_BASELINE_S} s) the CPU would take "
@@ -142,12 +150,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=200, help="runs per batch, data-space form")
     ap.add_argument("--grid-runs", type=int, default=10, help="runs per batch, grid-state form (m·n² memory)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", default=None, help="with --table3: write its figures to this file")
     ap.add_argument("--blas-threads", type=int, default=1, help="per worker (the experiments pin 1 when jobs > 1)")
     ap.add_argument("--table3", nargs="?", type=int, const=-1, default=None, metavar="RUNS",
                     help="time `boundcheck reproduce et_gp_ucb --experiment table3` (default: its 30 000 runs)")
     args = ap.parse_args()
     if args.table3 is not None:
-        table3(None if args.table3 < 0 else args.table3, args.jobs)
+        table3(None if args.table3 < 0 else args.table3, args.jobs, args.json)
         return
     with threadpool_limits(limits=args.blas_threads, user_api="blas"):
         run(args)

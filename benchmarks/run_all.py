@@ -27,7 +27,7 @@ def run(script: str, out: Path, *args: str) -> dict:
     return json.loads(out.read_text())
 
 
-def render(post: dict, kern: dict, study: dict, clusters: dict | None = None) -> str:
+def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, long: dict | None = None) -> str:
     m = post["machine"]
     L = [f"Measured by `make bench` on {m['date']}: {m['cpu']}, {m['cores']} cores shared with other users "
          f"(1-min load {m['load_1min']:.1f}), Python {m['python']}, numpy {m['numpy']}, BLAS on one thread on "
@@ -104,7 +104,34 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None) ->
                      f"{mm['runs']} runs: {mm['post_peak_mib']:.0f} MiB peak.")
     if clusters:
         L.append(_clusters_line(clusters["clusters"]))
+    if long:
+        L += ["", "**The papers' full workloads** (issue 26; wall clock of the whole command with `--jobs 2`):", ""]
+        L += _long_lines(long)
     return "\n".join(L)
+
+
+def _long_lines(long: dict) -> list[str]:
+    """Paper 004's Figs 1–3 at T = 30 000 (``bench_long_horizon.py``) and paper 001's Table 3 (``bench_et.py
+    --table3``), with their targets."""
+    L = []
+    p = long.get("p004")
+    if p:
+        T = p["panels"][0]["horizon"] if p.get("panels") else "?"
+        per = ", ".join(f"{q['experiment']}/{q['panel']} (n = {q['n']}) {q['cpu_s']:.0f} s"
+                        for q in p["panels"] if q["horizon"] == T)
+        cache = "warm runtime cache" if p.get("warm_cache") else "empty runtime cache: a first run, γ brackets computed"
+        L.append(f"* Paper 004, `reproduce igp_ucb_gp_ts` (Figs 1–3 at T = {T}, 25 trials, six algorithms; Fig. 4 at "
+                 f"T = 200; report included): **{p['wall_s']:.0f} s wall ({p['wall_s'] / 60:.1f} min)**, "
+                 f"{p['cpu_s']:.0f} s CPU ({cache}; load {p['load_1min_start']:.1f} at the start); target ≤ 10 min: "
+                 f"{'met' if p['wall_s'] <= 600 else 'not met'}. CPU per panel: {per}.")
+    t = long.get("table3")
+    if t:
+        taus = "; ".join(f"{k}: E[τ] = {v['mean']:.2f} ± {v['se']:.2f}" for k, v in t["taus"].items())
+        L.append(f"* Paper 001, `reproduce et_gp_ucb --experiment table3` ({t['runs']} runs per ε, T = 200): "
+                 f"**{t['wall_s']:.1f} s wall**, {t['cpu_s']:.1f} s CPU; against the {t['baseline_s'] // 60} min "
+                 f"{t['baseline_s'] % 60} s baseline: {t['speedup']:.1f}× faster; target ≤ 180 s: "
+                 f"{'met' if t['projected_wall_s'] <= 180 else 'not met'} ({taus}).")
+    return L
 
 
 def _clusters_line(c: dict) -> str:
@@ -131,7 +158,10 @@ def main() -> None:
     ap.add_argument("--doc", "--readme", dest="doc", default=str(HERE.parent / "docs" / "performance.md"),
                     help="the markdown file whose bench:start/bench:end section is rewritten (--readme: old name)")
     ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json (and "
-                    "clusters.json, when there) from DIR (written by the benchmarks' --json) instead of running them")
+                    "clusters.json, long.json, table3.json, when there) from DIR (written by the benchmarks' --json) "
+                    "instead of running them")
+    ap.add_argument("--keep", metavar="DIR", help="write the benchmarks' JSON files to DIR (kept; render them again "
+                    "with --from-json DIR) instead of a temporary folder")
     ap.add_argument("--no-clusters", action="store_true", help="skip loky against dask (bench_clusters.py)")
     ap.add_argument("--no-long", action="store_true", help="skip the papers' full workloads: paper 004's Figs 1–3 at "
                     "T = 30 000 "
@@ -142,9 +172,12 @@ def main() -> None:
         d = Path(args.from_json)
         post, kern, study = (json.loads((d / f"{k}.json").read_text()) for k in ("posterior", "kernels", "study"))
         clusters = json.loads((d / "clusters.json").read_text()) if (d / "clusters.json").exists() else None
-        return _write(args.doc, render(post, kern, study, clusters))
+        long = {k: json.loads((d / f).read_text()) for k, f in (("p004", "long.json"), ("table3", "table3.json"))
+                if (d / f).exists()}
+        return _write(args.doc, render(post, kern, study, clusters, long or None))
     with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+        tmp = Path(args.keep) if args.keep else Path(tmp)
+        tmp.mkdir(parents=True, exist_ok=True)
         quick = ["--quick"] if args.quick else []
         post = run("bench_posterior.py", tmp / "posterior.json", *quick)
         kern = run("bench_kernels.py", tmp / "kernels.json", *quick)
@@ -152,13 +185,17 @@ def main() -> None:
         study = run("bench_study.py", tmp / "study.json", *study_args)
         clusters = None if args.no_clusters else run("bench_clusters.py", tmp / "clusters.json",
                                                      "--repeat", "1" if args.quick else "2")
+        long = None
         if not args.no_long:  # each prints its own summary line (wall, user+sys CPU, load)
-            run("bench_long_horizon.py", tmp / "long.json", *(["--horizon", "2000"] if args.quick else []))
+            long = {"p004": run("bench_long_horizon.py", tmp / "long.json",
+                                *(["--horizon", "2000"] if args.quick else []))}
             # paper 001's Table 3 (30 000 runs per ε) against its 21 min 25 s before runs stopped at their event
-            cmd = [sys.executable, str(HERE / "bench_et.py"), "--table3", *(["3000"] if args.quick else [])]
+            cmd = [sys.executable, str(HERE / "bench_et.py"), "--table3", *(["3000"] if args.quick else []),
+                   "--json", str(tmp / "table3.json")]
             print("$", " ".join(cmd[1:]), flush=True)
             subprocess.run(cmd, check=True)
-    _write(args.doc, render(post, kern, study, clusters))
+            long["table3"] = json.loads((tmp / "table3.json").read_text())
+    _write(args.doc, render(post, kern, study, clusters, long))
 
 
 def _write(doc_path: str, section: str) -> None:
