@@ -165,7 +165,7 @@ def main() -> None:
     ap.add_argument("--no-clusters", action="store_true", help="skip loky against dask (bench_clusters.py)")
     ap.add_argument("--no-long", action="store_true", help="skip the papers' full workloads: paper 004's Figs 1–3 at "
                     "T = 30 000 "
-                    "(benchmarks/bench_long_horizon.py: ≈ 12 min of 2 idle cores; --quick runs it at T = 2000) and "
+                    "(benchmarks/bench_long_horizon.py: ≈ 8 min of 2 idle cores; --quick runs it at T = 2000) and "
                     "paper 001's Table 3 (bench_et.py --table3: ≈ 2 min; --quick: 3000 runs)")
     args = ap.parse_args()
     if args.from_json:
