@@ -44,7 +44,7 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     args, want = KINDS[kind]
     out = Path(folder) / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "MPLBACKEND": "Agg"}
+           "MPLBACKEND": "Agg", "BOUNDCHECK_LOG_DIR": str(Path(folder) / "logs")}  # the trackers' log too
     with open(Path(folder) / "stderr", "wb") as err, open(Path(folder) / "stdout", "wb") as so:
         p = subprocess.Popen([sys.executable, "-m", "boundcheck", *args, "--jobs", "2", "--out", str(out)],
                              stdout=so, stderr=err, env=env, cwd=folder)
@@ -77,6 +77,9 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     for word in ("Traceback", "resource_tracker", "Exception in thread"):
         if word in stderr:
             problems.append(f"{kind}: {word!r} in stderr:\n{stderr[-3000:]}")
+    tracker = Path(folder) / "logs" / "resource-tracker.log"  # what a resource tracker cleaned up after the command
+    if tracker.exists() and "leaked" in tracker.read_text(errors="replace"):
+        problems.append(f"{kind}: the resource trackers cleaned up after it:\n{tracker.read_text()[-3000:]}")
     for pid, created in seen.items():
         try:
             c = psutil.Process(pid)

@@ -58,9 +58,10 @@ print(" ".join(map(str, pids)))
     assert _gone([int(p) for p in out.stdout.split()])
 
 
-def test_large_arrays_leave_no_file_and_no_resource_tracker_warning():
+def test_large_arrays_leave_no_file_and_no_resource_tracker_warning(tmp_path):
     """Issue 25: arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
-    leave no file in /dev/shm and no "leaked file objects" warning at exit, with or without ``shutdown()``."""
+    leave no file in /dev/shm and no "leaked file objects" warning at exit, with or without ``shutdown()``
+    (neither on stderr nor in the resource trackers' log, runtime.tracker_log)."""
     code = """
 import sys
 import numpy as np
@@ -74,13 +75,47 @@ if sys.argv[1] == "shutdown":
 import os; print(os.getpid())
 """
     for how in ("shutdown", "exit"):
+        logs = tmp_path / how
         out = subprocess.run([sys.executable, "-c", code, how], capture_output=True, text=True, timeout=120,
-                             env=ENV)
+                             env={**ENV, "BOUNDCHECK_LOG_DIR": str(logs)})
         assert out.returncode == 0, out.stderr
         assert "leaked" not in out.stderr and "resource_tracker" not in out.stderr, out.stderr
+        time.sleep(0.5)  # the trackers see the parent's exit and write their report, if any, to the log
+        log = (logs / "resource-tracker.log").read_text()
+        assert "leaked" not in log, log
         assert "Traceback" not in out.stderr, out.stderr
         # the parent's pid names joblib's folders: none is left once it has exited
         assert not list(Path("/dev/shm").glob(f"joblib_memmapping_folder_{out.stdout.strip()}_*"))
+
+
+def test_a_parent_killed_by_sigkill_leaves_no_tracker_warning_on_the_terminal(tmp_path):
+    """Issue 25, SIGKILL: the resource trackers outlive the parent, remove what it registered (the pool's
+    semaphores, joblib's empty folder in /dev/shm) and report it in their log (runtime.tracker_log), not on the
+    stderr the user sees; no worker is alive 2 s later and no folder of the parent is left in /dev/shm."""
+    code = """
+import os, signal
+import numpy as np
+from boundcheck import runtime
+ex = runtime.pool(2)
+pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(6)}
+assert ex.submit(np.sum, np.ones(500_000)).result() == 500_000
+print(os.getpid(), *pids, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**ENV, "BOUNDCHECK_LOG_DIR": str(tmp_path)})
+    assert out.returncode == -signal.SIGKILL
+    parent, *pids = (int(x) for x in out.stdout.split())
+    assert _gone(pids), "a worker outlived its parent"
+    log = tmp_path / "resource-tracker.log"
+    deadline = time.monotonic() + 10
+    while "leaked" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "leaked semlock" in log.read_text()  # the trackers did their clean-up and said so, in the log
+    assert "resource_tracker" not in out.stderr and "Traceback" not in out.stderr, out.stderr
+    while list(Path("/dev/shm").glob(f"joblib_memmapping_folder_{parent}_*")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # removed by the tracker as it reports it
+    assert not list(Path("/dev/shm").glob(f"joblib_memmapping_folder_{parent}_*"))
 
 
 def test_shutdown_right_after_warm_ups_are_queued_prints_nothing():

@@ -35,9 +35,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from concurrent.futures import Future
 
-__all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "POLL", "ParentInfo", "watch_parent", "pool_workers", "pool",
-           "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
-           "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules", "wait_warm"]
+__all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "tracker_log", "POLL", "ParentInfo", "watch_parent",
+           "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers",
+           "import_in_background", "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules",
+           "wait_warm"]
 
 #: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
 #: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
@@ -75,13 +76,21 @@ _watchdog: threading.Thread | None = None
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs. A zombie does not: a parent killed by SIGKILL stays a zombie until whoever
+    started it reaps it, and a caller such as ``subprocess.run(capture_output=True)`` reaps it only once every
+    holder of its pipes has exited, the workers included (they would wait for their idle timeout)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]  # the field after "(comm)": comm may hold spaces
+    except (OSError, IndexError):
+        return True  # no /proc here: the pid exists
+    return state not in (b"Z", b"X")
 
 
 def watch_parent(parent: ParentInfo | None, token: str | None = None, poll: float = POLL) -> None:
@@ -146,9 +155,64 @@ def pool(workers: int):
 
     with _lock:
         cfg = pool_config()
+        _start_trackers()
         _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
         _size = workers
         return _executor
+
+
+TRACKER_LOG = "resource-tracker.log"  # in $BOUNDCHECK_LOG_DIR, else <tmp>/boundcheck-logs (as the crash logs)
+_trackers_started = False
+
+
+def tracker_log() -> str:
+    """The file the resource trackers of the pool write to (:func:`_start_trackers`)."""
+    import tempfile
+
+    folder = os.environ.get("BOUNDCHECK_LOG_DIR") or os.path.join(tempfile.gettempdir(), "boundcheck-logs")
+    return os.path.join(folder, TRACKER_LOG)
+
+
+def _start_trackers() -> None:
+    """Start multiprocessing's and loky's resource trackers (once per process, before the first worker) with their
+    stderr on :func:`tracker_log`, appended to.
+
+    Why: a tracker is a process of its own that outlives a parent killed by SIGKILL; it then removes what the parent
+    had registered (the pool's semaphores, joblib's empty temporary folder) and reports each as "leaked" on the
+    stderr it inherited, that is on the user's terminal after the command has gone (issue 25: no resource-tracker
+    warning on any exit path). Its report goes to the log instead, where the tests read it: on every other exit
+    the log must stay free of "leaked" (tests/test_pool_exit.py, tests/early_exits.py). A tracker already running
+    (started by other code in this process) is left as it is; if the log cannot be opened, the trackers start as
+    loky would start them. Public API only: both modules' ``ensure_running``; the trackers inherit file
+    descriptor 2, so it points at the log for the moment they are started."""
+    global _trackers_started
+    if _trackers_started or os.name != "posix":
+        return
+    _trackers_started = True
+    import sys
+
+    path = tracker_log()
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return
+    saved = os.dup(2)
+    try:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os.dup2(fd, 2)
+        with contextlib.suppress(Exception):  # no tracker now: loky starts them itself, on the inherited stderr
+            from multiprocessing import resource_tracker as mp_tracker
+
+            from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+            mp_tracker.ensure_running()
+            loky_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)
 
 
 def _track(fut: Future) -> None:
