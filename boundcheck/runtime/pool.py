@@ -197,7 +197,11 @@ def _start_trackers() -> None:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     except OSError:
         return
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all (a daemon): nothing to keep the trackers off
+        os.close(fd)
+        return
     try:
         with contextlib.suppress(Exception):
             sys.stderr.flush()
