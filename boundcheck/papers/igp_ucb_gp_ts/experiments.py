@@ -24,7 +24,9 @@ B004 = float(get_scenario("rkhs_paper").B)  # ‖f‖_k = B of the Fig. 1 scenar
 
 ALGORITHMS = ("igp_ucb", "gp_ucb", "gp_ts", "gp_ei", "gp_pi", "random")
 PAPER_T, PAPER_TRIALS = 30_000, 25  # §6: "T = 30000", "averaged over 25 trials"
-#: 25 runs in two chunks, one per worker of a 2-core machine (each chunk is one vectorised batch)
+#: 25 runs stored in two chunks. With --jobs 2 a reproduce of several panels runs each panel whole on one process
+#: (one batch of 25: api._run_panels); a panel run alone splits into its two chunks, one per process. Either way
+#: the stored chunks are the same, so stores written before resume.
 LONG_CHUNK = 13
 
 _QUICK_HORIZON = Setting("horizon", "T = 200 (reproduce --quick)", "deviates",
