@@ -860,7 +860,8 @@ def _run_panels(items: list[tuple[StudySpec, Path, Callable[[int, int], None] | 
     from .study.preflight import estimate_study_memory
     from .utils.resources import MemoryEstimate, check_memory
 
-    workers = runtime.pool_workers(options.jobs) if options.backend == "loky" else 0
+    # no more processes than cores (as _capped_jobs): --jobs far above the machine starts no idle workers
+    workers = min(runtime.pool_workers(options.jobs), (os.cpu_count() or 1) - 1) if options.backend == "loky" else 0
     costs = [_panel_cost(spec) for spec, _, _ in items]
     one = replace(options, jobs=1)
     side_by_side = workers >= 1 and len(items) > workers and max(costs) <= sum(costs) / (workers + 1)

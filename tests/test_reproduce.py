@@ -447,3 +447,30 @@ def test_panels_side_by_side_on_two_jobs_store_the_same_chunks_as_one_job(tmp_pa
     assert len(hashes) == 2 and all(len(v) == 2 and v[0] == v[1] for v in hashes.values()), hashes
     strip = [{k: c[k] for k in ("id", "verdict", "estimate")} for c in one["claims"]]
     assert strip == [{k: c[k] for k in ("id", "verdict", "estimate")} for c in two["claims"]]
+
+
+def test_panels_side_by_side_never_start_more_workers_than_cores(tmp_path, monkeypatch):
+    """``reproduce --jobs 4096``: the panels side by side ask the pool for at most cores − 1 workers (the parent
+    is one process): a --jobs far above the machine starts no idle processes (issue 25)."""
+    import os
+
+    import boundcheck.api as api_mod
+    from boundcheck import runtime
+    from boundcheck.study.runner import RunOptions
+
+    asked = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_pool(workers):
+        asked.append(workers)
+        raise Stop
+
+    monkeypatch.setattr(runtime, "pool", fake_pool)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    specs = [api.build_study("gp_ucb", runs=4, horizon=5, seed=s) for s in (0, 1, 2)]
+    with pytest.raises(Stop):
+        api_mod._run_panels([(sp, tmp_path / str(i), None) for i, sp in enumerate(specs)],
+                            RunOptions(jobs=4096, backend="loky"))
+    assert asked == [1]
