@@ -77,9 +77,12 @@ def read_toml(name: str, path: str | Path, where: str | None = None) -> dict:
 
 def check_environment() -> None:
     """Refuse unknown values of boundcheck's environment variables (``BOUNDCHECK_POSTERIOR_ARITHMETIC``,
-    ``BOUNDCHECK_POSTERIOR_REPRESENTATION``) before anything starts: importing the modules that own the switches
-    checks them (:class:`boundcheck.utils.switches.EnvSwitch`)."""
+    ``BOUNDCHECK_POSTERIOR_REPRESENTATION``, ``BOUNDCHECK_START_METHOD``) before anything starts: making the
+    switches checks them (:class:`boundcheck.utils.switches.EnvSwitch`)."""
     from .model import dataspace, posterior  # noqa: F401 - imported for the check their switches make
+    from .runtime import forking
+
+    forking.start_method()
 
 
 # ------------------------------------------------------------------------------------------------ workers
@@ -492,7 +495,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     from .results import VerifyResult
     from .study.power import apply_defects, defect_instance
     from .study.preflight import preflight, run_options
-    from .study.runner import Sequential, preload_workers, run_study
+    from .study.runner import Sequential, forks_workers, preload_workers, run_study
     from .utils.validation import check_output_dir, check_report_dir
     from .world.assumptions import Conditions
 
@@ -535,9 +538,11 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     inst = replace(inst, shadows=shadows)
     if note:
         warnings.warn(note, stacklevel=2)
-    # only now, with every input validated and the theorem instantiated, do worker processes start (issue 25)
-    prewarm(options.jobs, options.backend)
-    preload_workers(spec, inst)  # the workers unpickle the study (and import what it needs) before their first task
+    # only now, with every input validated and the theorem instantiated, do worker processes start (issue 25);
+    # children forked from this process when the study sends them tasks need no warm-up (runtime.forking)
+    if not forks_workers(spec, options):
+        prewarm(options.jobs, options.backend)
+        preload_workers(spec, inst)  # the workers unpickle the study (and import what it needs) before their first task
     meta = _meta(spec)
     meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
     meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]

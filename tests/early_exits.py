@@ -1,7 +1,8 @@
 """Early exits of ``boundcheck verify --jobs 2`` (bad input, not applicable, interrupt, SIGTERM) and of a
-``reproduce --jobs 2`` whose panels run side by side (interrupt), each in a fresh process:
-the exit status, stderr without a traceback or a ``resource_tracker`` warning, and no process the command
-started (its loky workers, their resource tracker) alive 2 s after it exited.
+``reproduce --jobs 2`` whose panels run side by side (interrupt), of an interrupt sent to the whole process group
+(Ctrl-C in a terminal) and of one with loky's fresh workers (``BOUNDCHECK_START_METHOD=spawn``), each in a fresh
+process: the exit status, stderr without a traceback or a ``resource_tracker`` warning, and no process the command
+started (its forked or loky workers, their resource tracker) alive 2 s after it exited.
 
 Used by tests/test_pool_exit.py (a few of each kind); run as a script for the long loop::
 
@@ -11,6 +12,7 @@ Used by tests/test_pool_exit.py (a few of each kind); run as a script for the lo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -32,8 +34,15 @@ KINDS = {
     "terminate": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 143),
     # whole panels side by side on the parent and a worker (api._run_panels)
     "reproduce interrupt": (["reproduce", "igp_ucb_gp_ts", "--experiment", "fig1_rkhs", "--quick", "--no-report"], 130),
+    # Ctrl-C in a terminal: SIGINT to the whole process group, the forked worker included (which ignores it)
+    "group interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
+    # the worker share in loky's fresh interpreters instead of forked children
+    "spawn interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
 }
-SIGNALS = {"interrupt": signal.SIGINT, "terminate": signal.SIGTERM, "reproduce interrupt": signal.SIGINT}
+SIGNALS = {"interrupt": signal.SIGINT, "terminate": signal.SIGTERM, "reproduce interrupt": signal.SIGINT,
+           "group interrupt": signal.SIGINT, "spawn interrupt": signal.SIGINT}
+GROUP = {"group interrupt"}  # kinds whose signal goes to the command's process group
+ENVS = {"spawn interrupt": {"BOUNDCHECK_START_METHOD": "spawn"}}
 GRACE = 2.0  # seconds after the command's exit by which every process it started must be gone
 
 
@@ -44,10 +53,11 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     args, want = KINDS[kind]
     out = Path(folder) / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "MPLBACKEND": "Agg", "BOUNDCHECK_LOG_DIR": str(Path(folder) / "logs")}  # the trackers' log too
+           "MPLBACKEND": "Agg", "BOUNDCHECK_LOG_DIR": str(Path(folder) / "logs"),  # the trackers' log too
+           **ENVS.get(kind, {})}
     with open(Path(folder) / "stderr", "wb") as err, open(Path(folder) / "stdout", "wb") as so:
         p = subprocess.Popen([sys.executable, "-m", "boundcheck", *args, "--jobs", "2", "--out", str(out)],
-                             stdout=so, stderr=err, env=env, cwd=folder)
+                             stdout=so, stderr=err, env=env, cwd=folder, start_new_session=kind in GROUP)
         proc = psutil.Process(p.pid)
         seen: dict[int, float] = {}
         first = None
@@ -62,7 +72,11 @@ def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
             if seen and first is None:
                 first = time.monotonic()
             if kind in SIGNALS and not sent and first is not None and time.monotonic() >= first + delay:
-                p.send_signal(SIGNALS[kind])
+                if kind in GROUP:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(p.pid, SIGNALS[kind])
+                else:
+                    p.send_signal(SIGNALS[kind])
                 sent = True
             time.sleep(0.01)
         if p.poll() is None:

@@ -21,6 +21,7 @@ def _run(monkeypatch, warm_after: float) -> dict[str, list[int]]:
                         lambda timeout=None: time.sleep(timeout or 0) or time.monotonic() - start >= warm_after)
     pool = ThreadPoolExecutor(1, thread_name_prefix="worker")
     monkeypatch.setattr(runner.runtime, "pool", lambda n: pool)
+    monkeypatch.setattr(runner.runtime.forking, "enabled", lambda: False)  # loky's workers: they can be late
 
     def fake_task(spec, inst, task, progress=None, parent=None):
         time.sleep(CHUNK_S * len(task))

@@ -77,12 +77,24 @@ def test_user_policy_and_engine_reference_posterior_do_not_depend_on_batching(tm
 
 
 def test_jobs_and_backends_bit_identical(tmp_path):
-    """--jobs 1 (in process) against --jobs 2 on loky and on threads: every stored chunk, byte for byte (the
-    chain-rule diagnostic used to differ in its last bits: a multi-threaded Cholesky in the parent process)."""
+    """--jobs 1 (in process) against --jobs 2 on loky — its workers forked from this process (the default on
+    Linux) and fresh interpreters (``BOUNDCHECK_START_METHOD=spawn``) — and on threads: every stored chunk, byte for
+    byte (the chain-rule diagnostic used to differ in its last bits: a multi-threaded Cholesky in the parent)."""
+    from boundcheck import runtime
+
     one = _run(tmp_path / "one", "pe_gp_ucb", jobs=1, runs=60, horizon=15)
     _assert_identical(one, _run(tmp_path / "loky", "pe_gp_ucb", jobs=2, runs=60, horizon=15))
+    with runtime.forking.start_method().use("spawn"):
+        _assert_identical(one, _run(tmp_path / "spawn", "pe_gp_ucb", jobs=2, runs=60, horizon=15))
+    runtime.shutdown()
     _assert_identical(one, _run(tmp_path / "thr", "pe_gp_ucb", jobs=2, backend="threading", runs=60, horizon=15))
-    assert _hashes(tmp_path / "one") == _hashes(tmp_path / "loky") == _hashes(tmp_path / "thr")
+    assert (_hashes(tmp_path / "one") == _hashes(tmp_path / "loky") == _hashes(tmp_path / "spawn")
+            == _hashes(tmp_path / "thr"))
+    manifests = {name: ResultStore(tmp_path / name).read_manifest()["chunks"] for name in ("loky", "spawn")}
+    import os
+
+    for name, chunks in manifests.items():  # the worker share ran in another process in both
+        assert {c["pid"] for c in chunks.values()} - {os.getpid()}, name
 
 
 def test_resume_with_other_workers_reuses_chunks(tmp_path):

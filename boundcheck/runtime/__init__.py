@@ -16,6 +16,11 @@ Pool (:mod:`boundcheck.runtime.pool`)
     *modules)``: a daemon thread of this process. ``wait_warm(timeout)``: until the warm-ups sent so far are
     done. ``shutdown()``: stop the pool now, without a traceback and without a worker left behind (every early
     exit of the command line ends with it).
+Forked children (:mod:`boundcheck.runtime.forking`)
+    ``forking.enabled()``: whether a study's worker share runs in children forked from the warm parent (Linux;
+    ``BOUNDCHECK_START_METHOD=fork|spawn``) instead of loky's fresh interpreters. ``forking.executor(workers)``:
+    ``submit(fn, *args) -> Future``, one child per task; ``idle_pool()`` returns it after such a study (the
+    report's figures use it) and ``shutdown()`` stops its children too.
 Warm-up (:mod:`boundcheck.runtime.warmup`)
     ``register(stage, *modules)``: a higher layer names what to import (``"module"`` or ``"module:function"``)
     at a stage (``"pool"``, ``"parent"``, ``"workers"``); ``registered(stage)``: what is named.
@@ -29,6 +34,7 @@ Caches (:mod:`boundcheck.runtime.cache`)
 
 from __future__ import annotations
 
+from . import forking
 from .cache import DiskCache, cache, cache_root, key_file
 from .pool import (
     NO_MEMMAP,
@@ -55,4 +61,4 @@ from .warmup import register, registered
 __all__ = ["NO_MEMMAP", "ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
            "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
-           "cache", "cache_root", "key_file", "wait_warm"]
+           "cache", "cache_root", "key_file", "wait_warm", "forking"]

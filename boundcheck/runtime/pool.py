@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import threading
 import time
 from typing import TYPE_CHECKING
+
+from .watchdog import POLL, ParentInfo, watch_parent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,7 +53,6 @@ IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it e
 #: a task carries (a study's instance: kernel roots of ≤ a few MB) cost milliseconds to pickle, against seconds
 #: per chunk; with two to a few workers a shared read-only copy saves nothing worth the files.
 NO_MEMMAP = {"max_nbytes": None}
-POLL = 0.1  # seconds between a worker watchdog's looks at its parent and the stop token
 STOP_GRACE = 1.0  # seconds shutdown() gives the workers to exit by themselves (≈ 0.3 s: their own exit) before it
 #                   kills them
 
@@ -63,61 +63,7 @@ _token: str | None = None  # the stop token of the running pool: a folder that e
 _futures: list[Future] = []  # warm-ups sent to the pool and not known to be done (cancelled on shutdown)
 
 
-# ------------------------------------------------------------------------------ workers die with their parent
-class ParentInfo(tuple):
-    """(pid, host) of the process that runs the study."""
-
-    @classmethod
-    def here(cls) -> ParentInfo:
-        return cls((os.getpid(), socket.gethostname()))
-
-
-_watchdog: threading.Thread | None = None
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs. A zombie does not: a parent killed by SIGKILL stays a zombie until whoever
-    started it reaps it, and a caller such as ``subprocess.run(capture_output=True)`` reaps it only once every
-    holder of its pipes has exited, the workers included (they would wait for their idle timeout)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]  # the field after "(comm)": comm may hold spaces
-    except (OSError, IndexError):
-        return True  # no /proc here: the pid exists
-    return state not in (b"Z", b"X")
-
-
-def watch_parent(parent: ParentInfo | None, token: str | None = None, poll: float = POLL) -> None:
-    """In a worker process on the parent's machine: exit within ``poll`` seconds of the parent's death (its pid
-    gone, or this process re-parented; status 1) or of the removal of the pool's stop ``token`` (a folder;
-    status 0). Does nothing in the parent itself, on another host, or when a watchdog already runs here.
-
-    ``os._exit``: the worker may be anywhere (importing, simulating); an orderly exit could wait for either."""
-    global _watchdog
-    if parent is None or _watchdog is not None:
-        return
-    pid, host = parent
-    if pid == os.getpid() or host != socket.gethostname():
-        return
-    ppid = os.getppid()
-
-    def loop() -> None:
-        while True:
-            time.sleep(poll)
-            if os.getppid() != ppid or not _alive(pid):
-                os._exit(1)
-            if token is not None and not os.path.isdir(token):
-                os._exit(0)
-
-    _watchdog = threading.Thread(target=loop, name="boundcheck-parent-watchdog", daemon=True)
-    _watchdog.start()
-
+# workers die with their parent: boundcheck.runtime.watchdog (re-exported here)
 
 # ------------------------------------------------------------------------------------------------- the pool
 def pool_workers(jobs: int | None) -> int:
@@ -242,12 +188,13 @@ def prewarm(jobs: int, backend: str = "loky") -> None:
 
 
 def submit_to_each_worker(fn: Callable, *args) -> None:
-    """``fn(*args)`` once per worker of the running pool (no-op without one), not waited for: a warm-up only."""
+    """``fn(*args)`` once per worker of the running pool, or per child of the fork executor (no-op without
+    either), not waited for: a warm-up only."""
     executor = idle_pool()
     if executor is None:
         return
     with contextlib.suppress(Exception):
-        for _ in range(pool_size()):
+        for _ in range(pool_size(executor)):
             _track(executor.submit(fn, *args))
 
 
@@ -303,17 +250,27 @@ def import_in_background(*modules: str) -> threading.Thread:
 
 
 def idle_pool():
-    """The pool :func:`pool` started, if it is still running, else None (never starts one: a report written
-    outside a parallel study draws its figures in process rather than pay a pool's start). A pool that broke
-    since refuses work on ``submit``; callers fall back to this process then."""
-    return _executor
+    """The pool :func:`pool` started, if it is still running, else the executor of forked children a study used
+    (:mod:`boundcheck.runtime.forking`), else None (never starts one: a report written outside a parallel study
+    draws its figures in process rather than pay a pool's start). A pool that broke since refuses work on
+    ``submit``; callers fall back to this process then."""
+    if _executor is not None:
+        return _executor
+    from . import forking
+
+    return forking.current()
 
 
 def pool_size(executor=None) -> int:
     """Worker processes of ``executor`` (default: the running pool) if it is the pool :func:`pool` started,
     else 0 (nothing is known about an executor started elsewhere)."""
     with _lock:
-        return _size if _executor is not None and (executor is None or executor is _executor) else 0
+        if _executor is not None and (executor is None or executor is _executor):
+            return _size
+    from . import forking
+
+    fork = forking.current()
+    return fork.max_workers if fork is not None and (executor is None or executor is fork) else 0
 
 
 def spare_workers(executor=None) -> int:
@@ -329,7 +286,8 @@ def shutdown() -> None:
     """Stop the pool :func:`pool` started (no-op without one; never starts one) without waiting for its tasks:
     warm-ups not started are cancelled, loky shuts the executor down in order, every worker exits within
     :data:`POLL` seconds, busy or not (its stop token is removed), and one that has not after :data:`STOP_GRACE`
-    seconds is killed. Returns when no worker is left. Safe from any thread and more than once."""
+    seconds is killed; forked children still running (:mod:`boundcheck.runtime.forking`) are killed. Returns when
+    no worker is left. Safe from any thread and more than once."""
     global _executor, _size, _token
     with _lock:
         executor, token, futures = _executor, _token, list(_futures)
@@ -346,6 +304,9 @@ def shutdown() -> None:
         shutil.rmtree(token, ignore_errors=True)
     if executor is not None:
         _reap_workers(STOP_GRACE)
+    from . import forking
+
+    forking.shutdown()  # forked children still running (an interrupted study): killed and reaped
 
 
 def _reap_workers(grace: float) -> None:

@@ -268,6 +268,15 @@ def _ship_by_value(spec: StudySpec) -> None:
                 cp.register_pickle_by_value(mod)
 
 
+def forks_workers(spec: StudySpec, options: RunOptions) -> bool:
+    """Whether the study's worker share runs in children forked from this process
+    (:mod:`boundcheck.runtime.forking`) rather than in loky's pool: the loky backend with more than one process,
+    no user code (a user's policy runs in loky's sandboxed workers only, :func:`_simulate_in_children`), and
+    fork enabled here. Then no pool is started ahead of the study: nothing needs warming."""
+    return (options.backend == "loky" and effective_workers(options) > 1 and not holds_user_code(spec)
+            and runtime.forking.enabled())
+
+
 def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
     """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.runtime.preload`):
     unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
@@ -543,7 +552,9 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     errors: list[BaseException] = []
     stop = threading.Event()
     since: list[float] = []  # when this process started the task it simulates now (empty: none)
-    executor = runtime.pool(workers - 1)
+    # children forked from this warm process start at once; loky's fresh workers were started by the api's
+    # prewarm and may still be importing (the first task then waits for them: trimmed)
+    executor = (runtime.forking.executor(workers - 1) if runtime.forking.enabled() else runtime.pool(workers - 1))
 
     def feed() -> None:
         first = True

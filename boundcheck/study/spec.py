@@ -85,9 +85,16 @@ class StudySpec:
         return tuple(p.name for p in self.policies)
 
     def fingerprints(self) -> dict[str, str]:
-        return {"theorem": fingerprint(self.theorem), "family": fingerprint(type(self.family)),
-                "scenario": fingerprint(self.scenario),
-                "policies": fingerprint([(p.name, p.factory, p.kwargs) for p in self.policies])}
+        """Digests of the theorem, the family's code, the scenario and the policies; computed once per spec (a
+        command asks for them several times: the key, the manifest) and kept beside its fields. A changed study is
+        a new spec (``dataclasses.replace``), which computes its own."""
+        fps = self.__dict__.get("_fingerprints")
+        if fps is None:
+            fps = {"theorem": fingerprint(self.theorem), "family": fingerprint(type(self.family)),
+                   "scenario": fingerprint(self.scenario),
+                   "policies": fingerprint([(p.name, p.factory, p.kwargs) for p in self.policies])}
+            object.__setattr__(self, "_fingerprints", fps)  # frozen: not a field (eq, repr and replace ignore it)
+        return dict(fps)
 
     def to_dict(self) -> dict:
         """The JSON configuration stored in the manifest (names for people, fingerprints for resuming)."""

@@ -2,16 +2,18 @@
 
 :func:`fingerprint` hashes the *content* of an object, recursively: numbers, strings, numpy arrays (dtype,
 shape and bytes), tuples, lists, dicts, dataclasses (their fields), classes and functions (qualified name and
-source code, so that an edited policy does not reuse stale results). Objects may define
+the file that defines them, so that an edited policy does not reuse stale results). Objects may define
 ``__fingerprint__() -> object`` to say what identifies them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import inspect
 import json
+import os
 
 import numpy as np
 
@@ -19,11 +21,34 @@ __all__ = ["fingerprint", "canonical"]
 
 
 def _source_digest(obj) -> str:
+    """What identifies a class's or function's code: the digest of the whole file that defines it, else (no file:
+    defined interactively) of ``inspect.getsource``, else "no-source".
+
+    The whole file, not the object's own block: an edit to a module-level helper that a policy calls must not let
+    stored results of the old code be reused either (a stored study is only resumed under an equal key; a spurious
+    miss costs a recomputation, a stale hit a wrong result). And it is cheap: a file is read and hashed once per
+    process (:func:`_file_digest`), where ``inspect.getsource`` parses the module again for every class (≈ 6 ms
+    each; a default verify fingerprints 36 classes before its first task)."""
+    try:
+        path = inspect.getsourcefile(obj)
+        if path:
+            st = os.stat(path)
+            return _file_digest(path, st.st_mtime_ns, st.st_size)
+    except (OSError, TypeError):
+        pass
     try:
         src = inspect.getsource(obj)
     except (OSError, TypeError):
         return "no-source"
     return hashlib.sha256(src.encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=256)
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    """sha256 of a file's bytes (16 hex digits); keyed by its modification time and size, so an edited file is
+    read again."""
+    with open(path, "rb") as f:
+        return "file:" + hashlib.sha256(f.read()).hexdigest()[:16]
 
 
 def canonical(obj):
