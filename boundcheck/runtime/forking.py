@@ -36,13 +36,13 @@ import contextlib
 import os
 import sys
 import threading
-from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from ..utils.switches import EnvSwitch
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from concurrent.futures import Future
 
 __all__ = ["START_METHODS", "start_method", "ForkExecutor", "WorkerLost", "enabled", "executor", "current",
            "shutdown", "children"]
@@ -168,6 +168,8 @@ class ForkExecutor:
         return [c.proc.pid for c in self._alive()]
 
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+        from concurrent.futures import Future  # here: importing the runtime imports nothing heavy
+
         fut: Future = Future()
         with self._cond:
             if self.closed:
