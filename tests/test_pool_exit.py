@@ -67,11 +67,13 @@ import sys
 from boundcheck import runtime
 
 def task(folder):
-    import atexit, builtins
+    import atexit, types
     class Teardown:  # reached only when the interpreter tears its modules down
         def __del__(self):
             open(folder + "/teardown", "w").close()
-    builtins._boundcheck_test_object = Teardown()
+    probe = types.ModuleType("boundcheck_teardown_probe")
+    probe.obj = Teardown()
+    sys.modules[probe.__name__] = probe
     atexit.register(lambda: open(folder + "/handler", "w").close())
     sys.stdout.write("printed without a newline")  # still in the worker's buffer at its exit
     return 1
