@@ -83,8 +83,8 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, lo
                  f"raw tables bit-identical: {p['bit_identical']}."
                  + (f" CPU: {p['cpu_jobs1']['min']:.1f} s (`--jobs 1`: {p['parallel_cpu']:.1f} s in chunks, "
                     f"{p['serial_cpu']:.1f} s serial: imports, scenario, γ, summary) against "
-                    f"{p['cpu_jobs2']['min']:.1f} s (`--jobs 2`: the parent simulates beside one worker, which "
-                    f"pays its own start-up); on two idle cores Amdahl allows {p['amdahl_2']:.2f}× for the whole "
+                    f"{p['cpu_jobs2']['min']:.1f} s (`--jobs 2`: the parent simulates beside one worker, forked from "
+                    f"it on Linux); on two idle cores Amdahl allows {p['amdahl_2']:.2f}× for the whole "
                     f"command." if "amdahl_2" in p else ""))
     if "fixed" in study:
         f = study["fixed"]
