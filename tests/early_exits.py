@@ -46,6 +46,16 @@ ENVS = {"spawn interrupt": {"BOUNDCHECK_START_METHOD": "spawn"}}
 GRACE = 2.0  # seconds after the command's exit by which every process it started must be gone
 
 
+def gone(pids, within: float = GRACE) -> bool:
+    """Whether every process of ``pids`` has exited (a zombie counts as gone) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def early_exit(kind: str, folder: Path, delay: float = 0.5) -> list[str]:
     """Run one early exit of ``kind`` in ``folder``; the problems found (empty: none). ``delay``: for an
     interrupt (SIGINT) or a termination (SIGTERM), seconds between the first worker's appearance and the

@@ -13,24 +13,17 @@ import time
 import warnings
 from pathlib import Path
 
-import psutil
 import pytest
 
 from boundcheck.runtime import forking
+
+sys.path.insert(0, str(Path(__file__).parent))
+from early_exits import gone as _gone  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 pytestmark = pytest.mark.skipif(not forking.enabled(), reason="tasks run in forked children on Linux only")
-
-
-def _gone(pids, within: float = 2.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _warn_and_square(x):

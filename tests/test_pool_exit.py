@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -25,13 +24,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 REPEAT = int(os.environ.get("BOUNDCHECK_EARLY_EXITS", "10"))
 
 
-def _gone(pids, within: float = 2.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
+_gone = early_exits.gone
 
 
 def test_shutdown_stops_a_busy_pool_at_once_and_never_starts_one():
