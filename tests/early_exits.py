@@ -32,8 +32,11 @@ KINDS = {
     "not applicable": (["verify", "--theorem", "gp_ucb", "--scenario", "pe_toy_tv", "--runs", "5"], 3),
     "interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
     "terminate": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 143),
-    # whole panels side by side on the parent and a worker (api._run_panels)
-    "reproduce interrupt": (["reproduce", "igp_ucb_gp_ts", "--experiment", "fig1_rkhs", "--quick", "--no-report"], 130),
+    # whole panels side by side on the parent and a worker (api._run_panels); 200 runs per panel: ≈ 5.8 s after its
+    # first worker appears (2026-11-27), so that an interrupt 0–3 s after that lands while it runs (at the quick
+    # form's own 25 runs it ended ≈ 2.5 s after, and a late interrupt hit its normal exit: 5 of 30 "failures")
+    "reproduce interrupt": (["reproduce", "igp_ucb_gp_ts", "--experiment", "fig1_rkhs", "--quick", "--runs", "200",
+                             "--no-report"], 130),
     # Ctrl-C in a terminal: SIGINT to the whole process group, the forked worker included (which ignores it)
     "group interrupt": (["verify", "--theorem", "gp_ucb", "--runs", "2000", "--horizon", "200", "--no-report"], 130),
     # the worker share in loky's fresh interpreters instead of forked children
