@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 __all__ = ["START_METHODS", "start_method", "ForkExecutor", "WorkerLost", "enabled", "executor", "current",
-           "shutdown", "children"]
+           "shutdown"]
 
 START_METHODS = ("fork", "spawn")
 _switch: EnvSwitch | None = None
@@ -87,7 +87,7 @@ def executor(workers: int) -> ForkExecutor:
             if _executor is not None:
                 _executor.shutdown(wait=True, cancel_futures=True)
             _executor = ForkExecutor(workers)
-        elif len(_executor.children()) < workers:
+        else:
             _executor.resize(workers)
         return _executor
 
@@ -108,12 +108,6 @@ def shutdown() -> None:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def children() -> list[int]:
-    """Process ids of the running children (for tests and diagnostics)."""
-    ex = current()
-    return [] if ex is None else ex.children()
-
-
 class ForkExecutor:
     """``submit(fn, *args, **kwargs) -> Future`` on ``workers`` children forked from this process when the executor
     is made (see the module's docstring), each running one task at a time, for as long as the executor lives.
@@ -124,13 +118,12 @@ class ForkExecutor:
     holds lambdas), through one pipe per child."""
 
     def __init__(self, workers: int) -> None:
-        self.max_workers = max(1, int(workers))
         self.closed = False
         self._cond = threading.Condition()
         self._queue: list[tuple[Future, Callable, tuple, dict]] = []
         self._children: list[_Child] = []
         self._pickler = _cloudpickle()  # imported here, in the thread that makes the executor, not in a feeder
-        self._add(self.max_workers)
+        self._add(max(1, int(workers)))
 
     def _add(self, n: int) -> None:
         import multiprocessing
@@ -155,11 +148,12 @@ class ForkExecutor:
 
     def resize(self, workers: int) -> None:
         """Fork more children up to ``workers`` (never fewer: an idle child costs nothing)."""
-        with self._cond:
-            more = max(0, int(workers) - len(self._alive()))
-            self.max_workers = max(self.max_workers, int(workers))
-        if more:
-            self._add(more)
+        self._add(max(0, int(workers) - self.max_workers))
+
+    @property
+    def max_workers(self) -> int:
+        """The children alive: how many tasks run at once."""
+        return len(self._alive())
 
     def _alive(self) -> list[_Child]:
         return [c for c in self._children if not c.dead]
