@@ -17,6 +17,7 @@ message starts with ``boundcheck: error:`` (or ``warning:``; exit 3: ``boundchec
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import errno
 import json
@@ -1262,10 +1263,47 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, _on_signal)
             signal.signal(signal.SIGINT, _on_signal)
     try:
-        return _main(argv)
+        code = _main(argv)
     finally:
         if argv is None:  # the command itself, not a caller in the same process: the process exits next
             api.stop_workers()
+    if argv is None:
+        _LEAVE_WITH[:] = [code]
+    return code
+
+
+#: the exit status :func:`_leave_at_once` leaves with: set by :func:`main` when it returns as the command itself
+#: (never for a caller in the same process, nor when an exception escapes it: those exit the usual way)
+_LEAVE_WITH: list[int] = []
+
+
+def _leave_at_once() -> None:
+    """The command's last exit handler: flush the standard streams and ``os._exit`` with the command's status.
+
+    Why: after :func:`main` returns, a normal interpreter exit tears down every module the command imported
+    (sympy, pandas, pyarrow, matplotlib, scipy): 0.3 s of a 3.5 s default verify, measured, with nothing left to
+    do. Exit handlers run last-registered first and this one is registered when the command's module is
+    imported, before anything else of the command is, so every handler the command's imports register (joblib,
+    loky, multiprocessing, tempfile, weakref finalizers) has run when it runs, and so have the joins of
+    non-daemon threads (which precede all exit handlers); every file the command writes is closed by then
+    (atomic writes). It is registered only where no exit handler was registered before it (so one of a tool
+    that runs the command, such as coverage's, is never skipped)."""
+    if not _LEAVE_WITH:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe (| head): nothing more can be written anyway
+            stream.flush()
+    os._exit(_LEAVE_WITH[0])
+
+
+def _arm_quick_exit() -> None:
+    # atexit._ncallbacks (CPython): how many handlers are registered; without it, the interpreter's usual exit
+    count = getattr(atexit, "_ncallbacks", None)
+    if count is not None and count() == 0:
+        atexit.register(_leave_at_once)
+
+
+_arm_quick_exit()
 
 
 #: when the command started (time.monotonic()): the time printed at the end is the command's wall time, not the

@@ -62,7 +62,7 @@ from boundcheck import runtime
 def task(folder):
     import atexit, types
     class Teardown:  # reached only when the interpreter tears its modules down
-        def __del__(self):
+        def __del__(self, open=open):  # the builtins are gone by then: bound now
             open(folder + "/teardown", "w").close()
     probe = types.ModuleType("boundcheck_teardown_probe")
     probe.obj = Teardown()
@@ -80,6 +80,48 @@ runtime.shutdown()
     assert "printed without a newline" in out.stdout
     assert (tmp_path / "handler").exists()  # the task's exit handler ran
     assert not (tmp_path / "teardown").exists()  # the teardown did not
+
+
+_COMMAND = """
+import atexit, sys, types
+{before}
+from boundcheck.cli import main
+
+class Teardown:  # reached only when the interpreter tears its modules down
+    def __del__(self, open=open):  # the builtins are gone by then: bound now
+        open({folder!r} + "/teardown", "w").close()
+
+probe = types.ModuleType("boundcheck_teardown_probe")
+probe.obj = Teardown()
+sys.modules[probe.__name__] = probe
+atexit.register(lambda: open({folder!r} + "/handler", "w").close())  # as the command's imports register theirs
+sys.argv = ["boundcheck", *{argv!r}]
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("argv, status", [(["list"], 0), (["show", "no_such_theorem"], 2)])
+def test_the_command_leaves_without_the_interpreters_teardown_with_its_status(tmp_path, argv, status):
+    """The command itself skips the module teardown (0.3 s of a default verify) after every exit handler its
+    imports registered has run, with its exit status and everything it printed."""
+    code = _COMMAND.format(before="", folder=str(tmp_path), argv=argv)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
+    assert out.returncode == status, out.stderr
+    assert (out.stdout.rstrip().endswith("┘") or out.stdout.rstrip().endswith("─")) if status == 0 else \
+        out.stderr.startswith("boundcheck: error:")
+    assert (tmp_path / "handler").exists()  # the handler registered after the command's module ran
+    assert not (tmp_path / "teardown").exists()  # the teardown did not
+
+
+def test_the_command_exits_the_usual_way_under_a_tool_with_its_own_exit_handler(tmp_path):
+    """A handler registered before the command's module (coverage's, a profiler's) would be skipped by the quick
+    exit: there the command exits the usual way, and every handler runs."""
+    before = f"atexit.register(lambda: open({str(tmp_path)!r} + '/tool', 'w').close())"
+    code = _COMMAND.format(before=before, folder=str(tmp_path), argv=["list"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "tool").exists() and (tmp_path / "handler").exists()
+    assert (tmp_path / "teardown").exists()  # the usual exit, teardown included: the probe would see one
 
 
 def test_large_arrays_leave_no_file_and_no_resource_tracker_warning(tmp_path):
