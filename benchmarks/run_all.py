@@ -89,7 +89,9 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, lo
     if "fixed" in study:
         f = study["fixed"]
         L.append(f"* `boundcheck list`: {f['list']['min']:.2f} s; default `verify --theorem pe_gp_ucb` (200 runs, "
-                 f"T = 200): {f['verify']['min']:.1f} s wall (min), {f['verify_cpu']['min']:.1f} s CPU"
+                 f"T = 200): {f['verify']['min']:.1f} s wall (min), {f['verify_cpu']['min']:.1f} s CPU (all processes; "
+                 f"spread evenly over {m['cores']} idle cores, no schedule of that work ends before "
+                 f"{f['verify_cpu']['min'] / m['cores']:.1f} s)"
                  + (f"; reports {100 * f['report_share']['min']:.0f} % of it" if f.get("report_share") else "")
                  + ".")
     if "memory" in study:
