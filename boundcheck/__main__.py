@@ -2,9 +2,9 @@
 
 import sys
 
-from .cli import main
+from .cli import command
 
-code = main()
+code = command()
 if code in (130, 143):
     # An interrupt that landed inside a C extension's nested PyRun_* call (while importing it) leaves CPython's
     # "unhandled KeyboardInterrupt" flag set although the command handled it; under ``-m`` CPython then ends the

@@ -1263,17 +1263,23 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, _on_signal)
             signal.signal(signal.SIGINT, _on_signal)
     try:
-        code = _main(argv)
+        return _main(argv)
     finally:
         if argv is None:  # the command itself, not a caller in the same process: the process exits next
             api.stop_workers()
-    if argv is None:
-        _LEAVE_WITH[:] = [code]
+
+
+def command() -> int:
+    """The ``boundcheck`` executable and ``python -m boundcheck``: :func:`main` on the process's arguments, after
+    which the process exits with its status without the interpreter's teardown (:func:`_leave_at_once`). A script
+    or a test that calls :func:`main` keeps its own exit."""
+    code = main()
+    _LEAVE_WITH[:] = [code]
     return code
 
 
-#: the exit status :func:`_leave_at_once` leaves with: set by :func:`main` when it returns as the command itself
-#: (never for a caller in the same process, nor when an exception escapes it: those exit the usual way)
+#: the exit status :func:`_leave_at_once` leaves with: set by :func:`command` when the command returns (never for
+#: a caller of :func:`main`, nor when an exception escapes: those exit the usual way)
 _LEAVE_WITH: list[int] = []
 
 
@@ -1374,4 +1380,4 @@ def _main(argv: list[str] | None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(command())

@@ -85,7 +85,7 @@ runtime.shutdown()
 _COMMAND = """
 import atexit, sys, types
 {before}
-from boundcheck.cli import main
+from boundcheck.cli import command
 
 class Teardown:  # reached only when the interpreter tears its modules down
     def __del__(self, open=open):  # the builtins are gone by then: bound now
@@ -96,7 +96,8 @@ probe.obj = Teardown()
 sys.modules[probe.__name__] = probe
 atexit.register(lambda: open({folder!r} + "/handler", "w").close())  # as the command's imports register theirs
 sys.argv = ["boundcheck", *{argv!r}]
-sys.exit(main())
+code = command()
+{after}
 """
 
 
@@ -104,7 +105,7 @@ sys.exit(main())
 def test_the_command_leaves_without_the_interpreters_teardown_with_its_status(tmp_path, argv, status):
     """The command itself skips the module teardown (0.3 s of a default verify) after every exit handler its
     imports registered has run, with its exit status and everything it printed."""
-    code = _COMMAND.format(before="", folder=str(tmp_path), argv=argv)
+    code = _COMMAND.format(before="", folder=str(tmp_path), argv=argv, after="sys.exit(code)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
     assert out.returncode == status, out.stderr
     assert (out.stdout.rstrip().endswith("┘") or out.stdout.rstrip().endswith("─")) if status == 0 else \
@@ -117,11 +118,22 @@ def test_the_command_exits_the_usual_way_under_a_tool_with_its_own_exit_handler(
     """A handler registered before the command's module (coverage's, a profiler's) would be skipped by the quick
     exit: there the command exits the usual way, and every handler runs."""
     before = f"atexit.register(lambda: open({str(tmp_path)!r} + '/tool', 'w').close())"
-    code = _COMMAND.format(before=before, folder=str(tmp_path), argv=["list"])
+    code = _COMMAND.format(before=before, folder=str(tmp_path), argv=["list"], after="sys.exit(code)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "tool").exists() and (tmp_path / "handler").exists()
     assert (tmp_path / "teardown").exists()  # the usual exit, teardown included: the probe would see one
+
+
+def test_a_script_that_calls_main_keeps_its_own_exit(tmp_path):
+    """Only the command itself (``command()``: the executable, ``python -m boundcheck``) leaves at once; a script
+    that calls ``main()`` goes on after it and exits with its own status, the usual way."""
+    code = _COMMAND.format(before="", folder=str(tmp_path), argv=["list"], after="").replace(
+        "from boundcheck.cli import command", "from boundcheck.cli import main").replace(
+        "code = command()", "assert main() == 0\nsys.exit(3)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
+    assert out.returncode == 3, out.stderr
+    assert (tmp_path / "teardown").exists()
 
 
 def test_large_arrays_leave_no_file_and_no_resource_tracker_warning(tmp_path):
