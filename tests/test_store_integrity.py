@@ -103,6 +103,29 @@ def test_fault_is_detected_refused_then_recomputed(fault, reference, tmp_path):
         assert store.done_chunks() == {0, 1, 2}
 
 
+def test_a_chunk_file_replaced_after_its_check_is_never_used_unverified(reference, tmp_path, monkeypatch):
+    """A reader uses the very bytes it verified: a file replaced between the check and the use (another
+    process, a sync tool) cannot slip in unverified. Planted: every read after a file's first returns other bytes."""
+    out = tmp_path / "copy"
+    shutil.copytree(reference[1], out)
+    store = ResultStore(out / "results")
+    good = [df.copy() for df in store.iter_table("runs")]
+    seen: set[str] = set()
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        data = real(self)
+        if self.name.startswith("runs-") and str(self) in seen:  # a second read: the file changed meanwhile
+            return data[: len(data) // 2]
+        seen.add(str(self))
+        return data
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    seen.clear()
+    for a, b in zip(good, store.iter_table("runs"), strict=True):
+        assert a.equals(b)
+
+
 def test_foreign_files_beside_the_chunks_are_ignored(reference, tmp_path):
     ref_summary, ref_out = reference
     shutil.copytree(ref_out, tmp_path / "run")

@@ -168,20 +168,24 @@ class ResultStore:
     # ------------------------------------------------------------------ verification
     def _check_file(self, rel: str, record: dict | None) -> str | None:
         """Why the stored file ``rel`` cannot be trusted (None: it matches its record)."""
+        return self._read_checked(rel, record)[1]
+
+    def _read_checked(self, rel: str, record: dict | None) -> tuple[bytes | None, str | None]:
+        """The stored file ``rel`` read once: (its bytes, None) when they match its record, else (None, why not)."""
         if not isinstance(record, dict) or not isinstance(record.get("sha256"), str):
-            return f"{rel} was recorded without a checksum (older boundcheck or damaged manifest)"
+            return None, f"{rel} was recorded without a checksum (older boundcheck or damaged manifest)"
         path = self.root / rel
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            return f"{rel} is missing (expected sha256 {record['sha256']}, found no file)"
+            return None, f"{rel} is missing (expected sha256 {record['sha256']}, found no file)"
         except OSError as exc:
-            return f"{rel} cannot be read ({exc.strerror or exc})"
+            return None, f"{rel} cannot be read ({exc.strerror or exc})"
         found = sha256_bytes(data)
         if found != record["sha256"]:
-            return (f"{rel} fails verification (expected sha256 {record['sha256']}, found {found}, "
-                    f"{len(data)} of {record.get('bytes', '?')} bytes)")
-        return None
+            return None, (f"{rel} fails verification (expected sha256 {record['sha256']}, found {found}, "
+                          f"{len(data)} of {record.get('bytes', '?')} bytes)")
+        return data, None
 
     def done_chunks(self, manifest: dict | None = None) -> set[int]:
         """The chunks recorded in the manifest whose every file verifies. Each one that does not is reported
@@ -277,11 +281,13 @@ class ResultStore:
         self.write_manifest(manifest)
 
     def _verified_bytes(self, rel: str, record: dict | None) -> bytes:
-        problem = self._check_file(rel, record)
+        """The bytes that were verified (read once: a file replaced between a check and a second read would
+        otherwise be used unverified)."""
+        data, problem = self._read_checked(rel, record)
         if problem is not None:
             raise BoundcheckError(f"stored results in {self.root} cannot be used: {problem}; re-run the same verify "
                                   f"command to recompute it")
-        return (self.root / rel).read_bytes()
+        return data
 
     def iter_table(self, table: str, columns: list[str] | None = None) -> Iterator[pd.DataFrame]:
         """The table ``runs`` or ``steps`` of a complete study one chunk at a time: exactly the chunks ``0 …
