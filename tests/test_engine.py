@@ -105,3 +105,28 @@ def test_kernel_validation():
     x = np.array([[0.0], [0.3]])
     assert RBF.paper(0.04)(x)[0, 1] == pytest.approx(np.exp(-0.09 / (2 * 0.04)))
     assert RBF(0.2)(x)[0, 1] == pytest.approx(np.exp(-0.09 / (2 * 0.04)))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 6, 8])
+def test_kernels_distances_are_cdists_bit_for_bit(d):
+    """The kernels compute ||x − y||² themselves (not importing scipy.spatial): the same numbers as cdist's
+    "sqeuclidean" and "euclidean", bit for bit, so every pinned Gram matrix and result stays what it was."""
+    from scipy.spatial.distance import cdist
+
+    from boundcheck.model.kernels import sq_distances
+
+    rng = np.random.default_rng(d)
+    for scale in (1e-3, 1.0, 1e3):
+        X, Y = rng.random((57, d)) * scale, rng.random((31, d)) * scale - scale / 2
+        assert np.array_equal(sq_distances(X, Y), cdist(X, Y, "sqeuclidean"))
+        assert np.array_equal(np.sqrt(sq_distances(X, Y)), cdist(X, Y, "euclidean"))
+        assert np.array_equal(sq_distances(X, X), cdist(X, X, "sqeuclidean"))
+    x = rng.random((40, d))
+    for k, want in ((RBF(lengthscale=0.3, variance=2.0), lambda r2: 2.0 * np.exp(-0.5 * r2 / 0.3**2)),
+                    (Matern(nu=1.5, lengthscale=0.4), None)):
+        got = k(x)
+        if want is not None:
+            assert np.array_equal(got, want(cdist(x, x, "sqeuclidean")))
+        else:
+            s = np.sqrt(3.0) * (cdist(x, x, "euclidean") / 0.4)
+            assert np.array_equal(got, (1.0 + s) * np.exp(-s))
