@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import BoundcheckError
+from .utils import usercode
 from .utils.settings import DEFAULT_FALSE_ALARM, SettingsKeywords, VerifySettings, settings_from
 
 if TYPE_CHECKING:  # the engine's modules are imported by the functions that use them (see the module docstring)
@@ -203,6 +204,7 @@ except BaseException:
     pass
 sys.stdout.flush()
 os.write(1, b"\\nBOUNDCHECK-IMPORT-RETURNED\\n")
+os._exit(0)  # at once: a non-daemon thread the file started must not hold this process up until the timeout
 """
 IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
 
@@ -222,6 +224,18 @@ def _import_in_child(path: Path, target: str, what: str) -> None:
     if b"BOUNDCHECK-IMPORT-RETURNED" not in done.stdout:
         raise BoundcheckError(f"{what} file {target} ended the process importing it (exit code {done.returncode}: "
                               "os._exit, a crash or a signal at import)")
+
+
+def _code_root(target: str) -> str:
+    """Where the code of the module ``target`` lives, for :func:`~boundcheck.utils.usercode.import_fence`: its
+    top-level package's folder, or the file of a top-level module (the current folder when it cannot be found)."""
+    with contextlib.suppress(ImportError, ValueError, AttributeError):
+        found = importlib.util.find_spec(target.split(".")[0])
+        if found is not None and found.submodule_search_locations:
+            return list(found.submodule_search_locations)[0]
+        if found is not None and found.origin and os.path.isfile(found.origin):
+            return found.origin
+    return os.getcwd()
 
 
 def _load_object(ref: str, what: str = "policy"):
@@ -245,7 +259,8 @@ def _load_object(ref: str, what: str = "policy"):
         before = set(sys.modules)
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
-            with contextlib.redirect_stdout(sys.stderr):  # what it prints must not mix into verify --json
+            # what it prints must not mix into verify --json; what it does to this process ends with the import
+            with usercode.import_fence(folder) as fenced, contextlib.redirect_stdout(sys.stderr):
                 spec.loader.exec_module(module)
         except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code: one line, the file
             sys.modules.pop(modname, None)
@@ -254,18 +269,23 @@ def _load_object(ref: str, what: str = "policy"):
             raise BoundcheckError(f"{what} file {target} failed to import: {detail}") from None
         finally:
             sys.path.remove(folder)
+        for note in fenced:
+            warnings.warn(f"{what} file {target}: {note}", stacklevel=3)
         # siblings it imported travel to worker processes by value with it (they are not importable there)
         module.__boundcheck_siblings__ = [
             m for m in set(sys.modules) - before
             if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
     else:
         try:
-            module = importlib.import_module(target)
+            with usercode.import_fence(_code_root(target)) as fenced:
+                module = importlib.import_module(target)
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
         except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code may not end this process
             raise BoundcheckError(f"importing {target!r} for {what} {ref!r} raised {type(exc).__name__}"
                                   f"{f'({exc.code!r})' if isinstance(exc, SystemExit) else ''}") from None
+        for note in fenced:
+            warnings.warn(f"{what} module {target}: {note}", stacklevel=3)
     try:
         return getattr(module, attr)
     except AttributeError:

@@ -141,3 +141,116 @@ def test_nan_record_of_a_batched_policy():
     Pol.record = {"mu": np.zeros(3)}
     with pytest.raises(UserCodeError, match="one value per run"):
         _check_records(Pol(), 4, np.array([7, 8]))
+
+
+# ------------------------------------------------------------------ what a file does to the process at import
+# the broken example (β_t/20: its verdict is "violated", exit 1) with module-level code appended
+BROKEN = (ROOT / "examples" / "gp_ucb_broken.py").read_text()
+
+
+def _command(tmp_path: Path, top: str, *extra: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The real executable's path (``python -m boundcheck``: cli.command, its quick exit) on the broken example
+    with ``top`` run at its import."""
+    f = tmp_path / "broken.py"
+    f.write_text(BROKEN + "\n" + textwrap.dedent(top))
+    args = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{f}:NarrowGPUCB", "--runs", "20", "--horizon", "20",
+            "--jobs", "1", "--no-report", "--out", str(tmp_path / "out"), *extra]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-m", "boundcheck", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=tmp_path)
+
+
+def test_an_exit_handler_registered_at_import_cannot_set_the_exit_status(tmp_path):
+    """A file whose import registers ``os._exit(0)`` as an exit handler: the violated verdict still exits 1 (it
+    exited 0 before the import fence: the handler ran before the command's own)."""
+    res = _command(tmp_path, "import atexit\natexit.register(lambda: os._exit(0))\n"
+                             "@atexit.register\ndef bye():\n    os._exit(0)\n")
+    assert "theorem verdict: violated" in res.stdout, res.stdout[-1500:]
+    assert res.returncode == 1, (res.returncode, res.stderr[-1500:])
+    assert res.stderr.count("registered at import does not run") == 2, res.stderr[-1500:]
+
+
+def test_a_thread_started_at_import_does_not_hang_the_exit(tmp_path):
+    """A non-daemon thread that sleeps for an hour, started at import: the import probe and the command both end
+    (the probe waited out its 120 s timeout, the command never ended)."""
+    res = _command(tmp_path, "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n",
+                   timeout=60)
+    assert res.returncode == 1 and "theorem verdict: violated" in res.stdout, (res.returncode, res.stderr[-1500:])
+    assert "does not hold up the exit" in res.stderr, res.stderr[-1500:]
+
+
+def test_signals_a_file_ignores_at_import_are_restored(tmp_path):
+    """SIGINT ignored at import: the command still stops on Ctrl-C, as interrupted (exit 130), its chunks kept."""
+    import signal
+    import time
+
+    f = tmp_path / "broken.py"
+    f.write_text(BROKEN + "\nimport signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                 "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n")
+    args = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{f}:NarrowGPUCB", "--runs", "4000", "--horizon", "60",
+            "--jobs", "1", "--no-report", "--out", str(tmp_path / "out")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "boundcheck", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    chunks = tmp_path / "out" / "results" / "chunks"
+    deadline = time.monotonic() + 120
+    # a chunk's own record is written last: a chunk interrupted before it is not stored (nor expected to be)
+    while not any(chunks.glob("chunk-*.json")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    try:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # a command that ignored the Ctrl-C must not outlive the test
+    assert proc.returncode == 130, (proc.returncode, out[-800:], err[-1500:])
+    assert "interrupted" in err and "signal handlers set at import are restored (SIGINT, SIGTERM)" in err, err
+    assert any(chunks.glob("chunk-*.json"))
+
+
+def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
+    """In process: every change the fence names is undone, and code outside the user's folder (a library the
+    file imports, another thread) registers as usual."""
+    import atexit
+    import importlib.util
+    import signal
+    import threading
+
+    from boundcheck.utils.usercode import import_fence
+
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "m.py").write_text(textwrap.dedent("""
+        import atexit, io, os, signal, sys, threading, time
+        atexit.register(os._exit, 0)
+        threading.Thread(target=time.sleep, args=(0.01,), name="user-thread").start()
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+        signal.alarm(30)
+        sys.excepthook = lambda *a: None
+        sys.stderr = io.StringIO()
+        sys.settrace(lambda *a: None)
+        os.chdir(os.path.dirname(__file__))
+        import fence_library  # a library outside the user's folder: its handler is registered
+    """))
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    kept = []
+    (lib / "fence_library.py").write_text("import atexit\natexit.register(print, 'library handler')\n")
+    monkeypatch.syspath_prepend(str(lib))
+    real = atexit.register
+    monkeypatch.setattr(atexit, "register", lambda f, *a, **k: (kept.append(f), real(f, *a, **k))[1])
+    before = (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd())
+    spec = importlib.util.spec_from_file_location("fence_user_module", user / "m.py")
+    with import_fence(user) as notes:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    try:
+        assert (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd()) == before
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert kept == [print]  # the library's, not the user's os._exit
+        text = "\n".join(notes)
+        for part in ("exit handler (_exit)", "'user-thread'", "SIGUSR1", "interval timer", "sys.excepthook",
+                     "sys.stderr", "trace function", "working directory"):
+            assert part in text, (part, text)
+        assert all(t.daemon for t in threading.enumerate() if t.name == "user-thread")
+    finally:
+        atexit.unregister(print)
+        sys.modules.pop("fence_library", None)

@@ -12,6 +12,10 @@ Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched p
   (:func:`boundcheck.study.runner._watchdog`); no limit in a thread that is not a process's main thread (dask);
 * what it prints (``sys.stdout``/``sys.stderr``) goes to the study's log (``results/user-code.log``), never into
   the command's own output (``verify --json`` prints one JSON document on stdout);
+* importing a user's file or module in the verifying process (to read its policy or theorem) runs its module-level
+  code there: :func:`import_fence` keeps what that code does to the process from outliving the import (exit
+  handlers, threads that would hold up the exit, signal handlers and timers, standard streams and hooks, the
+  working directory), so that it cannot set the command's exit status, hang its exit or swallow its Ctrl-C;
 * before it starts, a *marker* (which policy, which call, run and step) is written to a small file named after the
   process, and blanked when it returns: if the process that runs user code dies (``os._exit``, a crash, a signal),
   the parent reads the marker to name the call (:func:`last_call`, :mod:`boundcheck.study.runner`).
@@ -24,6 +28,7 @@ worker, not the check. Built-in policies never come here (their fast path is unc
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -32,8 +37,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "DEFAULT_TIMEOUT",
-           "LOG_NAME", "MARKER_DIR"]
+__all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "import_fence",
+           "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
 
 #: seconds one call into user code may take by default (``--policy-timeout``)
 DEFAULT_TIMEOUT = 60.0
@@ -212,3 +217,112 @@ def _running(pid: int, alive: set[int] | None) -> bool:
     with contextlib.suppress(OSError):
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1] != "Z"
     return True
+
+
+# ------------------------------------------------------------------------------------------ import fence
+def _from_user(frame, folder: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether ``frame`` (a caller) runs code from the user's folder (not an installed library inside it)."""
+    name = os.path.abspath(frame.f_code.co_filename) if frame is not None else ""
+    return name.startswith(folder) and not name.startswith(prefixes)
+
+
+@contextlib.contextmanager
+def import_fence(where: str | os.PathLike):
+    """Import a user's code inside this block: its module-level code may not change the verifying process.
+
+    What the import does to the process is undone or defused when the block ends, and each is named in the list
+    the block yields (one line each, for a warning): the user's code runs in workers, never here, so none of it
+    has anything to do in this process after the import.
+
+    * exit handlers registered from the user's code (``where``: its folder, or a module's file;
+      ``atexit.register``, ``threading._register_atexit``) are
+      not registered: one calling ``os._exit(0)`` would set the exit status of a violated verdict; a library the
+      file imports for the first time keeps its own handlers;
+    * threads started by the import are made daemon threads: a non-daemon thread would hold up the exit forever;
+    * signal handlers, the signal mask and an interval timer (``signal.alarm``) are restored: an ignored SIGINT
+      would make Ctrl-C do nothing, a timer would end the process later;
+    * ``sys.stdout``/``stderr``/``stdin``, the exception, display and unraisable hooks, a trace or profile
+      function and the working directory are restored.
+
+    Only the importing thread's calls are fenced (another thread of this process registers and starts as usual).
+    What the fence cannot undo: changes to other modules' state (a user's code that patches boundcheck's own
+    functions is outside any sandbox; the checked code is not assumed hostile, only wrong)."""
+    folder = os.path.abspath(where)
+    if os.path.isdir(folder):
+        folder = os.path.join(folder, "")
+    # an installed library inside the user's folder (a virtual environment) is not the user's code, unless the
+    # user's code is itself installed there
+    prefixes = tuple(p for p in {os.path.join(os.path.abspath(q), "") for q in (sys.prefix, sys.base_prefix,
+                                                                              sys.exec_prefix)}
+                     if not folder.startswith(p))
+    me = threading.get_ident()
+    notes: list[str] = []
+    real_register = atexit.register
+    real_thread_atexit = getattr(threading, "_register_atexit", None)  # CPython: joined before atexit handlers
+    real_start = threading.Thread.start
+
+    def dropping(real, kind: str):
+        """``real`` (a registration function) that drops what the user's code registers, and says so."""
+        def register(func, *args, **kwargs):
+            if threading.get_ident() == me and _from_user(sys._getframe(1), folder, prefixes):
+                notes.append(f"{kind} ({getattr(func, '__qualname__', repr(func))}) registered at import does "
+                             "not run: the verifying process does not run the user's code")
+                return func  # atexit.register's value, so that it still works as a decorator
+            return real(func, *args, **kwargs)
+        return register
+
+    def start(thread):
+        if threading.get_ident() == me and not thread.daemon:
+            thread.daemon = True  # allowed before start: the exit no longer waits for it
+            notes.append(f"the thread {thread.name!r} started at import does not hold up the exit (made a daemon)")
+        return real_start(thread)
+
+    signals = {}
+    for sig in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            signals[sig] = signal.getsignal(sig)
+    main = threading.current_thread() is threading.main_thread()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if main else None
+    timer = signal.getitimer(signal.ITIMER_REAL)
+    hooks = {name: getattr(sys, name) for name in ("stdout", "stderr", "stdin", "excepthook", "displayhook",
+                                                    "unraisablehook")}
+    trace, profile = sys.gettrace(), sys.getprofile()
+    cwd = os.getcwd()
+    atexit.register = dropping(real_register, "an exit handler")
+    if real_thread_atexit is not None:
+        threading._register_atexit = dropping(real_thread_atexit, "a thread exit hook")
+    threading.Thread.start = start
+    try:
+        yield notes
+    finally:
+        atexit.register = real_register
+        if real_thread_atexit is not None:
+            threading._register_atexit = real_thread_atexit
+        threading.Thread.start = real_start
+        changed = []
+        for sig, handler in signals.items():
+            with contextlib.suppress(OSError, ValueError, RuntimeError):
+                if handler is not None and signal.getsignal(sig) != handler and main:
+                    signal.signal(sig, handler)
+                    changed.append(signal.Signals(sig).name)
+        if changed:
+            notes.append(f"signal handlers set at import are restored ({', '.join(changed)})")
+        if mask is not None and signal.pthread_sigmask(signal.SIG_SETMASK, mask) != mask:
+            notes.append("the signal mask set at import is restored")
+        if signal.getitimer(signal.ITIMER_REAL) != timer and timer == (0.0, 0.0):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            notes.append("an interval timer (signal.alarm/setitimer) set at import is cancelled")
+        for name, value in hooks.items():
+            if getattr(sys, name) is not value:
+                setattr(sys, name, value)
+                notes.append(f"sys.{name} replaced at import is restored")
+        if sys.gettrace() is not trace:
+            sys.settrace(trace)
+            notes.append("a trace function set at import is removed")
+        if sys.getprofile() is not profile:
+            sys.setprofile(profile)
+            notes.append("a profile function set at import is removed")
+        with contextlib.suppress(OSError):
+            if os.getcwd() != cwd:
+                os.chdir(cwd)
+                notes.append("the working directory changed at import is restored")
