@@ -260,7 +260,7 @@ def _load_object(ref: str, what: str = "policy"):
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
             # what it prints must not mix into verify --json; what it does to this process ends with the import
-            with usercode.import_fence(folder) as fenced, contextlib.redirect_stdout(sys.stderr):
+            with usercode.import_fence(folder) as fenced, usercode.stdout_to_stderr():
                 spec.loader.exec_module(module)
         except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code: one line, the file
             sys.modules.pop(modname, None)
@@ -277,7 +277,7 @@ def _load_object(ref: str, what: str = "policy"):
             if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
     else:
         try:
-            with usercode.import_fence(_code_root(target)) as fenced:
+            with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr():
                 module = importlib.import_module(target)
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None

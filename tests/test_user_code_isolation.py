@@ -90,9 +90,12 @@ def test_exit_at_import_exit_2(tmp_path, top):
 @pytest.mark.parametrize("backend", [("--jobs", "1"), ("--backend", "threading", "--jobs", "2")])
 def test_print_does_not_break_json(tmp_path, backend):
     body = "print('hello from ask', t); print('oops', file=sys.stderr); os.write(1, b'below python')"
-    res = _verify(tmp_path, _policy(tmp_path, body=body, top="print('hello at import')"), "--json", *backend)
+    # at import (in the verifying process): through sys.stdout, sys.__stdout__ and below Python on fd 1
+    top = "print('hello at import'); sys.__stdout__.write('raw at import'); os.write(1, b'fd 1 at import')"
+    res = _verify(tmp_path, _policy(tmp_path, body=body, top=top), "--json", *backend)
     assert res.returncode in (0, 1), (res.returncode, res.stderr[-2000:])
     json.loads(res.stdout)  # nothing the policy printed is mixed into it
+    assert "fd 1 at import" in res.stderr and "raw at import" in res.stderr, res.stderr[-2000:]
     log = tmp_path / "out" / "results" / "user-code.log"
     assert "hello from ask" in log.read_text() and "below python" in log.read_text()
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "import_fence",
-           "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
+           "stdout_to_stderr", "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
 
 #: seconds one call into user code may take by default (``--policy-timeout``)
 DEFAULT_TIMEOUT = 60.0
@@ -326,3 +326,28 @@ def import_fence(where: str | os.PathLike):
             if os.getcwd() != cwd:
                 os.chdir(cwd)
                 notes.append("the working directory changed at import is restored")
+
+
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """What user code writes to the standard output inside the block goes to the standard error: through
+    ``sys.stdout``, ``sys.__stdout__`` or below Python on file descriptor 1 (``os.write(1, …)``, C code). The
+    command's own output is on stdout (``verify --json`` prints one JSON document there)."""
+    for stream in (sys.stdout, sys.__stdout__):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no file descriptor 1 or 2: Python-level redirection only
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        if saved is not None:
+            for stream in (sys.stdout, sys.__stdout__):  # what was buffered inside goes out to stderr, not later
+                with contextlib.suppress(AttributeError, OSError, ValueError):
+                    stream.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
