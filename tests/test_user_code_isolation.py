@@ -232,6 +232,8 @@ def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
         sys.stderr = io.StringIO()
         sys.settrace(lambda *a: None)
         os.chdir(os.path.dirname(__file__))
+        import warnings
+        warnings.simplefilter("ignore")
         import fence_library  # a library outside the user's folder: its handler is registered
     """))
     lib = tmp_path / "lib"
@@ -241,12 +243,16 @@ def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(lib))
     real = atexit.register
     monkeypatch.setattr(atexit, "register", lambda f, *a, **k: (kept.append(f), real(f, *a, **k))[1])
-    before = (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd())
+    import warnings
+
+    before = (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd(),
+              list(warnings.filters))
     spec = importlib.util.spec_from_file_location("fence_user_module", user / "m.py")
     with import_fence(user) as notes:
         spec.loader.exec_module(importlib.util.module_from_spec(spec))
     try:
-        assert (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd()) == before
+        assert (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd(),
+                list(warnings.filters)) == before
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
         assert kept == [print]  # the library's, not the user's os._exit
         text = "\n".join(notes)

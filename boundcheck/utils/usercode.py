@@ -34,6 +34,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,7 +243,7 @@ def import_fence(where: str | os.PathLike):
     * signal handlers, the signal mask and an interval timer (``signal.alarm``) are restored: an ignored SIGINT
       would make Ctrl-C do nothing, a timer would end the process later;
     * ``sys.stdout``/``stderr``/``stdin``, the exception, display and unraisable hooks, a trace or profile
-      function and the working directory are restored.
+      function, the warning filters and the working directory are restored.
 
     Only the importing thread's calls are fenced (another thread of this process registers and starts as usual).
     What the fence cannot undo: changes to other modules' state (a user's code that patches boundcheck's own
@@ -288,6 +289,7 @@ def import_fence(where: str | os.PathLike):
                                                     "unraisablehook")}
     trace, profile = sys.gettrace(), sys.getprofile()
     cwd = os.getcwd()
+    filters = list(warnings.filters)
     atexit.register = dropping(real_register, "an exit handler")
     if real_thread_atexit is not None:
         threading._register_atexit = dropping(real_thread_atexit, "a thread exit hook")
@@ -322,6 +324,9 @@ def import_fence(where: str | os.PathLike):
         if sys.getprofile() is not profile:
             sys.setprofile(profile)
             notes.append("a profile function set at import is removed")
+        if warnings.filters != filters:  # "ignore" everything would hide this process's own warnings (and these)
+            warnings.resetwarnings()  # silently: a library imported for the first time may add its own
+            warnings.filters.extend(filters)
         with contextlib.suppress(OSError):
             if os.getcwd() != cwd:
                 os.chdir(cwd)
