@@ -235,10 +235,9 @@ def import_fence(where: str | os.PathLike):
     the block yields (one line each, for a warning): the user's code runs in workers, never here, so none of it
     has anything to do in this process after the import.
 
-    * exit handlers registered from the user's code (``where``: its folder, or a module's file;
-      ``atexit.register``, ``threading._register_atexit``) are
-      not registered: one calling ``os._exit(0)`` would set the exit status of a violated verdict; a library the
-      file imports for the first time keeps its own handlers;
+    * exit handlers (``atexit.register``) registered from the user's code (``where``: its folder, or a module's
+      file) are not registered: one calling ``os._exit(0)`` would set the exit status of a violated verdict; a
+      library the file imports for the first time keeps its own handlers;
     * threads started by the import are made daemon threads: a non-daemon thread would hold up the exit forever;
     * signal handlers, the signal mask and an interval timer (``signal.alarm``) are restored: an ignored SIGINT
       would make Ctrl-C do nothing, a timer would end the process later;
@@ -259,18 +258,14 @@ def import_fence(where: str | os.PathLike):
     me = threading.get_ident()
     notes: list[str] = []
     real_register = atexit.register
-    real_thread_atexit = getattr(threading, "_register_atexit", None)  # CPython: joined before atexit handlers
     real_start = threading.Thread.start
 
-    def dropping(real, kind: str):
-        """``real`` (a registration function) that drops what the user's code registers, and says so."""
-        def register(func, *args, **kwargs):
-            if threading.get_ident() == me and _from_user(sys._getframe(1), folder, prefixes):
-                notes.append(f"{kind} ({getattr(func, '__qualname__', repr(func))}) registered at import does "
-                             "not run: the verifying process does not run the user's code")
-                return func  # atexit.register's value, so that it still works as a decorator
-            return real(func, *args, **kwargs)
-        return register
+    def register(func, *args, **kwargs):
+        if threading.get_ident() == me and _from_user(sys._getframe(1), folder, prefixes):
+            notes.append(f"an exit handler ({getattr(func, '__qualname__', repr(func))}) registered at import does "
+                         "not run: the verifying process does not run the user's code")
+            return func  # atexit.register's value, so that it still works as a decorator
+        return real_register(func, *args, **kwargs)
 
     def start(thread):
         if threading.get_ident() == me and not thread.daemon:
@@ -290,16 +285,12 @@ def import_fence(where: str | os.PathLike):
     trace, profile = sys.gettrace(), sys.getprofile()
     cwd = os.getcwd()
     filters = list(warnings.filters)
-    atexit.register = dropping(real_register, "an exit handler")
-    if real_thread_atexit is not None:
-        threading._register_atexit = dropping(real_thread_atexit, "a thread exit hook")
+    atexit.register = register
     threading.Thread.start = start
     try:
         yield notes
     finally:
         atexit.register = real_register
-        if real_thread_atexit is not None:
-            threading._register_atexit = real_thread_atexit
         threading.Thread.start = real_start
         changed = []
         for sig, handler in signals.items():
@@ -341,11 +332,14 @@ def stdout_to_stderr():
     for stream in (sys.stdout, sys.__stdout__):
         with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()
-    try:
+    saved: int | None = None
+    with contextlib.suppress(OSError):  # no file descriptor 1 or 2: Python-level redirection only
         saved = os.dup(1)
-        os.dup2(2, 1)
-    except OSError:  # no file descriptor 1 or 2: Python-level redirection only
-        saved = None
+        try:
+            os.dup2(2, 1)
+        except OSError:
+            os.close(saved)
+            saved = None
     try:
         with contextlib.redirect_stdout(sys.stderr):
             yield
