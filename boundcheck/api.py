@@ -194,12 +194,16 @@ def _is_scenario_file(ref: str) -> bool:
 
 
 _IMPORT_PROBE = """
-import importlib.util, os, sys
-path = sys.argv[1]
-sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-spec = importlib.util.spec_from_file_location("boundcheck_import_probe", path)
+import importlib, importlib.util, json, os, sys
+kind, target = sys.argv[1], sys.argv[2]
+sys.path[:] = json.loads(sys.argv[3])  # the verifying process's, so that the same module is found
 try:
-    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    if kind == "file":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
+        spec = importlib.util.spec_from_file_location("boundcheck_import_probe", target)
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    else:
+        importlib.import_module(target)
 except BaseException:
     pass
 sys.stdout.flush()
@@ -209,20 +213,21 @@ os._exit(0)  # at once: a non-daemon thread the file started must not hold this 
 IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
 
 
-def _import_in_child(path: Path, target: str, what: str) -> None:
-    """Import a user's file first in a throwaway Python process: a file that ends its process while being
-    imported (``os._exit``, a crash, a signal) or never finishes is then one line instead of the end of this one.
-    An ordinary exception (or SystemExit) at import is left to the real import, which words it."""
+def _import_in_child(kind: str, target: str, label: str) -> None:
+    """Import a user's file (``kind`` "file") or module ("module") first in a throwaway Python process: code
+    that ends its process while being imported (``os._exit``, a crash, a signal) or never finishes is then one
+    line naming ``label`` instead of the end of this one (whose exit status it would set). An ordinary exception
+    (or SystemExit) at import is left to the real import, which words it."""
+    import json
     import subprocess
 
     try:
-        done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, str(path)], capture_output=True,
-                              timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
+        done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path)],
+                              capture_output=True, timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
     except subprocess.TimeoutExpired:
-        raise BoundcheckError(f"{what} file {target} did not finish importing within "
-                              f"{IMPORT_PROBE_TIMEOUT:g} s") from None
+        raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s") from None
     if b"BOUNDCHECK-IMPORT-RETURNED" not in done.stdout:
-        raise BoundcheckError(f"{what} file {target} ended the process importing it (exit code {done.returncode}: "
+        raise BoundcheckError(f"{label} ended the process importing it (exit code {done.returncode}: "
                               "os._exit, a crash or a signal at import)")
 
 
@@ -251,7 +256,8 @@ def _load_object(ref: str, what: str = "policy"):
         # a name that is the same in every process (the resume key holds it: hash() of a str is salted per process)
         digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
         modname = f"boundcheck_user_{path.stem}_{digest}"
-        _import_in_child(path, target, what)  # a file that ends the process at import ends a throwaway one
+        # a file that ends the process at import ends a throwaway one
+        _import_in_child("file", str(path), f"{what} file {target}")
         spec = importlib.util.spec_from_file_location(modname, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
@@ -276,14 +282,22 @@ def _load_object(ref: str, what: str = "policy"):
             m for m in set(sys.modules) - before
             if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
     else:
+        fenced = []
         try:
-            with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr():
-                module = importlib.import_module(target)
+            if target in sys.modules or target.split(".")[0] in ("boundcheck", "theory"):
+                module = importlib.import_module(target)  # imported before (nothing runs now), or ours
+            else:  # a user's module, as for a file: first in a throwaway process, then fenced
+                _import_in_child("module", target, f"{what} module {target}")
+                with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr():
+                    module = importlib.import_module(target)
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
         except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code may not end this process
             raise BoundcheckError(f"importing {target!r} for {what} {ref!r} raised {type(exc).__name__}"
                                   f"{f'({exc.code!r})' if isinstance(exc, SystemExit) else ''}") from None
+        except Exception as exc:  # noqa: BLE001 - the user's module failed at import: one line, exit 2
+            detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise BoundcheckError(f"{what} module {target} failed to import: {detail}") from None
         for note in fenced:
             warnings.warn(f"{what} module {target}: {note}", stacklevel=3)
     try:

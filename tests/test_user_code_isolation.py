@@ -263,3 +263,36 @@ def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
     finally:
         atexit.unregister(print)
         sys.modules.pop("fence_library", None)
+
+
+def _module_command(tmp_path: Path, top: str, *extra: str) -> subprocess.CompletedProcess:
+    """The broken example as an importable module (``brokenmod:NarrowGPUCB``, a package.module reference) with
+    ``top`` run at its import, through the real executable."""
+    pkg = tmp_path / "site"
+    pkg.mkdir()
+    (pkg / "brokenmod.py").write_text(BROKEN + "\nimport os\n" + textwrap.dedent(top))
+    args = ["verify", "--theorem", "gp_ucb", "--algorithm", "brokenmod:NarrowGPUCB", "--runs", "20", "--horizon",
+            "20", "--jobs", "1", "--no-report", "--out", str(tmp_path / "out"), *extra]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(pkg), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "boundcheck", *args], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=tmp_path)
+
+
+def test_a_module_that_ends_the_process_at_import_is_one_line(tmp_path):
+    """``--algorithm package.module:CLASS`` is imported in a throwaway process first, as a file is: a module whose
+    import calls ``os._exit(0)`` ended the verify silently with exit 0."""
+    msg = _one_line(_module_command(tmp_path, "os._exit(0)\n"))
+    assert "policy module brokenmod ended the process importing it" in msg, msg
+
+
+def test_a_module_that_raises_at_import_is_one_line(tmp_path):
+    """An exception at a module's import is the user's error (exit 2), as for a file; it was an internal error."""
+    msg = _one_line(_module_command(tmp_path, "undefined_name\n"))
+    assert "policy module brokenmod failed to import: NameError" in msg, msg
+
+
+def test_a_modules_import_is_fenced_too(tmp_path):
+    res = _module_command(tmp_path, "import atexit\natexit.register(os._exit, 0)\nos.write(1, b'fd 1 at import')\n",
+                          "--json")
+    assert res.returncode == 1 and json.loads(res.stdout)["verdict"] == "violated", (res.returncode, res.stderr)
+    assert "policy module brokenmod: an exit handler (_exit)" in res.stderr and "fd 1 at import" in res.stderr
