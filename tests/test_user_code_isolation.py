@@ -296,3 +296,51 @@ def test_a_modules_import_is_fenced_too(tmp_path):
                           "--json")
     assert res.returncode == 1 and json.loads(res.stdout)["verdict"] == "violated", (res.returncode, res.stderr)
     assert "policy module brokenmod: an exit handler (_exit)" in res.stderr and "fd 1 at import" in res.stderr
+
+
+def _interrupted(tmp_path: Path, signals: int) -> tuple[int, float, str]:
+    """A study of a slow policy (every ask sleeps) on three workers, interrupted while two run a task or more:
+    (exit status, seconds from the first Ctrl-C to the exit, stderr)."""
+    import signal
+    import time
+
+    algorithm = _policy(tmp_path, body="time.sleep(0.2)")
+    args = ["verify", "--theorem", "gp_ucb", "--algorithm", algorithm, "--runs", "75", "--horizon", "50",
+            "--jobs", "3", "--no-report", "--out", str(tmp_path / "out")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    # the executable's path (python -m boundcheck): it handles Ctrl-C itself, even where SIGINT was ignored when
+    # it started (a background job of a non-interactive shell)
+    proc = subprocess.Popen([sys.executable, "-m", "boundcheck", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    markers = tmp_path / "out" / "results" / ".user-code"
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline and (
+                not markers.is_dir() or len(list(markers.iterdir())) < 2):
+            time.sleep(0.1)
+        time.sleep(0.5)  # the workers inside their tasks (each takes minutes)
+        start = time.monotonic()
+        for _ in range(signals):
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.5)
+        _, err = proc.communicate(timeout=60)
+        return proc.returncode, time.monotonic() - start, err
+    finally:
+        proc.kill()
+
+
+def test_an_interrupt_waits_for_the_workers_once_not_once_each(tmp_path):
+    """Ctrl-C waits INTERRUPT_GRACE (5 s) in all for the tasks in flight, not 5 s per worker in turn (≥ 10 s)."""
+    from boundcheck.study.runner import INTERRUPT_GRACE
+
+    code, took, err = _interrupted(tmp_path, 1)
+    assert code == 130 and "interrupted" in err, (code, err[-1500:])
+    assert took < INTERRUPT_GRACE + 3, took
+
+
+def test_a_second_interrupt_stops_the_wait(tmp_path):
+    from boundcheck.study.runner import INTERRUPT_GRACE
+
+    code, took, err = _interrupted(tmp_path, 2)  # the second 0.5 s after the first
+    assert code == 130 and "interrupted" in err, (code, err[-1500:])
+    assert took < INTERRUPT_GRACE - 0.5, took

@@ -173,7 +173,9 @@ def _bytes_per_run(spec: StudySpec) -> int:
 #: benchmarks/bench_clusters.py). Left unset, the workers allocate as loky's do (docs/clusters.md gives the
 #: equivalent for a batch scheduler's workers)
 DASK_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
-INTERRUPT_GRACE = 5.0  # seconds an interrupted study waits for the workers' running tasks before stopping them
+#: seconds an interrupted study waits, in all, for the workers' running tasks before stopping them (one deadline
+#: for every worker: waited for in turn, J workers took up to J times as long)
+INTERRUPT_GRACE = 5.0
 RELEASE_WORKERS_ABOVE = 2**30  # bytes a study's runs would take at once: beyond it, workers are not kept warm
 
 
@@ -609,8 +611,10 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
             runtime.import_in_background(*later).join()
     except BaseException:
         stop.set()  # the feeders submit nothing more; a task a worker finishes soon is still stored
-        for th in feeders:
-            th.join(timeout=INTERRUPT_GRACE)
+        deadline = time.monotonic() + INTERRUPT_GRACE
+        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: stop waiting
+            for th in feeders:
+                th.join(timeout=max(0.0, deadline - time.monotonic()))
         if any(th.is_alive() for th in feeders):  # a long task: stop it rather than keep the user waiting
             runtime.shutdown()
         raise
@@ -670,9 +674,11 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
     except BaseException:
         for fut in running:
             fut.cancel()
-        for fut in list(running):  # what the other workers finish soon is still stored
-            with contextlib.suppress(BaseException):
-                record(fut.result(timeout=INTERRUPT_GRACE))
+        deadline = time.monotonic() + INTERRUPT_GRACE
+        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: stop waiting
+            for fut in list(running):  # what the other workers finish soon is still stored
+                with contextlib.suppress(Exception):  # failed, or not done in time: not stored
+                    record(fut.result(timeout=max(0.0, deadline - time.monotonic())))
         raise
 
 
