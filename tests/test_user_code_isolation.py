@@ -234,6 +234,9 @@ def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
         os.chdir(os.path.dirname(__file__))
         import warnings
         warnings.simplefilter("ignore")
+        import logging
+        logging.getLogger().addHandler(logging.StreamHandler(sys.stdout))  # what basicConfig(stream=...) does
+        logging.getLogger().setLevel(logging.DEBUG)
         import fence_library  # a library outside the user's folder: its handler is registered
     """))
     lib = tmp_path / "lib"
@@ -243,21 +246,22 @@ def test_the_import_fence_undoes_what_an_import_did(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(lib))
     real = atexit.register
     monkeypatch.setattr(atexit, "register", lambda f, *a, **k: (kept.append(f), real(f, *a, **k))[1])
+    import logging
     import warnings
 
     before = (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd(),
-              list(warnings.filters))
+              list(warnings.filters), list(logging.getLogger().handlers), logging.getLogger().level)
     spec = importlib.util.spec_from_file_location("fence_user_module", user / "m.py")
     with import_fence(user) as notes:
         spec.loader.exec_module(importlib.util.module_from_spec(spec))
     try:
         assert (signal.getsignal(signal.SIGUSR1), sys.excepthook, sys.stderr, sys.gettrace(), os.getcwd(),
-                list(warnings.filters)) == before
+                list(warnings.filters), list(logging.getLogger().handlers), logging.getLogger().level) == before
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
         assert kept == [print]  # the library's, not the user's os._exit
         text = "\n".join(notes)
         for part in ("exit handler (_exit)", "'user-thread'", "SIGUSR1", "interval timer", "sys.excepthook",
-                     "sys.stderr", "trace function", "working directory"):
+                     "sys.stderr", "trace function", "logging configuration", "working directory"):
             assert part in text, (part, text)
         assert all(t.daemon for t in threading.enumerate() if t.name == "user-thread")
     finally:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -242,7 +243,8 @@ def import_fence(where: str | os.PathLike):
     * signal handlers, the signal mask and an interval timer (``signal.alarm``) are restored: an ignored SIGINT
       would make Ctrl-C do nothing, a timer would end the process later;
     * ``sys.stdout``/``stderr``/``stdin``, the exception, display and unraisable hooks, a trace or profile
-      function, the warning filters and the working directory are restored.
+      function, the warning filters, the root logger's handlers and level (``logging.basicConfig``) and the
+      working directory are restored.
 
     Only the importing thread's calls are fenced (another thread of this process registers and starts as usual).
     What the fence cannot undo: changes to other modules' state (a user's code that patches boundcheck's own
@@ -285,6 +287,8 @@ def import_fence(where: str | os.PathLike):
     trace, profile = sys.gettrace(), sys.getprofile()
     cwd = os.getcwd()
     filters = list(warnings.filters)
+    root = logging.getLogger()  # logging.basicConfig(stream=sys.stdout) would send libraries' logs into --json
+    logs = (list(root.handlers), root.level, logging.root.manager.disable)
     atexit.register = register
     threading.Thread.start = start
     try:
@@ -318,6 +322,12 @@ def import_fence(where: str | os.PathLike):
         if warnings.filters != filters:  # "ignore" everything would hide this process's own warnings (and these)
             warnings.resetwarnings()  # silently: a library imported for the first time may add its own
             warnings.filters.extend(filters)
+        if (list(root.handlers), root.level, logging.root.manager.disable) != logs:
+            root.handlers[:], disabled = logs[0], logs[2]
+            root.setLevel(logs[1])
+            logging.disable(disabled)
+            notes.append("the logging configuration set at import (the root logger's handlers and level) is "
+                         "restored")
         with contextlib.suppress(OSError):
             if os.getcwd() != cwd:
                 os.chdir(cwd)
