@@ -280,8 +280,8 @@ def import_fence(where: str | os.PathLike):
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             signals[sig] = signal.getsignal(sig)
     main = threading.current_thread() is threading.main_thread()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if main else None
-    timer = signal.getitimer(signal.ITIMER_REAL)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if main and hasattr(signal, "pthread_sigmask") else None
+    timer = signal.getitimer(signal.ITIMER_REAL) if hasattr(signal, "getitimer") else None  # POSIX only
     hooks = {name: getattr(sys, name) for name in ("stdout", "stderr", "stdin", "excepthook", "displayhook",
                                                     "unraisablehook")}
     trace, profile = sys.gettrace(), sys.getprofile()
@@ -306,7 +306,7 @@ def import_fence(where: str | os.PathLike):
             notes.append(f"signal handlers set at import are restored ({', '.join(changed)})")
         if mask is not None and signal.pthread_sigmask(signal.SIG_SETMASK, mask) != mask:
             notes.append("the signal mask set at import is restored")
-        if signal.getitimer(signal.ITIMER_REAL) != timer and timer == (0.0, 0.0):
+        if timer == (0.0, 0.0) and signal.getitimer(signal.ITIMER_REAL) != timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             notes.append("an interval timer (signal.alarm/setitimer) set at import is cancelled")
         for name, value in hooks.items():
