@@ -206,8 +206,7 @@ try:
         importlib.import_module(target)
 except BaseException:
     pass
-sys.stdout.flush()
-os.write(1, b"\\nBOUNDCHECK-IMPORT-RETURNED\\n")
+open(sys.argv[4], "w").close()  # the import returned
 os._exit(0)  # at once: a non-daemon thread the file started must not hold this process up until the timeout
 """
 IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
@@ -221,14 +220,20 @@ def _import_in_child(kind: str, target: str, label: str) -> None:
     import json
     import subprocess
 
-    try:
-        done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path)],
-                              capture_output=True, timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
-    except subprocess.TimeoutExpired:
-        raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s") from None
-    if b"BOUNDCHECK-IMPORT-RETURNED" not in done.stdout:
-        raise BoundcheckError(f"{label} ended the process importing it (exit code {done.returncode}: "
-                              "os._exit, a crash or a signal at import)")
+    # no pipes: a process the file starts at import inherits the probe's descriptors, and one that lives on would
+    # hold a pipe open (the probe was waited for until it ended); the probe says it returned with a file
+    quiet = subprocess.DEVNULL
+    with tempfile.TemporaryDirectory(prefix="boundcheck-probe-") as folder:
+        returned = os.path.join(folder, "returned")
+        try:
+            done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path),
+                                   returned], stdin=quiet, stdout=quiet, stderr=quiet,
+                                  timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
+        except subprocess.TimeoutExpired:
+            raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s") from None
+        if not os.path.exists(returned):
+            raise BoundcheckError(f"{label} ended the process importing it (exit code {done.returncode}: "
+                                  "os._exit, a crash or a signal at import)")
 
 
 def _code_root(target: str) -> str:

@@ -348,3 +348,24 @@ def test_a_second_interrupt_stops_the_wait(tmp_path):
     code, took, err = _interrupted(tmp_path, 2)  # the second 0.5 s after the first
     assert code == 130 and "interrupted" in err, (code, err[-1500:])
     assert took < INTERRUPT_GRACE - 0.5, took
+
+
+def test_a_process_started_at_import_does_not_hold_up_the_probe(tmp_path):
+    """A file that starts a long-lived process at import (a server, a daemon): that process inherits the import
+    probe's descriptors, and the probe was read until they closed (the verify waited until it ended, or failed
+    with the 120 s timeout). Now the probe reports through a file. (The command's output goes to files here: the
+    process started by the real import holds the standard streams it inherits, as it would hold a pipe.)"""
+    import time
+
+    f = tmp_path / "broken.py"
+    f.write_text(BROKEN + "\nimport subprocess\nsubprocess.Popen(['sleep', '20'])\n")
+    args = ["verify", "--theorem", "gp_ucb", "--algorithm", f"{f}:NarrowGPUCB", "--runs", "20", "--horizon", "20",
+            "--jobs", "1", "--no-report", "--out", str(tmp_path / "out")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    start = time.monotonic()
+    with open(tmp_path / "stdout", "w") as out, open(tmp_path / "stderr", "w") as err:
+        code = subprocess.run([sys.executable, "-m", "boundcheck", *args], stdout=out, stderr=err, timeout=60,
+                              env=env, cwd=tmp_path).returncode
+    took = time.monotonic() - start
+    assert code == 1 and "violated" in (tmp_path / "stdout").read_text(), (tmp_path / "stderr").read_text()
+    assert took < 15, took
