@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import logging
 import os
 import signal
 import sys
@@ -287,6 +286,9 @@ def import_fence(where: str | os.PathLike):
     trace, profile = sys.gettrace(), sys.getprofile()
     cwd = os.getcwd()
     filters = list(warnings.filters)
+    import logging  # here: importing it registers an exit handler, and the command's quick exit is armed only
+    #                 where none was registered before boundcheck.cli (cli._arm_quick_exit)
+
     root = logging.getLogger()  # logging.basicConfig(stream=sys.stdout) would send libraries' logs into --json
     logs = (list(root.handlers), root.level, logging.root.manager.disable)
     atexit.register = register
