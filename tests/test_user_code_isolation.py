@@ -369,3 +369,27 @@ def test_a_process_started_at_import_does_not_hold_up_the_probe(tmp_path):
     took = time.monotonic() - start
     assert code == 1 and "violated" in (tmp_path / "stdout").read_text(), (tmp_path / "stderr").read_text()
     assert took < 15, took
+
+
+def test_the_fence_tells_the_users_code_from_boundchecks_beside_it(monkeypatch):
+    """A user's file beside a source checkout (the fence's folder holds boundcheck/ and theory/): what boundcheck's
+    own modules register while the file imports them is kept, what the file registers is dropped."""
+    import atexit
+
+    from boundcheck.utils.usercode import import_fence
+
+    kept = []
+    real = atexit.register
+    monkeypatch.setattr(atexit, "register", lambda f, *a, **k: (kept.append(f), real(f, *a, **k))[1])
+
+    def ours():
+        pass
+
+    def theirs():
+        pass
+
+    with import_fence(ROOT) as notes:
+        for where, f in (("boundcheck/runtime/x.py", ours), ("theory/x.py", ours), ("mine.py", theirs)):
+            exec(compile("atexit.register(f)", str(ROOT / where), "exec"), {"atexit": atexit, "f": f})
+    atexit.unregister(ours)
+    assert kept == [ours, ours] and len(notes) == 1 and "theirs" in notes[0], (kept, notes)

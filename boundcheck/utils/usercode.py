@@ -221,6 +221,11 @@ def _running(pid: int, alive: set[int] | None) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ import fence
+#: boundcheck's and theory's own code, never the user's (a user's file beside a source checkout of boundcheck
+#: may import parts of it for the first time: their exit handlers are kept)
+_OURS = tuple(os.path.join(str(Path(__file__).resolve().parents[k] / name), "")
+              for k, name in ((1, ""), (2, "theory")))
+
 def _from_user(frame, folder: str, prefixes: tuple[str, ...]) -> bool:
     """Whether ``frame`` (a caller) runs code from the user's folder (not an installed library inside it)."""
     name = os.path.abspath(frame.f_code.co_filename) if frame is not None else ""
@@ -255,7 +260,7 @@ def import_fence(where: str | os.PathLike):
     # user's code is itself installed there
     prefixes = tuple(p for p in {os.path.join(os.path.abspath(q), "") for q in (sys.prefix, sys.base_prefix,
                                                                               sys.exec_prefix)}
-                     if not folder.startswith(p))
+                     if not folder.startswith(p)) + _OURS
     me = threading.get_ident()
     notes: list[str] = []
     real_register = atexit.register
