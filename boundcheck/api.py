@@ -195,28 +195,33 @@ def _is_scenario_file(ref: str) -> bool:
 
 _IMPORT_PROBE = """
 import importlib, importlib.util, json, os, sys
-kind, target = sys.argv[1], sys.argv[2]
+kind, target, factory = sys.argv[1], sys.argv[2], sys.argv[5]
 sys.path[:] = json.loads(sys.argv[3])  # the verifying process's, so that the same module is found
 try:
     if kind == "file":
         sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
         spec = importlib.util.spec_from_file_location("boundcheck_import_probe", target)
-        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
     else:
-        importlib.import_module(target)
+        module = importlib.import_module(target)
+    obj = getattr(module, factory, None) if factory else None
+    if callable(obj) and not isinstance(obj, type):  # a policy factory: the verifying process will call it
+        obj()
 except BaseException:
     pass
-open(sys.argv[4], "w").close()  # the import returned
+open(sys.argv[4], "w").close()  # the import (and the factory's call) returned
 os._exit(0)  # at once: a non-daemon thread the file started must not hold this process up until the timeout
 """
 IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
 
 
-def _import_in_child(kind: str, target: str, label: str) -> None:
-    """Import a user's file (``kind`` "file") or module ("module") first in a throwaway Python process: code
-    that ends its process while being imported (``os._exit``, a crash, a signal) or never finishes is then one
-    line naming ``label`` instead of the end of this one (whose exit status it would set). An ordinary exception
-    (or SystemExit) at import is left to the real import, which words it."""
+def _import_in_child(kind: str, target: str, label: str, factory: str = "") -> None:
+    """Import a user's file (``kind`` "file") or module ("module") first in a throwaway Python process, and call
+    its attribute ``factory`` there when that is a policy factory (a callable, not a class: this process calls it
+    to read the policy it makes): code that ends its process while being imported or called (``os._exit``, a crash,
+    a signal) or never finishes is then one line naming ``label`` instead of the end of this one (whose exit status
+    it would set). An ordinary exception (or SystemExit) is left to the real import or call, which words it."""
     import json
     import subprocess
 
@@ -227,13 +232,14 @@ def _import_in_child(kind: str, target: str, label: str) -> None:
         returned = os.path.join(folder, "returned")
         try:
             done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path),
-                                   returned], stdin=quiet, stdout=quiet, stderr=quiet,
+                                   returned, factory], stdin=quiet, stdout=quiet, stderr=quiet,
                                   timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
         except subprocess.TimeoutExpired:
             raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s") from None
         if not os.path.exists(returned):
             raise BoundcheckError(f"{label} ended the process importing it (exit code {done.returncode}: "
-                                  "os._exit, a crash or a signal at import)")
+                                  "os._exit, a crash or a signal at import"
+                                  + (f", or in {factory}(), the policy factory it names)" if factory else ")"))
 
 
 def _code_root(target: str) -> str:
@@ -262,7 +268,7 @@ def _load_object(ref: str, what: str = "policy"):
         digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
         modname = f"boundcheck_user_{path.stem}_{digest}"
         # a file that ends the process at import ends a throwaway one
-        _import_in_child("file", str(path), f"{what} file {target}")
+        _import_in_child("file", str(path), f"{what} file {target}", attr if what == "policy" else "")
         spec = importlib.util.spec_from_file_location(modname, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
@@ -292,7 +298,7 @@ def _load_object(ref: str, what: str = "policy"):
             if target in sys.modules or target.split(".")[0] in ("boundcheck", "theory"):
                 module = importlib.import_module(target)  # imported before (nothing runs now), or ours
             else:  # a user's module, as for a file: first in a throwaway process, then fenced
-                _import_in_child("module", target, f"{what} module {target}")
+                _import_in_child("module", target, f"{what} module {target}", attr if what == "policy" else "")
                 with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr():
                     module = importlib.import_module(target)
         except ImportError as exc:
@@ -318,8 +324,32 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
     if isinstance(policy, str) and ":" in policy:
         obj = _load_object(policy)
         _check_policy_protocol(policy, obj)
+        if callable(obj) and not isinstance(obj, type) and _from_user_module(obj):
+            _call_factory(policy, obj)
         return policy_spec(obj)
     return policy_spec(policy)
+
+
+def _from_user_module(obj) -> bool:
+    return str(getattr(obj, "__module__", "")).split(".")[0] not in ("boundcheck", "theory")
+
+
+def _call_factory(ref: str, factory) -> None:
+    """Call a user's policy factory once as user code, here: this process calls it again to read the policy it
+    makes (its class, records, label), so an exception or an exit in it is one line now (exit 2), never an
+    internal error or this process's exit status (``os._exit`` in it was caught by the import probe)."""
+    code = getattr(factory, "__code__", None)  # where its code lives (the fence's user folder)
+    where = os.path.dirname(os.path.abspath(code.co_filename)) if code is not None else os.getcwd()
+    try:
+        with usercode.import_fence(where) as fenced, usercode.stdout_to_stderr():
+            usercode.call(f"policy factory {ref}", factory)
+    except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt
+        raise BoundcheckError(f"policy factory {ref} {exc.detail}") from None
+    except Exception as exc:  # noqa: BLE001 - the user's code: one line, exit 2
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise BoundcheckError(f"policy factory {ref} raised {detail}") from None
+    for note in fenced:
+        warnings.warn(f"policy factory {ref}: {note}", stacklevel=3)
 
 
 def _check_policy_protocol(ref: str, obj) -> None:

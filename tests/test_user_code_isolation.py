@@ -393,3 +393,44 @@ def test_the_fence_tells_the_users_code_from_boundchecks_beside_it(monkeypatch):
             exec(compile("atexit.register(f)", str(ROOT / where), "exec"), {"atexit": atexit, "f": f})
     atexit.unregister(ours)
     assert kept == [ours, ours] and len(notes) == 1 and "theirs" in notes[0], (kept, notes)
+
+
+@pytest.mark.parametrize("top, expected", [("raise RuntimeError('bad init')", "raised RuntimeError: bad init"),
+                                           ("os._exit(0)", "the process running it ended (exit code 0")])
+def test_a_batched_policys_constructor_is_user_code(tmp_path, top, expected):
+    """A user's batched Policy whose constructor fails: one line naming the policy and its constructor (it was
+    "the process running the policies ... ended unexpectedly (RuntimeError)", naming no call)."""
+    f = tmp_path / "mine.py"
+    f.write_text(textwrap.dedent(f"""
+        import os
+        from boundcheck.policies.gp_ucb import GPUCB
+
+        class Mine(GPUCB):
+            name = "mine"
+
+            def __init__(self, *args, **kwargs):
+                {top}
+    """))
+    msg = _one_line(_verify(tmp_path, f"{f}:Mine"))
+    assert "policy 'mine'" in msg and "__init__()" in msg and expected in msg, msg
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("raise RuntimeError('bad factory')", "raised RuntimeError: bad factory"),  # was an internal error, exit 4
+    ("raise SystemExit(0)", "raised SystemExit(0)"),  # was exit 0, silently
+    ("os._exit(0)", "or in make_mine(), the policy factory it names"),  # was exit 0, silently
+])
+def test_a_policy_factory_is_called_as_user_code(tmp_path, body, expected):
+    """``--algorithm FILE.py:FACTORY`` (a callable, not a class): the verifying process calls it to read the policy
+    it makes, so it is called there as user code, and first in the import probe."""
+    f = tmp_path / "mine.py"
+    f.write_text(textwrap.dedent(f"""
+        import os
+        from boundcheck.policies.gp_ucb import GPUCB
+
+        def make_mine(**kwargs):
+            {body}
+            return GPUCB(**kwargs)
+    """))
+    msg = _one_line(_verify(tmp_path, f"{f}:make_mine"))
+    assert expected in msg and "make_mine" in msg, msg

@@ -121,8 +121,23 @@ def _guard(pol, what: str, t: int, run_ids: np.ndarray, fn, *args):
     """Call ``fn(*args)``; an exception from user code becomes one UserCodeError line."""
     if not _is_user_code(pol):
         return fn(*args)
+    return _user_call(f"policy {pol.name!r} ({type(pol).__module__}.{type(pol).__qualname__})", what, t, run_ids,
+                      fn, *args)
+
+
+def _make(spec: PolicySpec, run_ids: np.ndarray) -> Policy:
+    """The policy of ``spec``; a user's batched policy class is constructed as user code (an exception in its
+    constructor is one line naming it, not a worker that "ended unexpectedly")."""
+    f = spec.factory
+    if str(getattr(f, "__module__", "")).startswith("boundcheck."):
+        return spec.make()
+    what = "__init__()" if isinstance(f, type) else f"{getattr(f, '__name__', 'factory')}()"
+    return _user_call(f"policy {spec.name!r} ({f.__module__}.{getattr(f, '__qualname__', f)})", what, 0, run_ids,
+                      spec.make)
+
+
+def _user_call(who: str, what: str, t: int, run_ids: np.ndarray, fn, *args):
     step = "start" if t == 0 else f"step {t}"
-    who = f"policy {pol.name!r} ({type(pol).__module__}.{type(pol).__qualname__})"
     try:
         return usercode.call(f"{who} {what}, {_runs_text(run_ids)}, {step}", fn, *args)
     except BoundcheckError:
@@ -243,7 +258,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
         streams = [run_streams(seed, int(r), len(policies)) for r in run_ids]
     f_rngs, noise_rngs = [s.f for s in streams], [s.noise for s in streams]
     avail_rngs = [s.availability for s in streams]
-    pols = [spec.make() for spec in policies]
+    pols = [_make(spec, run_ids) for spec in policies]
     for pol in pols:  # the engine reads the declared interface of Policy (models, monitored, truth_monitors, ...)
         if not isinstance(pol, Policy):
             raise UserCodeError(f"policy {getattr(pol, 'name', type(pol).__name__)!r} ({type(pol).__qualname__}) "
