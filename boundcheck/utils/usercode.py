@@ -269,7 +269,7 @@ def import_fence(where: str | os.PathLike):
     def register(func, *args, **kwargs):
         if threading.get_ident() == me and _from_user(sys._getframe(1), folder, prefixes):
             notes.append(f"an exit handler ({getattr(func, '__qualname__', repr(func))}) registered at import does "
-                         "not run: the verifying process does not run the user's code")
+                         "not run in the verifying process")
             return func  # atexit.register's value, so that it still works as a decorator
         return real_register(func, *args, **kwargs)
 
