@@ -277,8 +277,13 @@ def _load_object(ref: str, what: str = "policy"):
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
             # what it prints must not mix into verify --json; what it does to this process ends with the import
-            with usercode.import_fence(folder) as fenced, usercode.stdout_to_stderr():
+            with usercode.import_fence(folder) as fenced, usercode.stdout_to_stderr(), \
+                    usercode.time_limit(IMPORT_PROBE_TIMEOUT):
                 spec.loader.exec_module(module)
+        except usercode.PolicyTimeout:  # the probe's import took less: this one may not hang the command either
+            sys.modules.pop(modname, None)
+            raise BoundcheckError(f"{what} file {target} did not finish importing within "
+                                  f"{IMPORT_PROBE_TIMEOUT:g} s") from None
         except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code: one line, the file
             sys.modules.pop(modname, None)
             detail = f"{type(exc).__name__}({exc.code!r})" if isinstance(exc, SystemExit) else \
@@ -299,8 +304,13 @@ def _load_object(ref: str, what: str = "policy"):
                 module = importlib.import_module(target)  # imported before (nothing runs now), or ours
             else:  # a user's module, as for a file: first in a throwaway process, then fenced
                 _import_in_child("module", target, f"{what} module {target}", attr if what == "policy" else "")
-                with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr():
+                with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr(), \
+                        usercode.time_limit(IMPORT_PROBE_TIMEOUT):
                     module = importlib.import_module(target)
+        except usercode.PolicyTimeout:
+            sys.modules.pop(target, None)
+            raise BoundcheckError(f"{what} module {target} did not finish importing within "
+                                  f"{IMPORT_PROBE_TIMEOUT:g} s") from None
         except ImportError as exc:
             raise BoundcheckError(f"cannot import {target!r} for {what} {ref!r}: {exc}") from None
         except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # user code may not end this process

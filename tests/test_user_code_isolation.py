@@ -434,3 +434,16 @@ def test_a_policy_factory_is_called_as_user_code(tmp_path, body, expected):
     """))
     msg = _one_line(_verify(tmp_path, f"{f}:make_mine"))
     assert expected in msg and "make_mine" in msg, msg
+
+
+def test_the_real_import_has_the_probes_time_limit(tmp_path, monkeypatch):
+    """A file that imports quickly in the probe but hangs when imported again in the verifying process: one line
+    after the probe's limit, not a command that never ends."""
+    from boundcheck import api
+    from boundcheck.errors import BoundcheckError
+
+    f = tmp_path / "slow.py"
+    f.write_text("import time\nif __name__ != 'boundcheck_import_probe':\n    time.sleep(600)\nclass P:\n    pass\n")
+    monkeypatch.setattr(api, "IMPORT_PROBE_TIMEOUT", 1.0)
+    with pytest.raises(BoundcheckError, match="did not finish importing within 1 s"):
+        api._load_object(f"{f}:P")

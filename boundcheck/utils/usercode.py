@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "import_fence",
-           "stdout_to_stderr", "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
+           "stdout_to_stderr", "time_limit", "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
 
 #: seconds one call into user code may take by default (``--policy-timeout``)
 DEFAULT_TIMEOUT = 60.0
@@ -367,3 +367,24 @@ def stdout_to_stderr():
                     stream.flush()
             os.dup2(saved, 1)
             os.close(saved)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """The block may take at most ``seconds``: then :class:`PolicyTimeout` is raised inside it (SIGALRM, so only in
+    the main thread and where the platform has it; elsewhere no limit). For user code outside :func:`call` (a
+    file's import in the verifying process, after the import probe took less)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def overrun(signum, frame) -> None:  # noqa: ARG001 - the signal module's signature
+        raise PolicyTimeout
+
+    old = signal.signal(signal.SIGALRM, overrun)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
