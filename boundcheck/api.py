@@ -276,9 +276,7 @@ def _load_object(ref: str, what: str = "policy"):
         before = set(sys.modules)
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
-            # what it prints must not mix into verify --json; what it does to this process ends with the import
-            with usercode.import_fence(folder) as fenced, usercode.stdout_to_stderr(), \
-                    usercode.time_limit(IMPORT_PROBE_TIMEOUT):
+            with _user_code_here(folder, f"{what} file {target}"):
                 spec.loader.exec_module(module)
         except usercode.PolicyTimeout:  # the probe's import took less: this one may not hang the command either
             sys.modules.pop(modname, None)
@@ -291,21 +289,17 @@ def _load_object(ref: str, what: str = "policy"):
             raise BoundcheckError(f"{what} file {target} failed to import: {detail}") from None
         finally:
             sys.path.remove(folder)
-        for note in fenced:
-            warnings.warn(f"{what} file {target}: {note}", stacklevel=3)
         # siblings it imported travel to worker processes by value with it (they are not importable there)
         module.__boundcheck_siblings__ = [
             m for m in set(sys.modules) - before
             if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
     else:
-        fenced = []
         try:
-            if target in sys.modules or target.split(".")[0] in ("boundcheck", "theory"):
+            if target in sys.modules or _ours(target):
                 module = importlib.import_module(target)  # imported before (nothing runs now), or ours
             else:  # a user's module, as for a file: first in a throwaway process, then fenced
                 _import_in_child("module", target, f"{what} module {target}", attr if what == "policy" else "")
-                with usercode.import_fence(_code_root(target)) as fenced, usercode.stdout_to_stderr(), \
-                        usercode.time_limit(IMPORT_PROBE_TIMEOUT):
+                with _user_code_here(_code_root(target), f"{what} module {target}"):
                     module = importlib.import_module(target)
         except usercode.PolicyTimeout:
             sys.modules.pop(target, None)
@@ -319,8 +313,6 @@ def _load_object(ref: str, what: str = "policy"):
         except Exception as exc:  # noqa: BLE001 - the user's module failed at import: one line, exit 2
             detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
             raise BoundcheckError(f"{what} module {target} failed to import: {detail}") from None
-        for note in fenced:
-            warnings.warn(f"{what} module {target}: {note}", stacklevel=3)
     try:
         return getattr(module, attr)
     except AttributeError:
@@ -334,14 +326,27 @@ def resolve_policy(policy: PolicyLike) -> PolicySpec:
     if isinstance(policy, str) and ":" in policy:
         obj = _load_object(policy)
         _check_policy_protocol(policy, obj)
-        if callable(obj) and not isinstance(obj, type) and _from_user_module(obj):
+        if callable(obj) and not isinstance(obj, type) and not _ours(str(getattr(obj, "__module__", ""))):
             _call_factory(policy, obj)
         return policy_spec(obj)
     return policy_spec(policy)
 
 
-def _from_user_module(obj) -> bool:
-    return str(getattr(obj, "__module__", "")).split(".")[0] not in ("boundcheck", "theory")
+def _ours(module: str) -> bool:
+    """Whether the module named ``module`` is boundcheck's or theory's (not a user's code)."""
+    return module.split(".")[0] in ("boundcheck", "theory")
+
+
+@contextlib.contextmanager
+def _user_code_here(where: str, label: str):
+    """A user's import or call in this process (``where``: its code's folder or file, ``label``: for the messages):
+    what it does to the process is undone after it (:func:`~boundcheck.utils.usercode.import_fence`, each undone
+    change one warning), what it writes to stdout goes to stderr (verify --json prints one JSON document there),
+    and it may take at most :data:`IMPORT_PROBE_TIMEOUT` seconds (:class:`~boundcheck.utils.usercode.PolicyTimeout`)."""
+    with usercode.import_fence(where) as notes, usercode.stdout_to_stderr(), usercode.time_limit(IMPORT_PROBE_TIMEOUT):
+        yield
+    for note in notes:
+        warnings.warn(f"{label}: {note}", stacklevel=4)
 
 
 def _call_factory(ref: str, factory) -> None:
@@ -351,15 +356,13 @@ def _call_factory(ref: str, factory) -> None:
     code = getattr(factory, "__code__", None)  # where its code lives (the fence's user folder)
     where = os.path.dirname(os.path.abspath(code.co_filename)) if code is not None else os.getcwd()
     try:
-        with usercode.import_fence(where) as fenced, usercode.stdout_to_stderr():
+        with _user_code_here(where, f"policy factory {ref}"):
             usercode.call(f"policy factory {ref}", factory)
-    except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt
+    except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt, the time limit
         raise BoundcheckError(f"policy factory {ref} {exc.detail}") from None
     except Exception as exc:  # noqa: BLE001 - the user's code: one line, exit 2
         detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
         raise BoundcheckError(f"policy factory {ref} raised {detail}") from None
-    for note in fenced:
-        warnings.warn(f"policy factory {ref}: {note}", stacklevel=3)
 
 
 def _check_policy_protocol(ref: str, obj) -> None:

@@ -447,3 +447,17 @@ def test_the_real_import_has_the_probes_time_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(api, "IMPORT_PROBE_TIMEOUT", 1.0)
     with pytest.raises(BoundcheckError, match="did not finish importing within 1 s"):
         api._load_object(f"{f}:P")
+
+
+def test_a_policy_factory_called_here_has_the_time_limit(tmp_path, monkeypatch):
+    """A factory that returns at once in the import probe but hangs when the verifying process calls it: one line
+    after the probe's limit (the call had no limit)."""
+    from boundcheck import api
+    from boundcheck.errors import BoundcheckError
+
+    f = tmp_path / "slow_factory.py"
+    f.write_text("import time\ndef make_mine():\n    if __name__ == 'boundcheck_import_probe':\n        return None\n"
+                 "    time.sleep(600)\n")
+    monkeypatch.setattr(api, "IMPORT_PROBE_TIMEOUT", 1.0)
+    with pytest.raises(BoundcheckError, match="make_mine did not return within its time limit"):
+        api.resolve_policy(f"{f}:make_mine")

@@ -171,8 +171,9 @@ def call(where: str, fn, *args):
             st.active = True
             signal.setitimer(signal.ITIMER_REAL, st.timeout)
         return fn(*args)
-    except PolicyTimeout:
-        raise UserCallFailed(f"did not return within the time limit of {st.timeout:g} s (--policy-timeout)") from None
+    except PolicyTimeout:  # the sandbox's limit, or an enclosing time_limit's
+        limit = f"the time limit of {st.timeout:g} s (--policy-timeout)" if timed else "its time limit"
+        raise UserCallFailed(f"did not return within {limit}") from None
     except SystemExit as exc:
         raise UserCallFailed(f"raised SystemExit({exc.code!r}) (it may not end the verifying process)") from None
     except (KeyboardInterrupt, GeneratorExit) as exc:
