@@ -1,12 +1,15 @@
-"""Mutation run (issues 10 and 24): plant each of a documented list of one-line defects in the posterior, the
-samplers, every policy (the papers' own included), the schedules, the error control and the resume key, run the
-relevant tests on the mutated copy, and print which tests caught it (last measured: 50/50, docs/verdicts.md).
+"""Mutation run (issues 10, 24 and 36): plant each of a documented list of one-line defects in the posterior, the
+samplers, every policy (the papers' own included), the schedules, the error control, the resume key, and the
+checks that keep the checked code from fooling the verdict (conformance, the vacuity rule, the validation of what
+user code hands back, the caches, the worst of several implementations), run the relevant tests on the mutated
+copy, and print which tests caught it (last measured: docs/verdicts.md, "Mutation run").
 
 Every mutation below is one line of source replaced by one line, in a throw-away copy of the committed tree
-(``git archive HEAD``); the working tree is never touched. A mutation is *caught* when at least one test fails.
-The regression pins (tests/test_regression.py) would catch every mutation that changes a number; they are left
-out on purpose, so that what catches each defect is a test of correctness (an independent computation, a claim
-of a theorem), not a pinned value.
+(``git archive HEAD``; with ``--worktree``, of the working tree's tracked and untracked-but-not-ignored files, to
+measure changes before they are committed); the working tree is never touched. A mutation is *caught* when at
+least one test fails. The regression pins (tests/test_regression.py) would catch every mutation that changes a
+number; they are left out on purpose, so that what catches each defect is a test of correctness (an independent
+computation, a claim of a theorem), not a pinned value.
 
     python benchmarks/mutation.py                 # every mutation (≈ 30–45 min on 2 busy cores)
     python benchmarks/mutation.py --only EC1 EC2 EC3 EC4 EC5 EC6 K1   # issue 24's error control (≈ 3 min)
@@ -14,6 +17,7 @@ of a theorem), not a pinned value.
     python benchmarks/mutation.py --only SC3 --no-baseline   # one, without first running its tests unmutated
     python benchmarks/mutation.py --list          # the documented list, with each one's tests
     python benchmarks/mutation.py --check         # only: does every mutation still apply to HEAD? (seconds)
+    python benchmarks/mutation.py --worktree --only TB1 V1   # on a copy of the working tree, not of HEAD
 
 The benchmark is honest about itself: before anything runs, every mutation must apply to HEAD (its ``old`` line
 found exactly once in its ``file``, the mutant compiling); the tests the chosen mutations name must then pass on the
@@ -29,6 +33,7 @@ run".
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -56,6 +61,18 @@ VB = ["tests/test_variation_budget.py", "tests/test_schedules.py", "tests/test_p
 ET = ["tests/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
       "tests/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/test_schedules.py"]
 COMB = ["tests/test_combinatorial.py", "tests/test_paper_policies.py"]
+# issue 36: the audited checks and the ones added with it
+VAC = "tests/test_vacuity.py::"
+OUTPUT = "tests/test_user_output_validation.py::test_bad_output_of_user_code_is_refused_naming_the_policy_and_the_step"
+SENS = "tests/test_conformance_sensitivity.py::"
+AUDIT = "tests/test_audited_mutations.py::"
+UTS = "tests/test_user_theorem_schedules.py::"
+UTW = UTS + "test_every_schedule_a_theorem_must_define_is_used_and_no_other_is_read"
+UTB = UTS + "test_a_bad_bound_is_exit_2_naming_your_theorem_the_step_and_the_term"
+LAYOUT = "tests/test_user_project_layout.py::"
+SAYS = "tests/test_checked_code_output.py::"
+SHADOW = "tests/test_shadow_records.py::"
+BITES = "tests/test_bites.py::"
 
 
 @dataclass(frozen=True)
@@ -227,9 +244,10 @@ MUTATIONS = (
     # ------------------------------------------------------------------ schedules (issue 24)
     Mutation("SC1", "boundcheck/claims/families/kernelized.py", "out[2:] = curve[:-1]", "out[1:] = curve",
              "IGP-UCB / GP-TS schedules read γ_t instead of γ_{t−1}", tuple(SCHEDULES)),
-    Mutation("SC2", "boundcheck/papers/igp_ucb_gp_ts/family.py",
-             '"gp_ts": ts.schedule_values("v_t", t, values, gamma_prev),',
-             '"gp_ts": cg.schedule_values("beta_t", t, values, gamma_prev),',
+    # (issue 36: the family reads each schedule by name from the theorem it checks; the defect planted where the
+    # checked GP-TS's own width is named)
+    Mutation("SC2", "boundcheck/papers/igp_ucb_gp_ts/family.py", 'return {"gp_ts": "v_t", "gp_ts_ctilde": "ctilde_t",',
+             'return {"gp_ts": (cg, "beta_t"), "gp_ts_ctilde": "ctilde_t",',
              "GP-TS given IGP-UCB's β_t (δ instead of δ/2) as its v_t", tuple(SCHEDULES)),
     Mutation("SC3", "boundcheck/papers/r_sw_gp_ucb/family.py",
              'n = (t - 1) % window if kind == "restart" else np.minimum(t - 1, window)',
@@ -239,12 +257,385 @@ MUTATIONS = (
              'n = (t - 1) % window if kind == "restart" else np.minimum(t - 1, window)',
              'n = t % window if kind == "restart" else np.minimum(t - 1, window)',
              "R-GP-UCB's β_t reads γ̄ of one sample more than it holds", tuple(VB)),
+    # ------------------------------------------------------------------ an independent audit (issue 36): 24 defects
+    # in the checks that keep the checked code from fooling the verdict (../shared/audits/mutation-t4.md, where 11
+    # survived the tests of their modules)
+    Mutation("CF1", "boundcheck/claims/conformance.py", "TOLERANCE = 1e-6", "TOLERANCE = 1e-2",
+             "deterministic conformance tolerance 1e-6 -> 1e-2 (a 0.99× width passes)",
+             (SENS + "test_a_gp_ucb_with_99_percent_of_the_width_is_violated",)),
+    Mutation("CF2", "boundcheck/policies/gp_ts.py",
+             "u = (below + V * (same + 1.0)) / (self.shadow_draws + 1.0)",
+             "u = (below + 0.5 * (same + 1.0)) / (self.shadow_draws + 1.0)",
+             "GP-TS conformance rank: mid-rank 0.5 instead of randomised V",
+             (SENS + "test_gp_ts_conformance_ranks_are_uniform_where_ties_are_the_rule",)),
+    Mutation("CF3", "boundcheck/claims/conformance.py",
+             "first = np.where(bad.any(axis=1), bad.argmax(axis=1) + 1, 0)",
+             "first = np.where(bad.any(axis=1), bad.argmax(axis=1), 0)",
+             "first non-conforming step reported 0-based (off by one)",
+             (SENS + "test_the_first_non_conforming_step_is_the_planted_one",)),
+    Mutation("CF4", "boundcheck/api.py", "elif own is not None and by_name[name] == own:",
+             "elif own is not None and by_name[name].name == own.name:",
+             "checked code compared with the theorem's algorithm by name: wrapped/defect code gets no shadow",
+             ("tests/test_conformance.py::test_every_builtin_algorithm_conforms_as_checked_code[gp_ucb-deterministic]",)),
+    Mutation("SU1", "boundcheck/study/summary.py",
+             'rank = {"holds": 0, INCOMPLETE: 1, "inconclusive": 2, "violated": 3}',
+             'rank = {"holds": 0, INCOMPLETE: 0, "inconclusive": 2, "violated": 3}',
+             "worst of several implementations: incomplete ranks like holds",
+             (AUDIT + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
+    Mutation("CL1", "boundcheck/cli.py",
+             'return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK\n\n\ndef _render_power',
+             'return EXIT_VIOLATED if summary["verdict"] != "holds" else EXIT_OK\n\n\ndef _render_power',
+             "verify exits 1 for any verdict but holds (inconclusive, accepted incomplete -> 1)",
+             (AUDIT + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
+    Mutation("TB1", "boundcheck/claims/table.py", "if np.all(v >= 1.0):", "if np.any(v >= 1.0):",
+             "vacuity rule: vacuous if the bound ≥ the largest regret on ANY run",
+             (VAC + "test_a_probability_claim_with_one_run_below_one_is_judged",)),
+    Mutation("TB2", "boundcheck/claims/table.py", "    return ratio.min(axis=1)", "    return ratio.max(axis=1)",
+             "vacuity of an anytime bound: max over t instead of min",
+             (VAC + "test_vacuity_of_an_anytime_bound_is_its_smallest_ratio_over_t",)),
+    Mutation("EN1", "boundcheck/study/engine.py", "f_range[live, t - 1] = best + actions.best_value(-f_t, avail)",
+             "f_range[live, t - 1] = best - actions.best_value(-f_t, avail)",
+             "f_range = max + min (sign slip) instead of max − min",
+             (VAC + "test_the_engine_records_max_minus_min_of_f_over_the_available_arms",)),
+    Mutation("V1", "boundcheck/study/engine.py", "bad = ~np.isfinite(a.reshape(m, -1)).all(axis=1)",
+             "bad = np.isnan(a.reshape(m, -1)).any(axis=1)", "user record check: isnan instead of isfinite (±inf pass)",
+             (OUTPUT + "[RecInf]", OUTPUT + "[RecMinusInf]")),
+    Mutation("V2", "boundcheck/study/engine.py", "outside = ((a < 0) & ~pad) | (a >= n)", "outside = a >= n",
+             "user action check: negative indices accepted (−1 silently the last arm)", (OUTPUT + "[ActNegative]",)),
+    Mutation("UC1", "boundcheck/utils/usercode.py", "sys.stdout = sys.stderr = st.out", "sys.stderr = st.out",
+             "user call redirects stderr only: the user's print() reaches stdout (--json)",
+             ("tests/test_user_code_isolation.py::test_print_does_not_break_json",)),
+    Mutation("GC1", "boundcheck/runtime/cache.py",
+             'mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\\0" + name.encode() + b"\\0", hashlib.sha256)',
+             'mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\\0", hashlib.sha256)',
+             "cache HMAC omits the entry's file name (an entry can be moved under another key)",
+             (AUDIT + "test_an_entry_moved_under_another_key_is_refused",)),
+    Mutation("MG1", "boundcheck/model/mig.py",
+             'if _disagree(lower, np.maximum.accumulate(raw)) or _disagree(methods.get("greedy", lower), lower):',
+             'if _disagree(methods.get("greedy", lower), lower):',
+             "γ cache entry: lower end not checked against its design",
+             ("tests/test_gamma_cache_auth.py::test_beyond_the_exact_prefix_the_design_is_replayed",)),
+    Mutation("IC1", "boundcheck/claims/families/instance_cache.py", '"beta_scale": repr(float(beta_scale)),',
+             '"beta_scale": repr(float(1.0)),', "instance cache key ignores beta_scale",
+             ("tests/test_instance_cache.py::test_inputs_key_the_entry_and_damage_recomputes",)),
+    Mutation("ST1", "boundcheck/study/store.py", 'if rec.get("config_key") != key:',
+             'if rec.get("config_key") is None:', "repair recovers chunks of another configuration (key not compared)",
+             ("tests/test_store_repair.py::test_a_chunk_of_another_configuration_is_refused",)),
+    Mutation("RT1", "boundcheck/study/engine.py",
+             "fired = _stop_flags(pols[0], stop_at, t, live_ids) & (stopped_at[rows_now] == 0)",
+             "fired = _stop_flags(pols[0], stop_at, t, live_ids)",
+             "stopping time overwritten by a later event of a not-yet-retired run",
+             ("tests/test_et_stopping_time.py::test_fast_path_equals_full_path_run_by_run",)),
+    Mutation("SQ1", "boundcheck/model/posterior.py", "beta = 1.0 / (v + np.sqrt(self.noise_var * v))",
+             "beta = 1.0 / v", "Potter square-root update with gain 1/v instead of 1/(v + √(λv))",
+             ("tests/test_long_horizon.py::test_sqrt_factor_is_the_grid_posterior_covariance",)),
+    Mutation("GR1", "boundcheck/claims/families/kernelized.py", "ay_q = e2 - lam * np.cumsum(e**2 / v, axis=1)",
+             "ay_q = e2 - np.cumsum(e**2 / v, axis=1)", "grid chain (T > 1000): AY quantity without the λ factor",
+             ("tests/test_long_horizon.py::test_grid_claim_statistics_agree_with_the_factorisations",)),
+    Mutation("IN1", "boundcheck/model/information.py", "return np.log(np.diag(cholesky(",
+             "return 0.5 * np.log(np.diag(cholesky(", "information gain increments halved twice (0.5·log L_ss)",
+             ("tests/test_mig.py::test_stationary_bracket_contains_exact",)),
+    Mutation("EM1", "boundcheck/claims/empirical.py", "se = float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1",
+             "se = float(v.std(ddof=1)) if v.size > 1", "paper vs ours: the SE is the SD (no /√n)",
+             ("tests/test_reproduce.py::test_printed_numbers_beside_ours",)),
+    Mutation("EM2", "boundcheck/claims/empirical.py", "n, w = c.n, (float(band[1]) - float(band[0])) / 2.0",
+             "n, w = c.n, float(band[1]) - float(band[0])", "band resolution: margin = the full band width, not half",
+             ("tests/test_reproduce.py::test_a_band_too_narrow_for_the_runs_says_so_and_how_many_would_do",)),
+    Mutation("EM3", "boundcheck/claims/empirical.py", "return max(cs[0].p_gt, cs[1].p_lt),",
+             "return min(cs[0].p_gt, cs[1].p_lt),", "interval (TOST) claim: reproduced when ONE side rejects",
+             ("tests/test_reproduce.py::test_thresholds_bands_trends_and_a_spread_free_sample",)),
+    Mutation("AP1", "boundcheck/api.py", "return [summaries[i] for i in range(len(items))]",
+             "return list(summaries.values())", "panels side by side: summaries returned in completion order",
+             (AUDIT + "test_panels_side_by_side_come_back_in_input_order",)),
+    # ------------------------------------------------------------------ checks added with issue 36
+    Mutation("VM1", "boundcheck/claims/table.py",
+             'if spec.kind != "expectation" or col not in main_runs or not len(main_runs):',
+             "if col not in main_runs or not len(main_runs):",
+             "vacuity on the mean applied to probability claims (one run below 1 made an identity)",
+             (VAC + "test_a_probability_claim_with_one_run_below_one_is_judged",)),
+    Mutation("VM2", "boundcheck/claims/table.py", "share = 1.0 / v  # per run",
+             "share = 0.0 * v + 1.0 / v.mean()  # per run",
+             "vacuity on the mean read as the mean of the ratios (not of their inverses)",
+             (VAC + "test_an_expectation_claim_whose_mean_can_exceed_the_bound_is_judged",)),
+    Mutation("VM3", "boundcheck/claims/table.py",
+             "fail = (_mean_identity_fail if c.id in on_mean else _identity_fail)(spec, main_runs, sample, delta)",
+             "fail = _identity_fail(spec, main_runs, sample, delta)",
+             "an identity on the mean checked per run (a run above an expectation bound made a counterexample)",
+             (VAC + "test_an_expectation_claim_vacuous_on_the_mean_is_an_identity_of_the_mean",
+              VAC + "test_an_anytime_expectation_claim_reads_its_sample_at_every_t")),
+    Mutation("VM4", "boundcheck/claims/table.py", "    if not sequential or chunk <= 0:", "    if True:",
+             "vacuity on the mean ignores the looks of --until-conclusive (a first look that can reject)",
+             (VAC + "test_with_looks_every_prefix_the_test_reads_is_held_to_the_rule",)),
+    Mutation("VR1", "boundcheck/study/engine.py", 'if raw is None or raw.dtype.kind not in "biuf":',
+             "if raw is None:", "user records of strings, complex numbers or objects cast to floats",
+             (OUTPUT + "[RecString]", OUTPUT + "[RecComplex]", OUTPUT + "[RecObject]")),
+    Mutation("VR2", "boundcheck/study/engine.py", "if a.ndim == 0 or a.shape[0] != m:", "if a.ndim == 0:",
+             "user records of the wrong shape accepted", (OUTPUT + "[RecShape]",)),
+    Mutation("VA1", "boundcheck/study/engine.py", 'if a.shape != (m, K) or a.dtype.kind not in "iu":',
+             "if a.shape != (m, K):", "user actions of booleans or floats cast to indices",
+             (OUTPUT + "[ActBool]", OUTPUT + "[ActFloat]")),
+    Mutation("VA2", "boundcheck/study/engine.py", "        if not ok.all():", "        if False:",
+             "user actions outside X_t accepted", (OUTPUT + "[ActUnavailable]",)),
+    Mutation("VA3", "boundcheck/study/engine.py", "outside = ((a < 0) & ~pad) | (a >= n)",
+             "outside = (a < 0) & ~pad", "user actions ≥ n not refused (an internal error, not one line)",
+             (OUTPUT + "[ActTooLarge]",)),
+    # ------------------------------------------------------------------ a user's theorem: its schedules, its bound
+    Mutation("UT1", "boundcheck/claims/families/kernelized.py",
+             "            th, name = (self.theorem, source) if isinstance(source, str) else source",
+             "            th, name = (theory.get(self.theorem.id), source) if isinstance(source, str) else source",
+             "schedules read from the paper's module, not from the theorem checked",
+             (UTS + "test_a_wider_width_of_your_own_is_the_width_that_runs[gp_ucb]",
+              UTS + "test_a_width_of_your_own_twenty_times_too_narrow_is_violated[IGP_NARROW]")),
+    Mutation("UT2", "boundcheck/claims/families/checked_as.py",
+             "    lacking = [k for k in reference.schedules_read if k not in theorem.schedules]",
+             "    lacking: list[str] = []", "a theorem lacking a schedule its family reads is accepted",
+             ("tests/test_user_theorem.py::test_bad_theorem_one_line_exit_2[NO_WIDTH-reads the schedule(s) width_t]",)),
+    Mutation("UT3", "boundcheck/claims/families/checked_as.py",
+             "    lacking = [k for k in reference.schedules_read if k not in theorem.schedules]",
+             "    lacking = [k for k in reference.theorem.schedules if k not in theorem.schedules]",
+             "schedules required that the family never reads",
+             (UTS + "test_a_theorem_need_not_define_what_its_family_does_not_read",)),
+    Mutation("UT4", "boundcheck/claims/families/checked_as.py",
+             "        if sp.sympify(expr).has(sp.zoo):  # it cannot even be turned into a function: refused before any number",
+             "        if False:", "a bound of zoo (complex infinity) reaches lambdify (exit 4)",
+             (UTB + "[verify-ZOO]", UTB + "[bound-ZOO]")),
+    Mutation("UT5", "boundcheck/claims/families/checked_as.py",
+             "        inner.shown_id = theorem.id  # what its messages name (the bound refused, a width not finite)",
+             "        inner.shown_id = None", "a refused bound's message names the reference theorem, not the user's",
+             (UTB + "[verify-NAN]",)),
+    Mutation("UT6", "boundcheck/claims/families/base.py", "    if (total < 0).any():", "    if False:",
+             "a negative bound runs", (UTB + "[verify-NEGATIVE]",
+             UTS + "test_an_anytime_bound_that_fails_at_some_t_before_T_is_exit_2[ANYTIME_NEGATIVE]")),
+    Mutation("UT7", "boundcheck/claims/families/base.py", "            bad |= ~np.isfinite(a) | (np.imag(a) != 0)",
+             "            bad |= np.imag(a) != 0", "a NaN or infinite bound accepted",
+             (UTB + "[verify-NAN]", UTB + "[bound-INF]")),
+    Mutation("UT8", "boundcheck/claims/families/base.py", "            bad |= ~np.isfinite(a) | (np.imag(a) != 0)",
+             "            bad |= ~np.isfinite(a)", "a complex bound accepted",
+             (UTB + "[verify-COMPLEX]", UTB + "[bound-COMPLEX]")),
+    Mutation("UT9", "boundcheck/claims/families/base.py",
+             "    if positive and total[-1] == 0 and (horizon is None or at[-1] in (None, horizon)):",
+             "    if False:", "a bound that underflows to 0 at T runs", (UTB + "[verify-ZERO]", UTB + "[bound-ZERO]")),
+    Mutation("UT10", "boundcheck/claims/families/base.py", "        bad = ~np.isfinite(w) | (np.imag(w) != 0)",
+             "        bad = np.imag(w) != 0", "a width or claim threshold that is not finite runs",
+             (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",
+              "tests/test_hostile.py::test_hostile_case[beta-huge]")),
+    Mutation("UT11", "boundcheck/claims/families/base.py", "        for key, values in (schedules or {}).items():",
+             "        for key, values in {}.items():", "claim thresholds (c̃_t, a block's width) not validated",
+             (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",)),
+    Mutation("UT12", "boundcheck/claims/families/base.py", "        if (np.imag(a) != 0).any():", "        if False:",
+             "a complex schedule cut to its real part",
+             (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",)),
+    Mutation("UT13", "theory/core.py", "    except (ZeroDivisionError, OverflowError):", "    except ():",
+             "a bound dividing by zero raises (exit 4) instead of being refused", (UTB + "[verify-INF]", UTB + "[bound-INF]")),
+    Mutation("UT14", "boundcheck/papers/pe_gp_ucb/family.py",
+             '        check_bound(self.theorem_name, {"bound_tight": tight}, [int(values["T"])], horizon=int(values["T"]),',
+             '        check_bound(self.theorem_name, {}, [int(values["T"])], horizon=int(values["T"]),',
+             "PE-GP-UCB's tight bound not validated",
+             (UTS + "test_another_form_of_the_bound_that_a_claim_reads_is_validated_too",)),
+    Mutation("UT15", "boundcheck/papers/et_gp_ucb/family.py",
+             '        check_bound(self.theorem_name, {"bound_C": bound_C}, [T], horizon=T, form="form (C) of the bound")',
+             '        check_bound(self.theorem_name, {}, [T], horizon=T, form="form (C) of the bound")',
+             "ET-GP-UCB's form (C) of the bound not validated",
+             (UTS + "test_another_form_of_the_bound_that_a_claim_reads_is_validated_too",)),
+    Mutation("UT16", "boundcheck/papers/et_gp_ucb/family.py",
+             '        check_bound(self.theorem_name, {"bound_printed": printed}, [T], horizon=T, form="the bound as printed")',
+             '        check_bound(self.theorem_name, {}, [T], horizon=T, form="the bound as printed")',
+             "ET-R-GP-UCB's printed bound not validated",
+             (UTS + "test_another_form_of_the_bound_that_a_claim_reads_is_validated_too",)),
+    Mutation("UT17", "boundcheck/papers/r_sw_gp_ucb/family.py", '        own = beta_of(th, "beta_t", self.kind, window)',
+             '        own = beta_of(theory.get(th.id), "beta_t", self.kind, window)',
+             "R-/SW-GP-UCB's width from the paper, not the theorem checked", (UTW + "[r_gp_ucb]",)),
+    Mutation("UT18", "boundcheck/papers/r_sw_gp_ucb/family.py",
+             '        block = (beta_of(th, "beta_block_t", "restart", window) if self.kind == "restart" else own)',
+             '        block = (beta_of(restart, "beta_block_t", "restart", window) if self.kind == "restart" else own)',
+             "Lemma 1's block width from the paper", (UTW + "[r_gp_ucb]",)),
+    Mutation("UT19", "boundcheck/papers/et_gp_ucb/family.py",
+             '        if "width_t" in self.schedules_read and sc.beta_rule != "practical":', "        if False:",
+             "ET-/R-/TV-GP-UCB's width from the paper", (UTW + "[tv_gp_ucb]",)),
+    Mutation("UT20", "boundcheck/papers/et_gp_ucb/family.py",
+             '        return self.theorem if "rho_t" in self.schedules_read else None', "        return None",
+             "the trigger's ρ_t from the paper", (UTW + "[et_trigger]",)),
+    Mutation("UT21", "boundcheck/papers/et_gp_ucb/family.py",
+             '        ref = th if "lemma8_sigma_N" in self.schedules_read else theory.get("et_gp_ucb")',
+             '        ref = theory.get("et_gp_ucb")', "the Lemma 5–8 thresholds from the paper", (UTW + "[et_r_gp_ucb]",)),
+    Mutation("UT22", "boundcheck/papers/combinatorial/family.py",
+             '        if th.schedules["width_t"] == _PAPER[th.id].schedules["width_t"]:', "        if True:",
+             "a combinatorial theorem's own width ignored", (UTW + "[comb_gp_ucb]",)),
+    Mutation("UT23", "boundcheck/papers/igp_ucb_gp_ts/family.py",
+             '        return {"gp_ts": "v_t", "gp_ts_ctilde": "ctilde_t", "igp_ucb": (cg, "beta_t"), "gp_ucb": (cg, "beta_gp_ucb_t")}',
+             '        return {"gp_ts": "v_t", "gp_ts_ctilde": (ts, "ctilde_t"), "igp_ucb": (cg, "beta_t"), "gp_ucb": (cg, "beta_gp_ucb_t")}',
+             "GP-TS's c̃_t from the paper", (UTS + "test_a_wider_width_of_your_own_is_the_width_that_runs[gp_ts]",)),
+    Mutation("UT24", "boundcheck/papers/pe_gp_ucb/family.py", '        return ("beta_t", "xi_t", "B", "C", "bound_tight")',
+             '        return ("beta_t", "xi_t", "B", "bound_tight")', "C read but not required", (UTW + "[pe_gp_ucb]",)),
+    Mutation("UT25", "boundcheck/claims/families/kernelized.py",
+             '        return tuple(dict.fromkeys([*named, *(c for c in ("B", "C") if c in self.theorem.schedules)]))',
+             "        return tuple(dict.fromkeys(named))", "B read but not required", (UTW + "[igp_ucb]",)),
+    Mutation("UT26", "boundcheck/claims/families/kernelized.py",
+             "        if callable(schedules) or not isinstance(schedules, Mapping):", "        if False:",
+             "a callable (that may read the paper's module) accepted as schedules",
+             (UTS + "test_a_kernelized_family_takes_schedule_names_not_a_function",)),
+    Mutation("UT27", "boundcheck/claims/families/kernelized.py",
+             "        if not isinstance(schedules.get(theorem.algorithm), str):", "        if False:",
+             "the checked algorithm's width may come from another theorem",
+             (UTS + "test_a_kernelized_family_takes_schedule_names_not_a_function",)),
+    Mutation("UT28", "boundcheck/claims/families/instance_cache.py",
+             '    families = [family] + ([family.inner] if "inner" in vars(family) else [])', "    families = [family]",
+             "the instance cache key misses the code of the family a theorem is checked like",
+             (UTS + "test_the_instance_cache_is_keyed_by_the_code_of_the_family_a_theorem_is_checked_like",)),
+    # ------------------------------------------------------------------ the user's project layout, what the code says
+    Mutation("UL1", "boundcheck/utils/usercode.py", "    if _PACKAGE_DIRS.intersection(Path(rel).parts[:-1]):",
+             "    if False:", "site-packages folders inside the project counted as the user's code",
+             (LAYOUT + "test_a_policy_beside_its_virtual_environment_runs",
+              LAYOUT + "test_installed_code_is_told_from_the_users")),
+    Mutation("UL2", "boundcheck/utils/usercode.py", "            elsewhere[top] = importable(name, file, path)",
+             "            elsewhere[top] = False", "modules importable by name shipped by value",
+             (LAYOUT + "test_only_the_users_own_modules_are_siblings",)),
+    Mutation("UL3", "boundcheck/utils/usercode.py", '    if not code or code.startswith("<"):', "    if not code:",
+             "a frozen frame's exit handler blamed on the user (the bogus pybind11 warning)",
+             (LAYOUT + "test_the_fence_does_not_blame_the_user_for_a_librarys_exit_handler",)),
+    Mutation("UL4", "boundcheck/api.py",
+             "        module.__boundcheck_siblings__ = usercode.own_modules(set(sys.modules) - before, folder)",
+             '        module.__boundcheck_siblings__ = [m for m in set(sys.modules) - before if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]',
+             "every module under the file's folder (a venv's too) shipped by value",
+             (LAYOUT + "test_only_the_users_own_modules_are_siblings",)),
+    Mutation("UL5", "boundcheck/study/runner.py",
+             "        if isinstance(file, str) and usercode.installed(file) and usercode.importable(name, file):",
+             "        if False:", "an installed package's module shipped by value",
+             (LAYOUT + "test_an_installed_packages_policy_class_is_not_shipped_by_value",)),
+    Mutation("UL6", "boundcheck/study/runner.py",
+             "                    check_picklable(cur)  # user code runs in worker processes on every backend",
+             "                    pass", "no pickling check in the main process",
+             (LAYOUT + "test_an_unpicklable_policy_is_one_line_naming_the_object",)),
+    Mutation("UL7", "boundcheck/study/runner.py",
+             '        if type(exc).__name__ == "PicklingError":  # failed here, sending the task: no process ended',
+             "        if False:", "a pickling failure reported as a dead worker",
+             (LAYOUT + "test_a_pickling_failure_sending_a_task_is_not_a_dead_worker",)),
+    Mutation("UL8", "boundcheck/study/runner.py", "    if depth == 0 or not failing(obj):", "    if True:",
+             "the object that fails to pickle not named", (LAYOUT + "test_an_unpicklable_policy_is_one_line_naming_the_object",)),
+    Mutation("UL9", "boundcheck/utils/usercode.py", "        if not _state.calling:  # boundcheck's own code in the task",
+             "        if False:", "boundcheck's own warnings counted as the checked code's",
+             (SAYS + "test_only_warnings_of_user_calls_are_counted",)),
+    Mutation("UL10", "boundcheck/utils/usercode.py", "    calling, st.calling = st.calling, True",
+             "    calling = st.calling", "user calls not marked: their warnings not counted",
+             (SAYS + "test_only_warnings_of_user_calls_are_counted",
+              SAYS + "test_the_checked_codes_warnings_are_counted_and_shown")),
+    Mutation("UL11", "boundcheck/utils/usercode.py",
+             '        warnings.simplefilter("always", append=True)  # counted every time, not once per place and process',
+             "        pass", "warnings counted once per place only", (SAYS + "test_the_checked_codes_warnings_are_counted_and_shown",)),
+    Mutation("UL12", "boundcheck/utils/usercode.py", '                kinds[key]["count"] += r["count"]',
+             '                kinds[key]["count"] = r["count"]', "warning counts of different tasks not added",
+             (SAYS + "test_the_checked_codes_warnings_are_counted_and_shown",)),
+    Mutation("UL13", "boundcheck/utils/usercode.py", '    if not str(filename).startswith("<"):', "    if True:",
+             "a warning's file shown as <dynamic-code>", (SAYS + "test_the_checked_codes_warnings_are_counted_and_shown",)),
+    Mutation("UL14", "boundcheck/cli.py", "    found = api.user_code_warnings(log) if log is not None else []",
+             "    found = []", "the checked code's warnings not shown",
+             (SAYS + "test_the_checked_codes_warnings_are_counted_and_shown",)),
+    Mutation("UL15", "boundcheck/cli.py", "ROUNDOFF_GAP = 1e-4", "ROUNDOFF_GAP = 1e-2",
+             "a 0.99× width called float32 round-off", (SAYS + "test_the_round_off_note_follows_the_largest_gap",)),
+    Mutation("UL16", "boundcheck/cli.py", "    if gap is None or not 0 < gap <= ROUNDOFF_GAP:", "    if gap is None:",
+             "the round-off note for any gap", (SAYS + "test_the_round_off_note_follows_the_largest_gap",)),
+    Mutation("UL17", "boundcheck/cli.py",
+             '    if c is None or c.get("verdict") != "violated" or c.get("kind") != "deterministic":', "    if c is None:",
+             "the round-off note where conformance holds", (SAYS + "test_the_round_off_note_follows_the_largest_gap",)),
+    Mutation("UL18", "boundcheck/claims/table.py",
+             '            if f"gap_{c.id}" in main_runs:  # the largest gap over the runs (conformance: is it round-off?)',
+             "            if False:", "the conformance claim's largest gap not reported (no round-off note)",
+             (SAYS + "test_a_float32_implementation_is_said_to_differ_by_round_off",)),
+    Mutation("UL19", "boundcheck/cli.py",
+             '        need = (c.get("details") or {}).get("runs_needed") if v == "inconclusive" else None',
+             "        need = None", "the runs that would settle an inconclusive claim not shown",
+             (SAYS + "test_the_table_shows_the_runs_that_would_settle_an_inconclusive_claim",)),
+    Mutation("UL20", "boundcheck/cli.py",
+             "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # Ctrl-C (SIGINT), SIGTERM: completed chunks are kept",
+             "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 130  # Ctrl-C (SIGINT), SIGTERM: completed chunks are kept",
+             "exit codes that disagree with the help and the tables", (SAYS + "test_the_exit_codes_have_one_source",)),
+    # ------------------------------------------------------------------ claims judged on the conformance shadow
+    Mutation("SH1", "boundcheck/study/engine.py",
+             "                shadow.adopt(t, action)  # its records (and the state its update reads) at the policy's action",
+             "                pass", "the shadow's records taken at its own choices, not at the code's actions",
+             (SHADOW + "test_records_from_the_shadow_are_at_the_codes_actions",)),
+    Mutation("SH2", "boundcheck/study/engine.py", "            fills[pol.name] = shadow_fills(shadow, pol)",
+             "            fills[pol.name] = frozenset()", "no record taken from the shadow",
+             (SHADOW + "test_correct_code_without_records_holds_and_is_complete",)),
+    Mutation("SH3", "boundcheck/study/summary.py", "        if need and need <= conf:", "        if need & conf:",
+             "a claim counted covered by conformance when it catches a defect conformance does not",
+             (SHADOW + "test_coverage_needs_every_defect_of_the_claim",)),
+    Mutation("SH4", "boundcheck/api.py", "            for cid, need in on_shadow.pop(name, {}).items():",
+             "            for cid, need in {}.items():", "claims judged on a shadow that does not run (--no-conformance)",
+             (SHADOW + "test_without_the_shadow_those_claims_are_not_applicable",)),
+    Mutation("SH5", "boundcheck/policies/gp_ts.py",
+             '    shadow_records = frozenset({"mu", "sigma", "width", "mu_final", "var_final"})',
+             '    shadow_records = frozenset({"mu", "sigma", "width", "mu_final", "var_final", "draw_dev"})',
+             "a GP-TS shadow offers its own draws as the code's",
+             (SHADOW + "test_shadow_fills_are_what_the_code_does_not_record",)),
+    Mutation("SH6", "boundcheck/study/summary.py",
+             "    missing = {cid: why for cid, why in not_applicable.items() if why != OFF_REASON and cid not in identities}",
+             "    missing = {cid: why for cid, why in not_applicable.items() if why != OFF_REASON}",
+             "a sanity identity not applicable makes the verdict incomplete",
+             (SHADOW + "test_correct_code_without_records_holds_and_is_complete",)),
+    # ------------------------------------------------------------------ where a vacuous bound would bite
+    Mutation("BF1", "boundcheck/claims/horizon.py", "    return hi", "    return lo",
+             "the horizon search returns the last T at which the bound does not bite",
+             (BITES + "test_first_crossing_is_the_smallest_sign_change",)),
+    Mutation("BF2", "boundcheck/claims/horizon.py",
+             '    return float(s.mean() if kind == "expectation" else s.max())', "    return float(s.max())",
+             "expectation claims compared with the largest run's regret, not the mean",
+             (BITES + "test_the_per_step_regret_is_what_each_identity_rule_compares_with",)),
+    Mutation("BF3", "boundcheck/claims/horizon.py", "    return float(q * curve[-1] + (curve[r - 1] if r else 0.0))",
+             "    return float(curve[-1] + (curve[r - 1] if r else 0.0))",
+             "γ beyond the computed horizon extended unsoundly (not by subadditivity)",
+             (BITES + "test_gamma_beyond_the_computed_horizon_is_extended_by_subadditivity",)),
+    Mutation("BF4", "boundcheck/claims/horizon.py", '        return lo if side == "lo" else max(up, lo)',
+             '        return up if side == "lo" else max(up, lo)', "the lower end of γ taken as its upper end",
+             (BITES + "test_gp_ucb_bites_where_bound_falls_below_r_max_T_and_the_rerun_agrees",)),
+    Mutation("BF5", "boundcheck/claims/horizon.py", "        elif not math.isclose(b1, b0, rel_tol=_RTOL):",
+             "        elif not math.isclose(b1, b0, rel_tol=1.0):",
+             "a bound the theorem's expression does not reproduce is extrapolated anyway",
+             (BITES + "test_a_bound_read_from_the_runs_data_is_not_extrapolated",)),
+    Mutation("BF6", "boundcheck/claims/horizon.py", '        v["T"] = float(T)', '        v["T"] = float(base.horizon)',
+             "the bound not evaluated at the horizon searched",
+             (BITES + "test_r_gp_ucb_bites_where_its_linear_bound_falls_below_r_max_T",)),
+    Mutation("BF7", "boundcheck/claims/horizon.py", "            if r.id in a_priori:", "            if r.id not in a_priori:",
+             "the wrong largest regret per step (runs' instead of the theorem's a-priori 2B√κ)",
+             (BITES + "test_verify_says_where_the_vacuous_bound_bites",)),
+    Mutation("BF8", "boundcheck/claims/horizon.py",
+             "    return int(math.ceil(math.log(share) / math.log1p(-alpha) - 1e-12))",
+             "    return int(math.ceil(math.log(share) / math.log1p(alpha) - 1e-12))", "a wrong --runs N",
+             (BITES + "test_runs_to_hold_is_the_smallest_failure_free_sample_that_settles_the_claim",)),
+    Mutation("BF9", "boundcheck/claims/horizon.py", "        stale = sorted(extra.read - fresh)",
+             "        stale = sorted(fresh - extra.read)", "a constant computed at the study's horizon held silently",
+             (BITES + "test_a_bound_read_from_the_runs_data_is_not_extrapolated",)),
+    Mutation("BF10", "boundcheck/cli.py", '                if isinstance(bite, dict) and bite.get("message"):',
+             '                if isinstance(bite, list) and bite.get("message"):', "the verify table drops the note",
+             (BITES + "test_verify_says_where_the_vacuous_bound_bites",)),
+    Mutation("BF11", "boundcheck/cli.py", '    _render_bites(con, info.get("bites_from"))',
+             '    _render_bites(con, info.get("bites"))', "show drops where each bound bites",
+             (BITES + "test_show_says_where_each_bound_bites",)),
+    Mutation("BF12", "boundcheck/report/context.py",
+             '    return str(bite.get("message") or "") if isinstance(bite, dict) else ""',
+             '    return str(bite.get("reason") or "") if isinstance(bite, dict) else ""', "the reports lose the note",
+             (BITES + "test_the_reports_say_where_the_vacuous_bound_bites",)),
+    Mutation("BF13", "boundcheck/study/summary.py",
+             "        attach_bites(res, fam, spec.scenario, inst, rows, each, beta_scale=spec.beta_scale)  # where vacuous bounds bite",
+             "        pass", "verify never says where a vacuous bound bites",
+             (BITES + "test_verify_says_where_the_vacuous_bound_bites",)),
 )
 
 
-def _copy_tree(dest: Path) -> None:
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+def _copy_tree(dest: Path, worktree: bool = False) -> None:
+    """HEAD's tree into ``dest``; with ``worktree``, the working tree's files instead: every tracked file as it is
+    now (one deleted there is left out) and every untracked file that git does not ignore (new tests)."""
+    if not worktree:
+        archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+        return
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout
+    for name in dict.fromkeys(os.fsdecode(n) for n in listed.split(b"\0") if n):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
 
 
 class BenchmarkError(Exception):
@@ -281,12 +672,12 @@ def _pytest(tree: Path, python: str, tests: tuple[str, ...]) -> tuple[int, list[
     return proc.returncode, failed, proc.stdout + proc.stderr
 
 
-def run(m: Mutation, python: str) -> tuple[list[str], float]:
+def run(m: Mutation, python: str, worktree: bool = False) -> tuple[list[str], float]:
     """The tests that failed on the mutant (empty: it survived) and the time; BenchmarkError when the mutation
     does not apply or pytest could not run the tests as named (usage error, nothing collected)."""
     with tempfile.TemporaryDirectory(prefix=f"mutant-{m.id}-") as tmp:
         tree = Path(tmp)
-        _copy_tree(tree)
+        _copy_tree(tree, worktree)
         (tree / m.file).write_text(check_applies(m, tree))
         t0 = time.perf_counter()
         rc, failed, out = _pytest(tree, python, m.tests)
@@ -295,12 +686,12 @@ def run(m: Mutation, python: str) -> tuple[list[str], float]:
         return failed, time.perf_counter() - t0
 
 
-def baseline(chosen: list[Mutation], python: str) -> None:
+def baseline(chosen: list[Mutation], python: str, worktree: bool = False) -> None:
     """Run every test the chosen mutations name on the unmutated tree: they must all pass, else a mutation would
     read as caught by a test that fails anyway. BenchmarkError otherwise."""
     tests = tuple(dict.fromkeys(t for m in chosen for t in m.tests))
     with tempfile.TemporaryDirectory(prefix="mutant-baseline-") as tmp:
-        _copy_tree(Path(tmp))
+        _copy_tree(Path(tmp), worktree)
         t0 = time.perf_counter()
         rc, failed, out = _pytest(Path(tmp), python, tests)
         if rc != 0:
@@ -314,6 +705,8 @@ def main() -> int:
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-baseline", action="store_true", help="skip the run of the tests on the unmutated tree")
     ap.add_argument("--check", action="store_true", help="only check that every mutation applies to HEAD (seconds)")
+    ap.add_argument("--worktree", action="store_true",
+                    help="mutate a copy of the working tree (tracked and untracked, not ignored files), not of HEAD")
     args = ap.parse_args()
     unknown = sorted(set(args.only or ()) - {m.id for m in MUTATIONS})
     if unknown:
@@ -324,14 +717,16 @@ def main() -> int:
         for m in chosen:
             print(f"{m.id:4} {m.file}: {m.what}\n     - {m.old}\n     + {m.new}\n     tests: {' '.join(m.tests)}")
         return 0
-    if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                      text=True).stdout.strip():
-        print("note: uncommitted changes are not part of the run (the mutants are copies of HEAD)", file=sys.stderr)
+    source = "the working tree" if args.worktree else "HEAD"
+    if not args.worktree and subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                                            capture_output=True, text=True).stdout.strip():
+        print("note: uncommitted changes are not part of the run (the mutants are copies of HEAD; --worktree to "
+              "include them)", file=sys.stderr)
     python = sys.executable
     try:
         # every mutation must apply to HEAD before anything runs: a stale one is the benchmark's error (exit 2)
         with tempfile.TemporaryDirectory(prefix="mutant-check-") as tmp:
-            _copy_tree(Path(tmp))
+            _copy_tree(Path(tmp), args.worktree)
             problems = []
             for m in chosen:
                 try:
@@ -339,15 +734,15 @@ def main() -> int:
                 except BenchmarkError as exc:
                     problems.append(str(exc))
             if problems:
-                raise BenchmarkError("mutations that do not apply to HEAD:\n  " + "\n  ".join(problems))
+                raise BenchmarkError(f"mutations that do not apply to {source}:\n  " + "\n  ".join(problems))
         if args.check:
-            print(f"{len(chosen)} mutations apply to HEAD")
+            print(f"{len(chosen)} mutations apply to {source}")
             return 0
         if not args.no_baseline:
-            baseline(chosen, python)
+            baseline(chosen, python, args.worktree)
         missed = []
         for m in chosen:
-            caught, secs = run(m, python)
+            caught, secs = run(m, python, args.worktree)
             print(f"{m.id:4} {'CAUGHT' if caught else 'MISSED'} ({secs:4.0f} s) {m.what}", flush=True)
             for t in caught:
                 print(f"       by {t}", flush=True)

@@ -289,10 +289,9 @@ def _load_object(ref: str, what: str = "policy"):
             raise BoundcheckError(f"{what} file {target} failed to import: {detail}") from None
         finally:
             sys.path.remove(folder)
-        # siblings it imported travel to worker processes by value with it (they are not importable there)
-        module.__boundcheck_siblings__ = [
-            m for m in set(sys.modules) - before
-            if str(getattr(sys.modules[m], "__file__", "") or "").startswith(folder + "/")]
+        # siblings it imported travel to worker processes by value with it (they are not importable there); an
+        # installed package, even in a virtual environment inside the folder (project/.venv), never does
+        module.__boundcheck_siblings__ = usercode.own_modules(set(sys.modules) - before, folder)
     else:
         try:
             if target in sys.modules or _ours(target):
@@ -419,6 +418,7 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
     take the role of the theorem's algorithm: their claims are checked, and ``policies`` run alongside as paired
     baselines on the same functions and noise, each keeping the random stream it has without them.
     ``runs``: default the scenario's ``runs`` (scenario files), else :data:`DEFAULT_RUNS`."""
+    from .claims.conformance import shadow_fills
     from .claims.families import family_for
     from .claims.table import not_applicable as not_applicable_claims
     from .study.engine import record_clashes
@@ -449,20 +449,36 @@ def build_study(theorem: str | Theorem, scenario: str | Scenario | None = None, 
         if clash:
             raise BoundcheckError(f"policy {s.name!r} declares the record(s) {', '.join(clash)}, which are also "
                                   "truth-side monitors of the study: rename the record(s)")
-    not_applicable = {}
+    not_applicable, on_shadow = {}, {}
+    own = _shadow_of(th) if users else None
     for s in (users or specs[:1]):
         have = recorded_by(s, sc)
-        missing = sorted(fam.requires - have)
+        # what the theorem's algorithm, run beside the code as its conformance shadow, records at the code's actions
+        fills = shadow_fills(own.declared, s.declared) if own is not None and s != own else frozenset()
+        missing = sorted(fam.requires - have - fills)
         if missing:
             raise BoundcheckError(f"the checks of {th.id} read {', '.join(missing)} for every claim, which policy "
                                   f"{s.name!r} does not record: implement the batched Policy protocol with these "
                                   "records (see docs/architecture.md)")
-        not_applicable[s.name] = not_applicable_claims(fam.claims, have)
+        not_applicable[s.name] = not_applicable_claims(fam.claims, have | fills)
+        # claim -> what it reads that the code does not record (judged on the shadow's records instead)
+        on_shadow[s.name] = {c: need for c, need in not_applicable_claims(fam.claims, have).items()
+                             if c not in not_applicable[s.name]}
     runs = runs if runs is not None else (sc.default_runs or DEFAULT_RUNS)
     return StudySpec(family=fam, scenario=sc, policies=specs, runs=check_int("runs", runs), seed=check_seed(
         "seed", seed), beta_scale=check_positive("beta scale", beta_scale),
         chunk_size=check_int("chunk size", chunk_size), checked=checked,
-        not_applicable={k: v for k, v in not_applicable.items() if v})
+        not_applicable={k: v for k, v in not_applicable.items() if v},
+        on_shadow={k: v for k, v in on_shadow.items() if v})
+
+
+def _shadow_of(theorem: Theorem) -> PolicySpec | None:
+    """The theorem's own algorithm where it can run as a conformance shadow (else None)."""
+    try:
+        own = resolve_policy(theorem.algorithm)
+    except BoundcheckError:
+        return None
+    return own if own.declared.conformance_monitors else None
 
 
 def conformance_shadows(spec: StudySpec, conformance: bool = True) -> tuple[StudySpec, dict[str, PolicySpec]]:
@@ -470,7 +486,7 @@ def conformance_shadows(spec: StudySpec, conformance: bool = True) -> tuple[Stud
     every checked algorithm that is not the theorem's own unwrapped algorithm runs beside a shadow, a fresh
     instance of that algorithm (checked name -> its spec). ``conformance=False`` (``--no-conformance``) or a
     theorem's algorithm that cannot run as a shadow: the claim is not applicable to those algorithms."""
-    from .claims.conformance import CONFORMANCE, OFF_REASON
+    from .claims.conformance import CONFORMANCE, NO_SHADOW, OFF_REASON
 
     if not any(c.id == CONFORMANCE for c in spec.family.claims):
         return spec, {}
@@ -491,9 +507,13 @@ def conformance_shadows(spec: StudySpec, conformance: bool = True) -> tuple[Stud
             shadows[name] = own
     if skip:
         na = {k: dict(v) for k, v in spec.not_applicable.items()}
+        on_shadow = {k: dict(v) for k, v in spec.on_shadow.items()}
         for name, why in skip.items():
             na.setdefault(name, {})[CONFORMANCE] = why
-        spec = replace(spec, not_applicable=na)
+            # the claims that would have been judged on the shadow's records: not applicable without it
+            for cid, need in on_shadow.pop(name, {}).items():
+                na[name][cid] = f"{need} ({NO_SHADOW}: {why})"
+        spec = replace(spec, not_applicable=na, on_shadow=on_shadow)
     return replace(spec, shadowed=tuple(shadows)), shadows
 
 
@@ -544,6 +564,16 @@ def _meta(spec: StudySpec) -> dict:
                           "notes": list(sc.notes)},
         "assumptions": spec.family.assumption_rows(sc, spec.beta_scale),
     }
+
+
+def user_code_log(results: str | os.PathLike) -> Path:
+    """The log of what the checked code wrote and warned in a study's workers (``results/user-code.log``)."""
+    return Path(results) / usercode.LOG_NAME
+
+
+def user_code_warnings(log: str | os.PathLike) -> list[dict]:
+    """The warnings the checked code raised, one dict per kind (category, message, where, count), from its log."""
+    return usercode.warnings_in_log(log)
 
 
 def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
@@ -707,8 +737,10 @@ def power(theorem: str | Theorem, scenario: str | Scenario | None = None, *, set
     inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
     if note:
         warnings.warn(note, stacklevel=2)
+    # every defect study runs beside a shadow of the correct algorithm, as a verify of that code would: the table
+    # then says which defects the conformance claim catches (and its false alarms, on the correct algorithm)
     table = run_power(spec, inst, planted, out_path, options, budget=budget, pool=pool, subsets=subsets,
-                      seed=s.seed, on_study=on_study)
+                      seed=s.seed, on_study=on_study, shadow=_shadow_of(th))
     atomic_write_json(out_path / "power.json", table, default=float)
     table["path"] = str(out_path / "power.json")
     from .results import PowerResult
@@ -1490,17 +1522,37 @@ def show_theorem(theorem: str | Theorem) -> dict:
         "corrections": [c.__dict__ for c in th.corrections],
         "default_scenario": th.default_scenario, "scenarios": list(th.scenarios),
         "controls": list(th.controls), "algorithms": list(th.algorithms),
+        "bites_from": bound_horizons(th),
     }
 
 
-def _finite_result(th, what: str, value) -> float:
-    import math
+def bound_horizons(theorem: str | Theorem, scenario: str | Scenario | None = None, *,
+                   horizon: int | None = None) -> dict | None:
+    """Where each regret bound of the theorem bites on a scenario (default its default scenario and horizon):
+    vacuous there or not, and the smallest horizon at which it could be violated
+    (:func:`boundcheck.study.bites.theorem_bites`); None for a theorem without a bound claim. Never raises: a
+    failure is reported as {"error": …} (``boundcheck show`` stays a description)."""
+    from .claims.families import family_for
+    from .study.bites import theorem_bites
 
-    v = float(value)
-    if not math.isfinite(v):
-        raise BoundcheckError(f"{th.id}: the {what} is not a finite number at these values ({v}): the values are "
-                              f"too large (overflow)")
-    return v
+    th = resolve_theorem(theorem)
+    try:
+        fam = family_for(th)
+        if not any(s.bound is not None for s in fam.claims):
+            return None
+        sc = resolve_scenario(scenario, th, horizon)
+        return theorem_bites(fam, sc, horizon=horizon)
+    except Exception as e:  # noqa: BLE001 - advisory
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _finite_result(th, what: str, value) -> float:
+    from .claims.families.base import not_a_number
+
+    problem = not_a_number(value)
+    if problem is not None:
+        raise BoundcheckError(f"theorem {th.id!r}: the {what} is not finite at these values: it is {problem}")
+    return float(value.real if isinstance(value, complex) else value)
 
 
 def evaluate_bound(theorem: str | Theorem, values: dict[str, float]) -> dict:
@@ -1535,13 +1587,14 @@ def evaluate_bound(theorem: str | Theorem, values: dict[str, float]) -> dict:
         except (OverflowError, ZeroDivisionError, FloatingPointError):
             raise BoundcheckError(f"{th.id}: the bound cannot be evaluated at these values: they are too large "
                                   f"(overflow)") from None
-    out = {"theorem": th.id, "values": values, "value": _finite_result(th, "explicit bound", res["value"]),
-           "terms": {k: _finite_result(th, f"bound term {k}", v) for k, v in res["terms"].items()},
-           "schedules": {k: _finite_result(th, f"schedule {k}", v) for k, v in schedules.items()}}
-    if out["value"] < 0:  # a bound symbol outside the range the formula was derived for
-        raise BoundcheckError(f"{th.id}: the explicit bound is negative at these values ({out['value']:.6g}); "
-                              f"they are outside the theorem's range")
-    return out
+    from .claims.families.base import check_bound
+
+    # the validation verify's instantiation applies too (NaN, ±∞, complex, negative, 0 where positive), at t = T
+    T = float(values["T"]) if "T" in values else None
+    check_bound(th.id, res["terms"], None if T is None else [T], horizon=T, positive=bool(th.bound.is_positive))
+    return {"theorem": th.id, "values": values, "value": _finite_result(th, "explicit bound", res["value"]),
+            "terms": {k: _finite_result(th, f"bound term {k}", v) for k, v in res["terms"].items()},
+            "schedules": {k: _finite_result(th, f"schedule {k} (at t = T)", v) for k, v in schedules.items()}}
 
 
 # ------------------------------------------------------------------------------------------------ gamma

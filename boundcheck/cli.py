@@ -42,6 +42,7 @@ EXIT_INTERNAL = EXIT_INTERNAL_ERROR  # the name issue 10 used
 #: verify: every judged claim holds but some were not applicable to the checked code ("holds" means every claim
 #: was judged, so this is no pass unless --allow-incomplete)
 EXIT_INCOMPLETE = 5
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # Ctrl-C (SIGINT), SIGTERM: completed chunks are kept
 
 #: verify's exit code 5 (a sweep, whose table shows each cell's verdict, does not use it)
 _EXIT_5 = """  5    incomplete: every judged claim holds, but some claims were not applicable to the checked code (the
@@ -226,7 +227,24 @@ def cmd_show(args) -> int:
               f"{', '.join(info['scenarios'])}"
               + (f"; negative controls (--allow-out-of-theory): {', '.join(info['controls'])}" if info["controls"]
                  else ""))
+    _render_bites(con, info.get("bites_from"))
     return EXIT_OK
+
+
+def _render_bites(con, bites: dict | None) -> None:
+    """``show``: where each regret bound bites on the default scenario (vacuous at its horizon or tested there)."""
+    from rich.markup import escape
+
+    if not bites:
+        return
+    if "error" in bites:
+        con.print(escape(f"Where the bound bites: not computed ({bites['error']})"))
+        return
+    con.print(escape(f"Where the bound bites on {bites['scenario']} (default horizon T = {bites['horizon']}; "
+                     "vacuous: Bound(T) ≥ r_max·T, the largest regret any algorithm can incur):"))
+    for cid, b in bites["claims"].items():
+        state = f"vacuous at T = {bites['horizon']}; " if b.get("vacuous") else ""
+        con.print(escape(f"  - {cid}: {state}{b['message']}"))
 
 
 # ------------------------------------------------------------------------------------------------ bound
@@ -364,6 +382,7 @@ def _render_summary(summary: dict) -> None:
     for col in ("claim", "kind", "level", "failures/runs", "rate", "p", "share", "interval (confidence)", "verdict"):
         table.add_column(col, justify="right" if col in ("level", "rate", "p", "share") else "left")
     identities = []
+    settle = False  # some inconclusive claim says how many runs would settle it
     for c in summary["claims"]:
         if c["kind"] == "identity":
             identities.append(c)
@@ -374,9 +393,14 @@ def _render_summary(summary: dict) -> None:
             ci += f" ({100 * (1 - c['test_size']):.4g}%)"
         v = c["verdict"]
         rate = "" if c["rate"] is None or c["kind"] == "calibration" else f"{c['rate']:.3g}"
+        need = (c.get("details") or {}).get("runs_needed") if v == "inconclusive" else None
         table.add_row(c["id"] + (" *" if c.get("main") else ""), c["kind"], _fmt(c["level"]),
                       f"{c['violations']}/{c['runs']}", rate, _fmt(c.get("p_value"), ".2g"),
-                      _fmt(c.get("budget_share"), ".2g"), ci, f"[{colour[v]}]{v}[/{colour[v]}]")
+                      _fmt(c.get("budget_share"), ".2g"), ci, f"[{colour[v]}]{v}[/{colour[v]}]"
+                      + (f" (≈{need} runs)" if need else ""))
+        settle = settle or bool(need)
+    if settle:
+        table.caption = "inconclusive (≈N runs): N runs would settle it if what was observed persisted (--runs N)"
     con.print(table)
     if identities:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
@@ -385,7 +409,12 @@ def _render_summary(summary: dict) -> None:
             why = (c.get("details") or {}).get("vacuous")
             if why and c["id"] != "conformance":
                 con.print(escape(f"  {c['id']}: {why}"))
+                bite = (c.get("details") or {}).get("bites_from")  # where the bound would be tested
+                if isinstance(bite, dict) and bite.get("message"):
+                    con.print(escape(f"    → {bite['message']}"))
     _render_applicability(con, summary, colour)
+    for line in _user_warning_lines(summary):
+        con.print(f"[yellow]{escape(line)}[/yellow]")
     main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
     rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
                f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
@@ -397,11 +426,66 @@ def _render_summary(summary: dict) -> None:
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
               + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
+              + escape(_roundoff_note(summary))
               + f"   [{_wall_s(summary['elapsed_s']):.1f} s"
               + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
                  if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
+
+
+#: the largest relative conformance gap that still looks like the round-off of a lower precision (float32: about
+#: 6e-8 per operation, 1e-6 to 1e-5 through a GP posterior) rather than a different algorithm (a width 0.99× the
+#: theorem's leaves gaps up to ≈5e-3 at the default runs)
+ROUNDOFF_GAP = 1e-4
+#: kinds of warning the verify output shows (the first of each); the rest are counted, the log holds them
+SHOWN_WARNING_KINDS = 5
+
+
+def _conformance_gap(summary: dict) -> float | None:
+    """The largest relative gap between the checked code's choices and the theorem's algorithm's where the
+    (deterministic) conformance claim is violated: the claim's ``max_gap`` where the summary records it, else the
+    stored steps' ``conform_gap`` of the checked algorithm; None when neither can be read."""
+    c = next((c for c in summary.get("claims") or [] if c.get("id") == "conformance"), None)
+    if c is None or c.get("verdict") != "violated" or c.get("kind") != "deterministic":
+        return None
+    d = c.get("details") or {}
+    if isinstance(d.get("max_gap"), int | float) and not isinstance(d.get("max_gap"), bool):
+        return float(d["max_gap"])
+    return None
+
+
+def _roundoff_note(summary: dict) -> str:
+    """For the verdict line: conformance violated only by gaps the size of float32 round-off says so."""
+    gap = _conformance_gap(summary)
+    if gap is None or not 0 < gap <= ROUNDOFF_GAP:
+        return ""
+    c = next(c for c in summary["claims"] if c.get("id") == "conformance")
+    f32 = str((c.get("details") or {}).get("dtype", "")) == "float32"  # where the summary knows the precision
+    return (f" — conformance gaps of ≤ {gap:.2g} relative look like float32 round-off, not a different algorithm"
+            + (" (the checked code computes in float32): run it in float64" if f32 else
+               ": if the checked code computes in float32 (torch's default), run it in float64 to tell"))
+
+
+def _user_warning_lines(summary: dict) -> list[str]:
+    """How many warnings the checked code raised in the study's workers, the first of each kind, and the log
+    (``results/user-code.log``) that holds them; [] when none."""
+    folder = getattr(summary, "folder", None)
+    log = api.user_code_log(folder) if folder is not None else None
+    found = api.user_code_warnings(log) if log is not None else []
+    if not found:
+        return []
+    total = sum(w["count"] for w in found)
+    lines = [f"the checked code raised {total} warning{'s' * (total != 1)} ({len(found)} "
+             f"kind{'s' * (len(found) != 1)}); the first of each:"]
+    lines += [f"  {w['category']}: {w['message']} ({w['where']}; ×{w['count']})"
+              for w in found[:SHOWN_WARNING_KINDS]]
+    if len(found) > SHOWN_WARNING_KINDS:
+        lines.append(f"  and {len(found) - SHOWN_WARNING_KINDS} more kinds")
+    temporary = getattr(summary, "_keep", None) is not None  # the folder goes with the result
+    lines.append("  all of them: " + ("in a temporary folder; rerun with --out DIR to keep the log" if temporary
+                                       else str(log)))
+    return lines
 
 
 def _render_applicability(con, summary: dict, colour: dict) -> None:
@@ -414,6 +498,11 @@ def _render_applicability(con, summary: dict, colour: dict) -> None:
         con.print(f"[dim]not applicable to {escape(str(summary.get('main_algorithm')))}: "
                   + escape("; ".join(f"{k} ({v})" for k, v in na.items()))
                   + (" — report these extras (ask/tell `records`) to check them" if hint else "") + "[/dim]")
+    other = summary.get("settled_otherwise") or {}
+    if other:  # claims the code's own records could not settle: judged on the shadow, or covered by conformance
+        for note in dict.fromkeys(other.values()):
+            ids = [k for k, v in other.items() if v == note]
+            con.print(f"[dim]{escape(', '.join(ids))}: {escape(note)}[/dim]")
     gap = summary.get("incomplete")
     if gap:  # "holds" means every claim was judged: say what was not, and what that leaves uncaught
         unc = gap.get("uncaught_defects")
@@ -546,6 +635,8 @@ def cmd_verify(args) -> int:
         raise
     if args.json:
         _print_json(summary)
+        for line in _user_warning_lines(summary):  # beside the JSON document, never in it
+            print(f"boundcheck: {line}" if not line.startswith(" ") else line, file=sys.stderr)
     else:
         _render_summary(summary)
     if summary["verdict"] == "incomplete" and not settings.allow_incomplete:
@@ -1347,7 +1438,8 @@ def _main(argv: list[str] | None) -> int:
             print(f"boundcheck: {msg}", file=sys.stderr)
             return EXIT_NOT_APPLICABLE
         except KeyboardInterrupt as exc:
-            what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+            what, code = (("terminated", EXIT_TERMINATED) if isinstance(exc, _Terminated)
+                          else ("interrupted", EXIT_INTERRUPTED))
             print(f"boundcheck: error: {what}; completed chunks are stored — re-run the same command to resume",
                   file=sys.stderr)
             return code

@@ -49,6 +49,7 @@ def _study_changes(spec: StudySpec) -> dict[str, StudySpec]:
         "checked": replace(spec, checked=(spec.main, spec.policies[1].name)),
         "not_applicable": replace(spec, not_applicable={spec.main: {"some_claim": "needs x"}}),
         "shadowed": replace(spec, shadowed=(spec.main,)),
+        "on_shadow": replace(spec, on_shadow={spec.main: {"some_claim": "needs x"}}),
         "needs": replace(spec, needs=StudyNeeds(regret=False)),
     }
 

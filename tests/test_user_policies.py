@@ -120,12 +120,20 @@ def test_claims_without_their_records_are_not_applicable_and_said_so(tmp_path):
         def tell(self, x, y):
             pass
 
-    s = api.verify("gp_ucb", runs=8, horizon=10, seed=1, algorithm=Uniform, jobs=1, out=tmp_path)
+    # with its conformance shadow, the claims that read records are judged on the shadow's (at Uniform's actions),
+    # and conformance itself says Uniform is not GP-UCB
+    s = api.verify("gp_ucb", runs=8, horizon=10, seed=1, algorithm=Uniform, jobs=1, out=tmp_path / "on")
+    assert not s["not_applicable"] and set(s["settled_otherwise"]) == {"D1_optimism", "D3_information"}
+    assert next(c for c in s["claims"] if c["id"] == "conformance")["verdict"] == "violated"
+    # without the shadow (--no-conformance) they are not applicable, and said so with what they need
+    s = api.verify("gp_ucb", runs=8, horizon=10, seed=1, algorithm=Uniform, jobs=1, out=tmp_path / "off",
+                   conformance=False)
     na = {c["id"]: c["details"]["reason"] for c in s["claims"] if c["verdict"] == "not applicable"}
-    assert na == s["not_applicable"] == {"D1_optimism": "needs sigma, ucb", "D2_intermediate": "needs sigma, ucb",
-                                         "D3_information": "needs sigma"}
+    assert na == s["not_applicable"]
+    assert set(na) == {"D1_optimism", "D2_intermediate", "D3_information", "conformance"}
+    assert na["D1_optimism"].startswith("needs sigma, ucb") and na["D3_information"].startswith("needs sigma")
     live = {c["id"] for c in s["claims"] if c["verdict"] != "not applicable"}
-    assert live == {"regret_bound", "regret_bound_anytime", "confidence_event", "K1_calibration", "conformance"}
+    assert live == {"regret_bound", "regret_bound_anytime", "confidence_event", "K1_calibration"}
     html = Path(s["report"]["html"]).read_text()
     assert "Not applicable" in html and "needs sigma, ucb" in html
 

@@ -110,6 +110,20 @@ def symbol_domain(symbol: sp.Symbol) -> Domain:
 _ONE = sp.Integer(1)
 
 
+def _ieee(fn: Callable[..., object], args: list) -> object:
+    """``fn(*args)`` for a lambdified expression. Where Python floats raise instead of following IEEE arithmetic
+    (x/0, a power that overflows), the same call in numpy floats, which give ±inf or NaN: a bound or schedule that
+    is not a finite number at some value is then refused by the caller with the term and the step that make it so
+    (``boundcheck.claims.families.base.check_bound``), instead of an exception from inside the expression."""
+    try:
+        return fn(*args)
+    except (ZeroDivisionError, OverflowError):
+        import numpy as np  # only here: this layer is sympy, the numbers are the caller's
+
+        with np.errstate(all="ignore"):
+            return fn(*[np.float64(a) if isinstance(a, int | float) else a for a in args])
+
+
 def srinivas_C(R: sp.Expr = S.R, kappa: sp.Expr = _ONE) -> sp.Expr:
     """C(κ) = 2κ / log(1 + κ R⁻²): s² ≤ C/2 · log(1 + R⁻² s²) for s² ∈ [0, κ] (Srinivas et al., Lemma 5.4)."""
     return 2 * kappa / sp.log(1 + kappa / R**2)
@@ -254,7 +268,7 @@ class Theorem:
             raise KeyError(f"missing values for {', '.join(missing)}")
         fns = self._lambdified("bound", self.bound_terms)
         args = [values[n] for n in self.symbols]
-        terms = {name: fn(*args) for name, fn in fns.items()}
+        terms = {name: _ieee(fn, args) for name, fn in fns.items()}
         return {"value": sum(terms.values()), "terms": terms}
 
     def evaluate_anytime(self, values: Mapping[str, float], t, gamma_t) -> dict[str, object]:
@@ -271,7 +285,7 @@ class Theorem:
         if not any(S.gamma_t in sp.sympify(e).free_symbols for e in terms_expr.values()):
             vals["gamma_T"] = gamma_t
         args = [vals[n] for n in self.symbols] + [t, gamma_t]
-        terms = {name: fn(*args) for name, fn in fns.items()}
+        terms = {name: _ieee(fn, args) for name, fn in fns.items()}
         return {"value": sum(terms.values()), "terms": terms}
 
     def schedule(self, name: str) -> Callable[..., object]:
@@ -288,7 +302,7 @@ class Theorem:
         bound on γ_{t−1} for every t ≤ T + 1, the form papers print)."""
         fn = self.schedule(name)
         g = values.get("gamma_T", 0.0) if gamma_tm1 is None else gamma_tm1
-        return fn(t, *[values.get(n, 0.0) for n in self.symbols], g)
+        return _ieee(fn, [t, *[values.get(n, 0.0) for n in self.symbols], g])
 
     def claim(self, claim_id: str) -> Claim:
         for c in self.claims:

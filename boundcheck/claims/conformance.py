@@ -31,7 +31,8 @@ from theory import Claim, Theorem
 
 from .table import ClaimSpec
 
-__all__ = ["CONFORMANCE", "TOLERANCE", "conformance_spec", "identity_reasons", "OFF_REASON", "OUT_OF_THEORY"]
+__all__ = ["CONFORMANCE", "TOLERANCE", "conformance_spec", "identity_reasons", "OFF_REASON", "OUT_OF_THEORY",
+           "shadow_fills", "ON_SHADOW", "NO_SHADOW"]
 
 #: the claim's id (every family's table ends with it)
 CONFORMANCE = "conformance"
@@ -42,6 +43,27 @@ TOLERANCE = 1e-6
 OFF_REASON = "turned off (--no-conformance)"
 OUT_OF_THEORY = "not the theorem's algorithm (--no-conformance: the checked code is not held to it)"
 _IDENTITY = "no shadow ran: the checked code is the theorem's own algorithm, which conforms by construction"
+#: how a claim judged on the shadow's records is labelled (the claim reads records the checked code does not keep)
+ON_SHADOW = ("judged on the shadow: the checked code chose its action at every step, so the shadow's μ, σ, β at "
+             "those actions are the theorem's algorithm's on the same data (a step where it did not is a "
+             "counterexample of the conformance claim)")
+#: why such a claim is not applicable when the shadow does not run
+NO_SHADOW = "the shadow that would supply them does not run"
+
+
+def shadow_fills(shadow, checked) -> frozenset[str]:
+    """The records the claims read from the shadow for a checked code: those the theorem's algorithm computes at
+    the code's action as a shadow (its ``shadow_records``) and the code does not record itself (``shadow`` and
+    ``checked``: policy classes or instances; the code's own records, where it keeps them, are what is judged).
+
+    Sound because of the conformance claim judged beside them: on a run where the code chose, at every step, an
+    action the theorem's algorithm would choose given the same history, the shadow *is* the theorem's algorithm
+    on that run's data, and its μ_{t−1}, σ_{t−1}, β_t at the code's actions are the records of the lemmas; a run
+    where the code did not is already a counterexample (deterministic algorithms), or moves the law test of the
+    choices (randomised ones, whose records of their own draws never come from the shadow)."""
+    offer = frozenset(getattr(shadow, "shadow_records", None) or ())
+    own = frozenset(getattr(checked, "records", None) or ()) | frozenset(getattr(checked, "final_records", None) or ())
+    return offer - own
 
 
 def _randomised(theorem: Theorem) -> bool:
@@ -63,7 +85,10 @@ def _statistic(ev) -> dict[str, np.ndarray]:
     m = ev.traj.run_ids.size
     bad = np.zeros((m, 1), dtype=bool) if gap is None else np.asarray(gap) > TOLERANCE
     first = np.where(bad.any(axis=1), bad.argmax(axis=1) + 1, 0)
-    return {"fail": bad.any(axis=1), "premise": np.ones(m, dtype=bool), "steps": bad.sum(axis=1), "first": first}
+    out = {"fail": bad.any(axis=1), "premise": np.ones(m, dtype=bool), "steps": bad.sum(axis=1), "first": first}
+    if gap is not None:  # the run's largest relative gap: round-off (float32) or a different algorithm?
+        out["gap"] = np.nan_to_num(np.asarray(gap, dtype=float), nan=0.0).max(axis=1)
+    return out
 
 
 def conformance_spec(theorem: Theorem) -> ClaimSpec:

@@ -17,10 +17,18 @@ one or more columns of the ``steps`` table.
 its bound (:attr:`ClaimSpec.bound`). On a run the largest regret any algorithm could incur by step t is
 Σ_{s≤t} (max − min of f_s over X_s) (the engine records the per-step range:
 :attr:`~boundcheck.world.trajectory.Trajectories.f_range`); ``vacuity_<id>`` is min_t Bound(t) / that sum (one
-t, the horizon, for a bound on R_T). A claim whose vacuity is ≥ 1 on every run cannot fail there: :func:`judge`
-shows it as a sanity identity with that reason, outside the budget and the verdict. Families whose truth is not
-observed whole add their theorem's trivial bound (r_max·T) through ``vacuous_claims``; both end in the same
-``vacuous`` mapping here.
+t, the horizon, for a bound on R_T). The rule follows the claim's kind:
+
+* a claim on each run (probability: P(R_T > Bound) ≤ δ; deterministic, realised bounds) whose vacuity is ≥ 1 on
+  *every* run cannot fail there (:func:`vacuous_on_every_run`); one run below 1 is a run where it can, and the
+  claim is judged;
+* an expectation claim (E[R_t] ≤ Bound(t): the combinatorial Bayes regret) is tested on the sample mean, which
+  cannot exceed the bound when the mean over runs of the largest regret does not (:func:`vacuous_on_the_mean`),
+  although single runs may; it is then checked as an identity *of the sample mean*.
+
+:func:`judge` shows such a claim as a sanity identity with that reason, outside the budget and the verdict; a
+claim that can fail on the sample at hand is never one. Families whose truth is not observed whole add their
+theorem's trivial bound (r_max·T) through ``vacuous_claims``; all end in the same ``vacuous`` mapping here.
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ from .stats import (
 )
 
 __all__ = ["ClaimSpec", "judge", "claim_columns", "level_of", "not_applicable", "NOT_APPLICABLE", "vacuity",
-           "vacuous_on_every_run", "bound_at_horizon", "bound_anytime"]
+           "vacuous_on_every_run", "vacuous_on_the_mean", "bound_at_horizon", "bound_anytime"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,70 @@ def vacuous_on_every_run(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame) ->
     return out
 
 
+def _looks(n: int, sequential: bool, chunk: int) -> list[int]:
+    """The numbers of runs (first k, in run order) at which :func:`~boundcheck.claims.stats.expectation_evidence`
+    compares a sample mean with the bound: all n (fixed-N t test), or every look after 1, 2, 4, … chunks of
+    ``chunk`` runs (``--until-conclusive`` without a declared range), and all n besides."""
+    if not sequential or chunk <= 0:
+        return [n]
+    return sorted({n, *(k for k in (chunk * 2**j for j in range(64)) if k <= n)})
+
+
+def vacuous_on_the_mean(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame,
+                        sample: Callable[[str], np.ndarray] | None = None, *, sequential: bool = False,
+                        chunk: int = 25) -> dict[str, str]:
+    """Claim id -> why, for every expectation claim (E[X_t] ≤ b, X = R − Bound) that cannot fail on this sample
+    although some run's vacuity is below 1: the mean over runs of the largest regret any algorithm could incur
+    is at most the bound (at every t, over the runs the test reads at t).
+
+    Soundness. On run r, R_{r,t} ≤ Σ_{s≤t} range_{r,s} ≤ Bound(t) / vacuity_r for every t (vacuity_r is the
+    minimum over t of Bound(t) / Σ range), so mean_r R_{r,t} ≤ Bound(t) · mean_r (1 / vacuity_r): when that mean
+    is ≤ 1, the *sample mean* of X_t is ≤ 0 at every t, deterministically (exact for a bound on R_T alone,
+    conservative for a curve). No confidence bound on the mean is needed, and none would be right: what is
+    decided is whether the test can reject on the sample at hand, and the t tests (fixed N, the anytime one over
+    t, the looks of ``--until-conclusive``) reject only where a sample mean exceeds the bound, which here none
+    can (every look's prefix of runs is held to the rule). A wider rule (a confidence bound on E[Σ range]) would
+    leave claims that cannot fail counted as "holds"; a narrower one (per run) is the rule of probability claims,
+    for which one run below 1 is a run where the claim can fail. Not applied where the test can reject with a
+    mean below the bound: the betting e-process of ``--until-conclusive`` with a declared range (there only the
+    per-run rule of :func:`vacuous_on_every_run` applies). The bound of an expectation claim is one number or one
+    curve for every run (:func:`bound_at_horizon`, :func:`bound_anytime`)."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        col, cid = f"vacuity_{spec.id}", spec.id
+        if spec.kind != "expectation" or col not in main_runs or not len(main_runs):
+            continue
+        v = main_runs[col].to_numpy(dtype=np.float64)
+        if not np.all(v > 0.0):  # a bound ≤ 0 where regret is possible (or not recorded): the claim can fail
+            continue
+        share = 1.0 / v  # per run: the largest regret any algorithm could incur, as a fraction of the bound
+        if spec.samples:  # the anytime claim: a mean at every t over the runs with a value at t
+            if sample is None:
+                continue
+            x = np.asarray(sample(spec.samples[0]), dtype=np.float64)
+            x = x if x.ndim == 2 else x[:, None]
+            if x.shape[0] != v.size:
+                continue
+            has = np.isfinite(x)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means = (share @ has) / has.sum(axis=0)
+            worst = float(np.nanmax(means)) if has.any() else np.inf
+        else:
+            if sequential and _range(main_runs, cid) is not None:
+                continue  # the betting e-process can reject with a sample mean below the bound
+            val = main_runs.get(f"value_{cid}")
+            keep = np.ones(v.size, bool) if val is None else np.isfinite(val.to_numpy(dtype=np.float64))
+            s = share[keep]
+            worst = max((float(s[:k].mean()) for k in _looks(s.size, sequential, chunk) if k), default=np.inf)
+        if worst <= 1.0:
+            ratio = f"{1.0 / worst:.3g}× " if worst > 0 else ""
+            out[cid] = (f"vacuous on the mean over runs ({len(v)} runs): the bound is at least {ratio}the mean over "
+                        "runs of the largest regret any algorithm could incur (Σ_t max − min of f_t over X_t; "
+                        f"below it on {int((v < 1.0).sum())}/{len(v)} runs, down to {float(v.min()):.3g}×), so the "
+                        "sample mean of the regret cannot exceed it")
+    return out
+
+
 def _identity_fail(spec: ClaimSpec, main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
                    delta: float) -> np.ndarray:
     """A vacuous claim's per-run counterexamples, checked as a sanity identity: its ``fail`` column, else its
@@ -165,6 +237,27 @@ def _identity_fail(spec: ClaimSpec, main_runs: pd.DataFrame, sample: Callable[[s
     if spec.samples:
         return (np.asarray(sample(spec.samples[0]), dtype=np.float64) > level).any(axis=1)
     return np.zeros(len(main_runs), dtype=bool)
+
+
+def _mean_identity_fail(spec: ClaimSpec, main_runs: pd.DataFrame, sample: Callable[[str], np.ndarray],
+                        delta: float) -> np.ndarray:
+    """A claim vacuous on the mean (:func:`vacuous_on_the_mean`), checked as an identity of the sample mean: every
+    run is part of the counterexample when the mean of its value (or of its sample, at some t) exceeds the
+    expectation bound — which no correct regret can make happen; single runs above the bound are no
+    counterexample of an expectation claim."""
+    level = level_of(spec.claim.expectation_bound, delta) or 0.0
+    m = len(main_runs)
+    if spec.samples:
+        x = np.asarray(sample(spec.samples[0]), dtype=np.float64)
+        x = x if x.ndim == 2 else x[:, None]
+        has = np.isfinite(x)
+        n_t = has.sum(axis=0)
+        sums = np.where(has, x, 0.0).sum(axis=0)
+        above = bool(np.any(sums[n_t > 0] / n_t[n_t > 0] > level))
+    else:
+        x = main_runs[f"value_{spec.id}"].to_numpy(dtype=np.float64)
+        above = bool(np.isfinite(x).any() and x[np.isfinite(x)].mean() > level)
+    return np.full(m, above)
 
 
 def not_applicable(specs: Sequence[ClaimSpec], recorded: Collection[str]) -> dict[str, str]:
@@ -203,11 +296,16 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
     premise column, outside the budget and the verdict. ``skip``: claim id -> reason, for claims that do not
     apply to the checked policy (it does not record what they read): their verdict is "not applicable" with the
     reason; they take no share of the budget (Holm runs over the remaining claims only) and
-    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them. Bound claims vacuous on every run (the
-    vacuity rule of the module docstring) join ``vacuous``."""
+    :func:`~boundcheck.claims.stats.theorem_verdict` ignores them. Bound claims that cannot fail on these runs
+    (the vacuity rule of the module docstring: on every run, or on the mean for expectation claims) join
+    ``vacuous``."""
     skip = dict(skip or {})
-    vacuous = {**{k: v for k, v in vacuous_on_every_run(specs, main_runs).items() if k not in skip},
-               **dict(vacuous or {})}
+    per_run = vacuous_on_every_run(specs, main_runs)
+    # expectation claims vacuous only on the mean (not per run, nor by the family's r_max·t): identities of the
+    # sample mean, since single runs may exceed their bound
+    rest = [s for s in specs if s.id not in per_run and s.id not in (vacuous or {}) and s.id not in skip]
+    on_mean = vacuous_on_the_mean(rest, main_runs, sample, sequential=sequential, chunk=chunk)
+    vacuous = {**{k: v for k, v in {**per_run, **on_mean}.items() if k not in skip}, **dict(vacuous or {})}
     stochastic = [s for s in specs if s.kind in STOCHASTIC and s.id not in vacuous and s.id not in skip]
     tune = budget.tuning_share(len(stochastic))
     results: dict[str, ClaimResult] = {}
@@ -222,7 +320,7 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
                                         details={"reason": skip[c.id]})
             continue
         if c.id in vacuous:
-            fail = _identity_fail(spec, main_runs, sample, delta)
+            fail = (_mean_identity_fail if c.id in on_mean else _identity_fail)(spec, main_runs, sample, delta)
             prem_col = f"premise_{c.id}"
             premise = main_runs[prem_col].to_numpy(dtype=bool) if prem_col in main_runs else np.ones(fail.size, bool)
             res = identity_verdict(c.id, fail & premise, premise, statement=c.statement, source=c.source,
@@ -253,6 +351,8 @@ def judge(specs: Sequence[ClaimSpec], main_runs: pd.DataFrame, sample: Callable[
             pos = res.details.get("first_counterexample_run")
             if pos is not None and f"first_{c.id}" in main_runs:  # the step, where the statistic reports it
                 res.details["first_counterexample_step"] = int(main_runs[f"first_{c.id}"].iloc[pos])
+            if f"gap_{c.id}" in main_runs:  # the largest gap over the runs (conformance: is it round-off?)
+                res.details["max_gap"] = float(np.nanmax(main_runs[f"gap_{c.id}"].to_numpy(dtype=float)))
             results[c.id] = res
         else:
             raise ValueError(f"claim {c.id}: no test for kind {c.kind!r}")

@@ -123,6 +123,11 @@ class Policy:
     randomised: ClassVar[bool] = False
     #: the monitors :meth:`conformance` returns when this policy runs as a shadow
     conformance_monitors: ClassVar[frozenset[str]] = frozenset()
+    #: the records (per-step and final) this policy, running as a shadow, computes at the *implementation's*
+    #: action (:meth:`adopt`): what the claims may read from the shadow for a checked code that records less
+    #: (:func:`boundcheck.claims.conformance.shadow_fills`). Records of the policy's own random draws are not
+    #: among them: the implementation drew its own.
+    shadow_records: ClassVar[frozenset[str]] = frozenset()
 
     def start(self, ctx: RunContext) -> None:
         self.ctx = ctx
@@ -151,6 +156,14 @@ class Policy:
         a randomised one ``conform_z`` (Φ⁻¹ of the randomised rank of the choice under its law). Policies that
         cannot act as a shadow leave ``conformance_monitors`` empty."""
         raise NotImplementedError(f"{type(self).__name__} cannot run as a shadow")
+
+    def adopt(self, t: int, action: np.ndarray) -> None:
+        """As a shadow, after :meth:`conformance`: take the implementation's ``action`` as this step's choice, so
+        that ``record`` (after :meth:`update`) holds this algorithm's quantities at that action — μ_{t−1}(x_t),
+        σ_{t−1}(x_t), its index, … — from which the claims are judged when the implementation does not record
+        them (the records named in :attr:`shadow_records`). Where the implementation conformed, its action is
+        one this algorithm would take, so these are the theorem's algorithm's records on the same data."""
+        self.record = {}
 
     def keep_runs(self, keep: np.ndarray) -> bool:
         """Retire the runs not in ``keep`` (boolean, one per current run) from the batch, when a study stops runs

@@ -49,6 +49,9 @@ class GPTS(Policy):
     conformance_monitors = frozenset({"conform_z"})
     #: independent draws of the choice per step when running as a shadow (the rank is among M + 1)
     shadow_draws = 16
+    #: as a shadow: the posterior's records at the implementation's choice (:meth:`adopt`); never the draws'
+    #: (``sample``, ``draw_*``, ``ts_dev``), which are the implementation's own
+    shadow_records = frozenset({"mu", "sigma", "width", "mu_final", "var_final"})
 
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
@@ -132,6 +135,11 @@ class GPTS(Policy):
         V = np.array([g.random() for g in self.ctx.rngs])
         u = (below + V * (same + 1.0)) / (self.shadow_draws + 1.0)
         return {"conform_z": stats.norm.ppf(np.clip(u, 1e-300, 1.0 - 1e-16))}
+
+    def adopt(self, t: int, action: np.ndarray) -> None:
+        """μ_{t−1}, σ_{t−1} at the implementation's choice and v_t (see :meth:`Policy.adopt`)."""
+        post, r, a = self.posterior, self._rows, action[:, 0]
+        self.record = {"mu": post.mean()[r, 0, a], "sigma": post.sd()[r, 0, a], "width": np.full(r.size, self.v[t])}
 
     def update(self, t: int, action: np.ndarray, y: np.ndarray) -> None:
         self.paths.observe(action[:, 0])  # reads Σ_{t−1}: before conditioning

@@ -32,6 +32,13 @@ class UCBPolicy(Policy):
     _rows: np.ndarray
     conformance_monitors = frozenset({"conform_gap"})
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        # as a shadow, a UCB variant supplies every record it declares: each is computed at the implementation's
+        # action (:meth:`adopt`), its update-time records from the same state (a variant may narrow the set)
+        super().__init_subclass__(**kwargs)
+        if "shadow_records" not in cls.__dict__:
+            cls.shadow_records = frozenset(cls.records) | frozenset(cls.final_records)
+
     def width_at(self, t: int) -> float:
         """w_t, the multiplier of σ in the index at step t."""
         return self.width[t]
@@ -61,7 +68,15 @@ class UCBPolicy(Policy):
         mu, sd = self.mean_sd(t, available)
         score = self.index(t, mu, sd, w)
         self._score = score  # kept for conformance(), when this policy runs as a shadow
+        self._step = (w, mu, sd)  # and for adopt()
         action, at = self.argmax(score, sd, available)
+        self.record = self._records_at(t, action, at)
+        return action
+
+    def _records_at(self, t: int, action: np.ndarray, at: tuple | None) -> dict[str, np.ndarray]:
+        """The step's records at ``action`` (``at``: where it sits in the index; None for super arms)."""
+        w, mu, sd = self._step
+        score = self._score
         record: dict[str, np.ndarray] = {}
         if at is not None:
             if "mu" in self.records:
@@ -73,8 +88,14 @@ class UCBPolicy(Policy):
         if "width" in self.records:
             record["width"] = np.full(action.shape[0], w)
         record.update(self.step_records(t, action, mu, sd, score))
-        self.record = record
-        return action
+        return record
+
+    def locate(self, action: np.ndarray) -> tuple | None:
+        """Where ``action`` sits in the step's index, as :meth:`argmax` reports its own choice (a variant whose
+        index has more axes than the domain, PE-GP-UCB's (m, P, n), overrides it); None for super arms."""
+        if action.shape[1] != 1:
+            return None
+        return self._rows, action[:, 0]
 
     def choice_values(self, score: np.ndarray) -> np.ndarray:
         """(m, n): the index of each base arm as the choice maximises it (a variant whose index has more axes
@@ -93,3 +114,8 @@ class UCBPolicy(Policy):
 
         best = value(own)
         return {"conform_gap": (best - value(action)) / (1.0 + np.abs(best))}
+
+    def adopt(self, t: int, action: np.ndarray) -> None:
+        """The records of this step at the implementation's action (see :meth:`Policy.adopt`); the state
+        :meth:`update` reads (μ_{t−1}(x_t), σ_{t−1}(x_t), PE-GP-UCB's prior p_t and w_t) follows it too."""
+        self.record = self._records_at(t, action, self.locate(action))

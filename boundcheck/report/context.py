@@ -23,7 +23,7 @@ from ..study.store import ResultStore
 
 __all__ = ["ReportContext", "load", "parse_rich", "render_rich", "fmt", "write_text", "KIND_HELP", "VERDICT_HELP",
            "ci_label", "OUTSIDE", "sensitivity_table", "describe_detectable",
-           "incompleteness_text"]
+           "incompleteness_text", "bite_text"]
 
 KIND_HELP = {
     "probability": "the event may fail with probability at most the level; p-value: exact one-sided binomial "
@@ -50,6 +50,13 @@ VERDICT_HELP = {
     "incomplete": "every judged claim holds, but some claims were not judged on the checked code (it does not "
                   "record what they read): not a pass",
 }
+
+
+def bite_text(claim: dict) -> str:
+    """Where a bound claim judged as a vacuous identity would be tested ("bites from T ≈ …; rerun with --horizon …",
+    :mod:`boundcheck.claims.horizon`); "" for other claims."""
+    bite = (claim.get("details") or {}).get("bites_from")
+    return str(bite.get("message") or "") if isinstance(bite, dict) else ""
 
 
 def incompleteness_text(gap: dict | None) -> str:
@@ -269,6 +276,9 @@ class ReportContext:
         mains = [c for c in self.claims if c.get("main") and c.get("kind") != "identity"]
         if not mains and any(c.get("main") for c in self.claims):
             setting += "; the explicit bound is vacuous here (no algorithm can exceed it)"
+            bite = next((bite_text(c) for c in self.claims if c.get("main") and bite_text(c)), "")
+            if bite:  # where the theorem's bound would be tested
+                setting += f": it {bite}" if bite.startswith(("bites from T", "does not")) else f" ({bite})"
         if v == "holds":
             what = "the theorem holds: every claim of the proof holds"
         elif v == "violated":

@@ -18,6 +18,7 @@ from .context import (
     OUTSIDE,
     VERDICT_HELP,
     ReportContext,
+    bite_text,
     ci_label,
     fmt,
     incompleteness_text,
@@ -244,7 +245,9 @@ def _verdict_section(ctx: ReportContext) -> str:
         if c.get("kind") == "identity":
             why = det.get("vacuous") or "true by construction"
             na = c.get("verdict") == "not applicable"  # the checked code does not record what it reads
-            idents.append([f'<span class="id">{e(c["id"])}</span>', statement, rich(why),
+            bite = bite_text(c)  # where a vacuous bound would be tested
+            idents.append([f'<span class="id">{e(c["id"])}</span>', statement, rich(why)
+                           + (f"<br><span class='small'>→ {e(bite)}</span>" if bite else ""),
                            "—" if na else f"{c.get('violations')}/{c.get('runs')}",
                            badge(c["verdict"] if na or c.get("verdict") == "holds" else "violated")])
             continue
@@ -331,6 +334,10 @@ def _applicability(ctx: ReportContext) -> str:
     gap = incompleteness_text(ctx.summary.get("incomplete"))
     if gap:  # "holds" means every claim was judged
         out.append(f"<p class='out-note'>{e(gap)}</p>")
+    other = ctx.summary.get("settled_otherwise") or {}
+    for note in dict.fromkeys(other.values()):  # judged on the shadow's records, or covered by conformance
+        ids = [k for k, v in other.items() if v == note]
+        out.append(f"<p class='small'>{', '.join(f'<span class=id>{e(k)}</span>' for k in ids)}: {e(note)}.</p>")
     if na:
         applied = [c["id"] for c in ctx.claims if c.get("verdict") != "not applicable"]
         out.append(f"<p class='small'>Checked on <b>{e(main)}</b>: {', '.join(map(e, applied))} applied. Not "

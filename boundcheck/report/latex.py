@@ -15,6 +15,7 @@ import sympy as sp
 from .context import (
     KIND_HELP,
     ReportContext,
+    bite_text,
     ci_label,
     fmt,
     incompleteness_text,
@@ -345,10 +346,15 @@ def _latex_head(ctx: ReportContext, tab_rel: str = "tables") -> list[str]:
     gap = incompleteness_text(s.get("incomplete"))
     if gap:  # "holds" means every claim was judged
         L.append(r"\par\noindent\textbf{" + tex(gap) + r"}\par")
-    idents = [(c["id"], (c.get("details") or {}).get("vacuous")) for c in ctx.claims if c.get("kind") == "identity"]
-    if any(why for _, why in idents):  # why a claim is outside the verdict (vacuous here, or true by construction)
-        L.append(tex("Sanity identities, outside the verdict: ") + "; ".join(
-            ident(i) + (tex(f" ({why})") if why else tex(" (true by construction)")) for i, why in idents) + ".")
+    other = s.get("settled_otherwise") or {}
+    for note in dict.fromkeys(other.values()):  # judged on the shadow's records, or covered by conformance
+        L.append(r"\par " + ", ".join(ident(k) for k, v in other.items() if v == note) + tex(f": {note}.") + r"\par")
+    idents = [(c["id"], (c.get("details") or {}).get("vacuous"), bite_text(c)) for c in ctx.claims
+              if c.get("kind") == "identity"]
+    if any(why for _, why, _ in idents):  # why a claim is outside the verdict (vacuous here, or true by construction)
+        L.append(tex("Sanity identities, outside the verdict: ") + "; ".join(  # and where a vacuous bound would bite
+            ident(i) + (tex(f" ({why}; {bite})" if bite else f" ({why})") if why else tex(" (true by construction)"))
+            for i, why, bite in idents) + ".")
     und = ctx.undecided()
     if und:
         L.append(tex("Inconclusive claims (the interval straddles the level): ")

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..claims.conformance import shadow_fills
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
 from ..model.arithmetic import arithmetic
@@ -151,15 +152,21 @@ def _user_call(who: str, what: str, t: int, run_ids: np.ndarray, fn, *args):
 
 
 def _check_records(pol, t: int, run_ids: np.ndarray) -> None:
-    """A user policy's records of step t: numbers, one row per run, finite (a NaN record would make every
-    claim that reads it vacuously hold). One UserCodeError naming the policy, the run, the step and the record."""
+    """A user policy's records of step t: real numbers (booleans, integers, floats: not strings, complex numbers or
+    objects, which a cast to float would silently turn into numbers or drop the imaginary part of), one row per
+    run, finite (a NaN record would make every claim that reads it vacuously hold; an infinite one, every bound
+    on it). One UserCodeError naming the policy, the run, the step and the record."""
     m = run_ids.size
     for k, v in pol.record.items():
         try:
-            a = np.asarray(v, dtype=float)
-        except (TypeError, ValueError):
-            raise UserCodeError(f"policy {pol.name!r}: record {k!r} at step {t} is not numeric ({type(v).__name__}), "
-                                f"{_runs_text(run_ids)}") from None
+            raw = np.asarray(v)
+        except (TypeError, ValueError):  # ragged nested sequences
+            raw = None
+        if raw is None or raw.dtype.kind not in "biuf":
+            what = type(v).__name__ if raw is None else f"{type(v).__name__} of dtype {raw.dtype}"
+            raise UserCodeError(f"policy {pol.name!r}: record {k!r} at step {t} is not numeric ({what}), "
+                                f"{_runs_text(run_ids)}")
+        a = raw.astype(np.float64)
         if a.ndim == 0 or a.shape[0] != m:
             raise UserCodeError(f"policy {pol.name!r}: record {k!r} at step {t} must have one value per run "
                                 f"(shape ({m}, ...)), got shape {a.shape}, {_runs_text(run_ids)}")
@@ -167,7 +174,7 @@ def _check_records(pol, t: int, run_ids: np.ndarray) -> None:
         if bad.any():
             r = int(np.flatnonzero(bad)[0])
             raise UserCodeError(f"policy {pol.name!r}: record {k!r} is not finite "
-                                f"({a.reshape(m, -1)[r][~np.isfinite(a.reshape(m, -1)[r])][0]!r}) at step {t}, "
+                                f"({float(a.reshape(m, -1)[r][~np.isfinite(a.reshape(m, -1)[r])][0])!r}) at step {t}, "
                                 f"run {run_ids[r]}")
 
 
@@ -279,12 +286,14 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     # conformance (boundcheck.claims.conformance): a checked policy runs beside a shadow of the theorem's own
     # algorithm, told only the policy's actions and observations, with a stream of its own
     shadows: dict[str, Policy] = {}
+    fills: dict[str, frozenset[str]] = {}  # the records the claims read from the shadow (the code keeps none)
     for j, pol in enumerate(pols):
         sh_spec = inst.shadows.get(pol.name) if want_monitors else None
         if sh_spec is not None:
             shadow = sh_spec.make()
             shadow.start(context([shadow_stream(seed, int(r), j) for r in run_ids]))
             shadows[pol.name] = shadow
+            fills[pol.name] = shadow_fills(shadow, pol)
     refs = [_reference_posterior(pol, scenario, m, T) if want_monitors else None for pol in pols]
 
     sampler = make_sampler(scenario.truth)
@@ -369,6 +378,7 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             if shadow is not None:  # what the theorem's algorithm would do with the same history, before updating
                 for k, v in shadow.conformance(t, avail, action).items():
                     store(tr.monitors, k, t, v)
+                shadow.adopt(t, action)  # its records (and the state its update reads) at the policy's action
             if monitored and K == 1:
                 x_t = action[:, 0]
                 store(tr.monitors, "z_chosen", t, np.abs(f_t[rows, x_t] - mu_ref[rows, x_t]) / sd_ref[rows, x_t])
@@ -386,6 +396,8 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
             _guard(pol, "update()", t, live_ids, pol.update, t, action, y_t)
             if shadow is not None:  # the shadow is told the policy's action and observation, never f
                 shadow.update(t, action, y_t)
+                for k in fills[pol.name] & shadow.record.keys():
+                    store(tr.steps, k, t, shadow.record[k])
             if ref is not None:
                 _condition_padded(ref, action, y_t)
                 ref.propagate()
@@ -424,6 +436,10 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     for pol in pols:
         if isinstance(live, slice):
             out[pol.name].final = _guard(pol, "finish()", T, run_ids, pol.finish)
+            shadow = shadows.get(pol.name)
+            if shadow is not None and fills[pol.name]:  # final records the policy keeps none of (μ_T, σ²_T, …)
+                out[pol.name].final = {**out[pol.name].final,
+                                       **{k: v for k, v in shadow.finish().items() if k in fills[pol.name]}}
         else:  # the retired runs' final records are not kept (a stopped study reads none)
             out[pol.name].final = {}
     return Trajectories(run_ids, T, noise, f_opt, f_abs_max, out, truth=dict(sampler.info), f_range=f_range,

@@ -25,6 +25,7 @@ from ..claims.defects import Defect
 from ..claims.families import TheoremInstance
 from ..claims.stats import POWER_TARGET
 from ..claims.table import judge
+from ..policies import PolicySpec
 from ..world.assumptions import Conditions
 from .runner import RunOptions, run_study
 from .spec import StudySpec
@@ -77,11 +78,14 @@ def _detection(store: ResultStore, spec: StudySpec, n: int, budget: ErrorBudget,
 
 def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect], out: Path, options: RunOptions, *,
               budget: ErrorBudget | None = None, pool: int = 2, subsets: int = 200, seed: int = 0,
-              on_study: Callable[[str, int, int], None] | None = None) -> dict:
+              on_study: Callable[[str, int, int], None] | None = None, shadow: PolicySpec | None = None) -> dict:
     """Run the theorem's claims against each defect (and the correct algorithm); returns the power table.
 
     ``base``: the study of N runs of the correct algorithm (only its first policy is run); ``inst``: its
-    theorem instance; results go to ``out/<defect>/results`` (resumable)."""
+    theorem instance; results go to ``out/<defect>/results`` (resumable). ``shadow``: the theorem's algorithm
+    as a conformance shadow, run beside the checked algorithm of every study (the correct one too, whose
+    conformance rejections are false alarms), so that the table credits the conformance claim with the defects
+    it catches; None where the algorithm cannot run as one (the claim is then an identity here)."""
     budget = budget or HolmBudget()
     n = base.runs
     fam = base.family
@@ -96,6 +100,9 @@ def run_power(base: StudySpec, inst: TheoremInstance, defects: Sequence[Defect],
             on_study(name, i, len(entries))
         spec = apply_defects(main_only, ds)
         d_inst = defect_instance(inst, ds)  # defects never change the models the algorithm is given
+        if shadow is not None:
+            spec = replace(spec, shadowed=(spec.main,))
+            d_inst = replace(d_inst, shadows={spec.main: shadow})
         cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in ds))
         reasons = fam.out_of_theory_reasons(spec.scenario, spec.beta_scale, cond)
         results = Path(out) / name / "results"

@@ -265,9 +265,74 @@ def _ship_by_value(spec: StudySpec) -> None:
         mod = sys.modules.get(name)
         if mod is None or name.split(".")[0] in ("boundcheck", "theory") or name == "__main__":
             continue
+        file = getattr(mod, "__file__", None)
+        if isinstance(file, str) and usercode.installed(file) and usercode.importable(name, file):
+            continue  # an installed package: imported by name there (a user's file below a prefix still travels)
         for cp in picklers:
             with contextlib.suppress(ValueError, AttributeError):
                 cp.register_pickle_by_value(mod)
+
+
+def check_picklable(spec: StudySpec) -> None:
+    """Pickle here, as sending them to a worker process does, the policies of the study that hold user code: one
+    that cannot travel (its class refers to a lock, an open file, a module too deep to copy) is one line naming
+    the policy and the object that failed, in this process (exit 2), never a worker that "ended unexpectedly"."""
+    from ..policies import _cloudpickle
+
+    dumps = _cloudpickle().dumps
+    for p in spec.policies:
+        users = [obj for obj in (p.factory, *p.kwargs.values())
+                 if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory")]
+        if not users:
+            continue
+        try:
+            dumps(p)
+        except (Exception, RecursionError) as exc:  # noqa: BLE001 - whatever the pickler raised: named, one line
+            detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            part = next(filter(None, (_unpicklable_part(obj, dumps) for obj in users)), "")
+            raise UserCodeError(f"policy {p.name!r} cannot be sent to the worker processes: pickling it failed in "
+                                f"this process ({detail}){f'; the object that fails: {part}' if part else ''}"
+                                ) from None
+
+
+def _unpicklable_part(obj, dumps, depth: int = 3) -> str:
+    """The innermost part of a user's class, function or module ``obj`` that fails to pickle on its own (an
+    attribute, or a global a function refers to), as ``P.ask → global _LOCK (a lock)``; "" when none is found."""
+    import inspect
+    import types
+
+    def failing(value) -> bool:
+        try:
+            dumps(value)
+        except (Exception, RecursionError):  # noqa: BLE001 - any failure counts
+            return True
+        return False
+
+    if depth == 0 or not failing(obj):
+        return ""
+    parts: list[tuple[str, object]] = []
+    if isinstance(obj, types.ModuleType):
+        parts = [(f"{obj.__name__}.{k}", v) for k, v in vars(obj).items() if not k.startswith("__")]
+    else:
+        members = vars(obj).items() if isinstance(obj, type) else [(getattr(obj, "__name__", "?"), obj)]
+        for key, value in members:
+            fn = getattr(value, "__func__", value)  # staticmethod, classmethod
+            label = f"{obj.__qualname__}.{key}" if isinstance(obj, type) else getattr(obj, "__qualname__", key)
+            if inspect.isfunction(fn):
+                names = set(fn.__code__.co_names)
+                names.update(n for c in fn.__code__.co_consts if inspect.iscode(c) for n in c.co_names)
+                parts += [(f"{label} → global {n}", fn.__globals__[n]) for n in sorted(names) if n in fn.__globals__]
+            elif isinstance(obj, type) and not key.startswith("__"):
+                parts.append((label, value))
+    for label, value in parts:
+        if value is obj or not failing(value):
+            continue
+        if isinstance(value, type | types.FunctionType | types.ModuleType):
+            inner = _unpicklable_part(value, dumps, depth - 1)
+            if inner:
+                return f"{label} → {inner}"
+        return f"{label} (a {type(value).__module__}.{type(value).__qualname__})"
+    return ""
 
 
 def forks_workers(spec: StudySpec, options: RunOptions) -> bool:
@@ -384,6 +449,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                     on_chunk(len(done), cur.n_chunks)
                 if len(done) < cur.n_chunks:
                     _ship_by_value(cur)
+                    check_picklable(cur)  # user code runs in worker processes on every backend
                     if not backend_ready:
                         stack.enter_context(_backend(options))
                         backend_ready = True
@@ -732,6 +798,12 @@ def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException)
     how = "exit code " + re.sub(r"EXIT\((-?\d+)\)", r"\1", codes.group(1)) if codes else type(exc).__name__
     if where is None:
         names = ", ".join(repr(p.name) for p in spec.policies)
+        if type(exc).__name__ == "PicklingError":  # failed here, sending the task: no process ended
+            cause = [ln for ln in str(exc.__cause__ or "").splitlines()  # loky: the pickler's traceback, as text
+                     if ln.strip() and ln.strip() != '"""']
+            detail = cause[-1] if cause else f"{type(exc).__name__}: {exc}".splitlines()[0]
+            return UserCodeError(f"the policies ({names}) could not be sent to the worker processes: pickling "
+                                 f"failed in this process ({detail})")
         return UserCodeError(f"the process running the policies ({names}) ended unexpectedly ({how})")
     return UserCodeError(f"{where}: the process running it ended ({how}: os._exit, a crash or a signal in the "
                          "policy's code)")

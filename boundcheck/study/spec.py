@@ -55,6 +55,9 @@ class StudySpec:
     #: the checked algorithms that run beside a shadow of the theorem's algorithm (boundcheck.claims.conformance;
     #: the engine reads the shadows from the theorem instance): they add the conformance monitors to the runs
     shadowed: tuple[str, ...] = ()
+    #: algorithm -> {claim id: what it reads that the code does not record} of the claims judged on its shadow's
+    #: records instead (:func:`boundcheck.claims.conformance.shadow_fills`)
+    on_shadow: dict[str, dict[str, str]] = field(default_factory=dict)
     #: what the study measures (:class:`~boundcheck.study.needs.StudyNeeds`): None, every step of every run
     needs: StudyNeeds | None = None
 
@@ -111,6 +114,8 @@ class StudySpec:
             d["not_applicable"] = {k: dict(v) for k, v in self.not_applicable.items() if v}
         if self.shadowed:
             d["shadowed"] = list(self.shadowed)
+        if any(self.on_shadow.values()):  # the steps then hold the shadow's records too
+            d["on_shadow"] = {k: sorted(v) for k, v in self.on_shadow.items() if v}
         if self.needs is not None:
             d["needs"] = self.needs.to_json()
         return d

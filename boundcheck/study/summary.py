@@ -9,7 +9,7 @@ budget can give it (A/m)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import numpy as np
 import pandas as pd
@@ -17,6 +17,7 @@ import pandas as pd
 from .. import __version__
 from ..claims.budget import STOCHASTIC, ErrorBudget, HolmBudget
 from ..claims.families import TheoremInstance
+from ..claims.horizon import attach as attach_bites
 from ..claims.stats import NOT_APPLICABLE, POWER_TARGET, ClaimResult, smallest_detectable, theorem_verdict
 from ..claims.table import judge
 from .spec import StudySpec
@@ -81,10 +82,8 @@ def _detectable(results: list[ClaimResult], main: pd.DataFrame, budget: ErrorBud
         r.details["detectable"] = det
 
 
-def uncaught_defects(theorem_id: str, judged: set[str]) -> list[str] | None:
-    """The planted defects of the theorem's shipped power table (its paper's ``power_dir``) that no claim in
-    ``judged`` catches (a claim catches a defect when it flags it with probability ≥ the power target there);
-    None where the paper ships no table for the theorem."""
+def power_table(theorem_id: str) -> dict | None:
+    """The theorem's shipped power table (its paper's ``power_dir``), None where the paper ships none."""
     import json
 
     from theory import plugins
@@ -92,27 +91,71 @@ def uncaught_defects(theorem_id: str, judged: set[str]) -> list[str] | None:
     paper = plugins.paper_of_theorem(theorem_id)
     if paper is None or paper.power_dir is None:
         return None
-    path = paper.power_dir / f"{theorem_id}.json"
     try:
-        table = json.loads(path.read_text())
+        return json.loads((paper.power_dir / f"{theorem_id}.json").read_text())
     except (OSError, ValueError):
+        return None
+
+
+def uncaught_defects(theorem_id: str, judged: set[str]) -> list[str] | None:
+    """The planted defects of the theorem's shipped power table that no claim in ``judged`` catches (a claim
+    catches a defect when it flags it with probability ≥ the power target there); None where the paper ships no
+    table for the theorem."""
+    table = power_table(theorem_id)
+    if table is None:
         return None
     caught = {d for cid, c in (table.get("claims") or {}).items() if cid in judged for d in c.get("catches") or ()}
     return sorted(d for d in (table.get("defects") or {}) if d != "none" and d not in caught)
 
 
+def covered_by_conformance(theorem_id: str, judged: set[str], missing: Collection[str]) -> dict[str, str]:
+    """The claims in ``missing`` (not judged on the checked code) whose every planted defect the judged
+    conformance claim catches, by the theorem's shipped power table (measured with shadows): claim id -> which
+    defects. A claim that catches no defect there, or a table without the conformance claim, covers nothing."""
+    from ..claims.conformance import CONFORMANCE
+
+    table = power_table(theorem_id) if CONFORMANCE in judged else None
+    claims = (table or {}).get("claims") or {}
+    conf = set((claims.get(CONFORMANCE) or {}).get("catches") or ())
+    out = {}
+    for cid in missing:
+        need = set((claims.get(cid) or {}).get("catches") or ())
+        if need and need <= conf:
+            out[cid] = ("covered by the conformance claim's law test of the choices, which catches every planted "
+                        f"defect this claim catches ({', '.join(sorted(need))}; power table)")
+    return out
+
+
 def incompleteness(theorem_id: str, results: list[ClaimResult], not_applicable: dict[str, str]) -> dict | None:
     """Why a verdict is incomplete: the claims of the verdict not judged on the checked code (id -> reason) and
     the planted defects (of the shipped power table) that no remaining claim catches; None when every claim was
-    judged. A conformance claim turned off on purpose (``--no-conformance``) does not count: that verdict is
-    already out of theory."""
+    judged, or covered: a claim not judged whose every planted defect the judged conformance claim catches
+    (:func:`covered_by_conformance`; GP-TS's claims on the code's own draws, which no shadow can supply). A
+    conformance claim turned off on purpose (``--no-conformance``) does not count: that verdict is already out of
+    theory."""
     from ..claims.conformance import OFF_REASON
 
-    missing = {cid: why for cid, why in not_applicable.items() if why != OFF_REASON}
+    identities = {r.id for r in results if r.kind == "identity"}  # outside the verdict: they cannot fail
+    missing = {cid: why for cid, why in not_applicable.items() if why != OFF_REASON and cid not in identities}
     if not missing:
         return None
     judged = {r.id for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE}
+    covered = covered_by_conformance(theorem_id, judged, missing)
+    missing = {cid: why for cid, why in missing.items() if cid not in covered}
+    if not missing:
+        return None
     return {"claims": missing, "uncaught_defects": uncaught_defects(theorem_id, judged)}
+
+
+def coverage(theorem_id: str, results: list[ClaimResult], not_applicable: dict[str, str],
+             on_shadow: Collection[str]) -> dict[str, str]:
+    """How each claim that the checked code's own records could not settle was settled instead: judged on the
+    shadow's records (``on_shadow``), or covered by the conformance claim (claim id -> the note shown beside it)."""
+    from ..claims.conformance import ON_SHADOW
+
+    judged = {r.id for r in results if r.kind != "identity" and r.verdict != NOT_APPLICABLE}
+    out = {cid: ON_SHADOW for cid in on_shadow if cid in judged}
+    return out | covered_by_conformance(theorem_id, judged, not_applicable)
 
 
 def _complete(verdict: str, gap: dict | None) -> str:
@@ -150,6 +193,7 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
                     chunk=spec.chunk_size, vacuous=vacuous,
                     skip={**inapplicable, **(spec.not_applicable.get(name) or {})})
         _detectable(res, rows, each)
+        attach_bites(res, fam, spec.scenario, inst, rows, each, beta_scale=spec.beta_scale)  # where vacuous bounds bite
         return rows, res
 
     main, results = judged(spec.main)
@@ -162,6 +206,9 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         v = _complete(theorem_verdict(res), gaps[name])
         if rank.get(v, 2) > rank.get(verdict, 2):
             verdict = v
+    settled_otherwise = {name: coverage(spec.theorem.id, res, spec.not_applicable.get(name) or {},
+                                        spec.on_shadow.get(name) or {})
+                         for name, res in ((spec.main, results), *others.items())}
     claims_df = pd.DataFrame([r.to_json() | {"in_theory": in_theory, "algorithm": name}
                               for name, res in ((spec.main, results), *others.items()) for r in res])
     if "details" in claims_df:  # a family without claims (reproduce --explore cells) stores an empty table
@@ -193,10 +240,14 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
                   "gamma_lower": float(inst.gamma_lower[-1]), "gamma_methods": inst.gamma_methods,
                   "values": inst.values, "B": _finite_or_none(inst.B), "C": _finite_or_none(inst.C),
                   "gamma_used": None if inst.gamma_used is None else float(inst.gamma_used[-1])},
+        # the width the theorem's algorithm ran with (its theorem's schedule, × --beta-scale): a theorem of your own
+        # runs its own (docs/extending.md), and this says which ran
+        "width": {"at_1": float(inst.beta[1]), "at_horizon": float(inst.beta[-1])},
         "tightness": {"median": float(main["tightness"].median()), "max": float(main["tightness"].max())},
         "regret": regret,
         "paired_regret": paired_regret(runs, spec.main, q=0.05),
         "not_applicable": dict(spec.not_applicable.get(spec.main, {})),
+        "settled_otherwise": settled_otherwise[spec.main],
         "incomplete": gaps[spec.main],
         "elapsed_s": float(manifest.get("elapsed_s", 0.0)),  # this run's wall time (not summed over resumes)
         "compute_s_total": float(manifest.get("compute_s_total", manifest.get("elapsed_s", 0.0))),
@@ -206,7 +257,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
     if others:
         summary["checked"] = {
             name: {"verdict": _complete(theorem_verdict(res), gaps[name]), "claims": [r.to_json() for r in res],
-                   "not_applicable": dict(spec.not_applicable.get(name, {})), "incomplete": gaps[name]}
+                   "not_applicable": dict(spec.not_applicable.get(name, {})),
+                   "settled_otherwise": settled_otherwise[name], "incomplete": gaps[name]}
             for name, res in ((spec.main, results), *others.items())}
     store.write_json("summary", summary)
     return summary

@@ -11,7 +11,10 @@ Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched p
   routine, SIGALRM blocked) has its worker process stopped by the parent's watchdog
   (:func:`boundcheck.study.runner._watchdog`); no limit in a thread that is not a process's main thread (dask);
 * what it prints (``sys.stdout``/``sys.stderr``) goes to the study's log (``results/user-code.log``), never into
-  the command's own output (``verify --json`` prints one JSON document on stdout);
+  the command's own output (``verify --json`` prints one JSON document on stdout); the warnings it raises are
+  counted by kind, the first of each logged (:func:`warnings_in_log` reads them back: ``verify`` prints them);
+* only the user's own modules travel to worker processes by value (:func:`own_modules`): an installed package,
+  even in a virtual environment beside the user's file, is imported by name there (:func:`installed`);
 * importing a user's file or module in the verifying process (to read its policy or theorem) runs its module-level
   code there: :func:`import_fence` keeps what that code does to the process from outliving the import (exit
   handlers, threads that would hold up the exit, signal handlers and timers, standard streams and hooks, the
@@ -39,12 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "import_fence",
-           "stdout_to_stderr", "time_limit", "DEFAULT_TIMEOUT", "LOG_NAME", "MARKER_DIR"]
+           "stdout_to_stderr", "time_limit", "installed", "install_locations", "importable", "own_modules",
+           "warnings_in_log", "DEFAULT_TIMEOUT", "LOG_NAME", "WARNINGS_TAG", "MARKER_DIR"]
 
 #: seconds one call into user code may take by default (``--policy-timeout``)
 DEFAULT_TIMEOUT = 60.0
 #: the log of what user code printed, in the results folder
 LOG_NAME = "user-code.log"
+#: the log's line that counts the warnings user calls raised in one task (JSON follows it)
+WARNINGS_TAG = "#boundcheck-warnings "
 #: the folder of per-process markers, in the results folder
 MARKER_DIR = ".user-code"
 _MARK_WIDTH = 512  # bytes of a marker (rewritten in place: one pwrite per call)
@@ -85,6 +91,7 @@ class _State(threading.local):
         self.out = None  # the log, in the main thread only: sys.stdout is one for all threads
         self.marker: int | None = None  # file descriptor
         self.active = False  # inside a timed call (the alarm raises only then)
+        self.calling = False  # inside a call into user code (its warnings are counted: :func:`_counted_warnings`)
 
 
 _state = _State()
@@ -131,6 +138,8 @@ def sandbox(config: SandboxConfig | None):
                     os.close(old)
 
             stack.callback(restore)
+        if out is not None and main:  # the warnings user calls raise: counted, the first of each kind logged
+            stack.enter_context(_counted_warnings(out))
         timeout = config.timeout if main and config.timeout else None
         if timeout is not None:
             old_handler = signal.signal(signal.SIGALRM, _on_alarm)
@@ -142,6 +151,88 @@ def sandbox(config: SandboxConfig | None):
             if old_handler is not None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, old_handler)
+
+
+@contextlib.contextmanager
+def _counted_warnings(out):
+    """Inside the block (a task's sandbox, in a process's main thread), every warning a user call raises is
+    counted by kind (its category and the line that raised it) and the first of each kind is written to the log
+    ``out``; at the end one line :data:`WARNINGS_TAG` + JSON gives the counts (:func:`warnings_in_log` adds them
+    up; ``verify`` prints them). A warning outside a user call is shown as before, once per place and task."""
+    counts: dict[tuple[str, str], list] = {}
+    seen: set = set()
+    real = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if not _state.calling:  # boundcheck's own code in the task
+            key = (category, str(message), filename, lineno)
+            if key not in seen:
+                seen.add(key)
+                real(message, category, filename, lineno, file, line)
+            return
+        kind = (getattr(category, "__name__", str(category)), f"{os.path.basename(str(filename))}:{lineno}")
+        if kind in counts:
+            counts[kind][1] += 1
+            return
+        counts[kind] = [" ".join(str(message).split())[:300], 1, _source_file(filename, lineno)]
+        with contextlib.suppress(Exception):  # the log may be gone (a remote worker): counting goes on
+            out.write(warnings.formatwarning(message, category, counts[kind][2] or filename, lineno, line))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", append=True)  # counted every time, not once per place and process
+        warnings.showwarning = show
+        try:
+            yield
+        finally:
+            if counts:
+                import json
+
+                rows = [{"category": c, "where": f"{src}:{w.rpartition(':')[2]}" if src else w, "message": m,
+                         "count": n} for (c, w), (m, n, src) in counts.items()]
+                with contextlib.suppress(Exception):
+                    out.write(WARNINGS_TAG + json.dumps(rows) + "\n")
+
+
+def _source_file(filename, lineno) -> str:
+    """The file name of a warning raised in code that travelled by value (its functions' file is
+    ``<dynamic-code>``): the ``__file__`` of the frame that raised it, found on the stack; "" when not needed."""
+    if not str(filename).startswith("<"):
+        return ""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == filename and frame.f_lineno == lineno:
+            return os.path.basename(str(frame.f_globals.get("__file__") or ""))
+        frame = frame.f_back
+    return ""
+
+
+def warnings_in_log(log: str | os.PathLike) -> list[dict]:
+    """The warnings the checked code raised, from the log of a study (:data:`LOG_NAME`): one dict per kind
+    (``category``, ``where``: file:line, ``message``: the first one's text, ``count``: over every task), in the
+    order they first appeared; [] when the log is missing or holds none."""
+    import json
+
+    kinds: dict[tuple[str, str], dict] = {}
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            lines = [ln for ln in f if ln.startswith(WARNINGS_TAG)]
+    except OSError:
+        return []
+    for ln in lines:
+        try:
+            rows = json.loads(ln[len(WARNINGS_TAG):])
+        except ValueError:
+            continue
+        for r in rows if isinstance(rows, list) else []:
+            if not isinstance(r, dict) or not isinstance(r.get("count"), int):
+                continue
+            key = (str(r.get("category")), str(r.get("where")))
+            if key in kinds:
+                kinds[key]["count"] += r["count"]
+            else:
+                kinds[key] = {"category": key[0], "where": key[1], "message": str(r.get("message", "")),
+                              "count": r["count"]}
+    return list(kinds.values())
 
 
 def _mark(text: str) -> None:
@@ -166,6 +257,7 @@ def call(where: str, fn, *args):
         sys.stdout = sys.stderr
         redirect = True
     timed = st.timeout is not None
+    calling, st.calling = st.calling, True
     try:
         if timed:
             st.active = True
@@ -179,6 +271,7 @@ def call(where: str, fn, *args):
     except (KeyboardInterrupt, GeneratorExit) as exc:
         raise UserCallFailed(f"raised {type(exc).__name__}") from None
     finally:
+        st.calling = calling
         if timed:
             st.active = False
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -227,10 +320,92 @@ def _running(pid: int, alive: set[int] | None) -> bool:
 _OURS = tuple(os.path.join(str(Path(__file__).resolve().parents[k] / name), "")
               for k, name in ((1, ""), (2, "theory")))
 
+#: folder names that hold installed packages wherever they are (a virtual environment inside the user's folder)
+_PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
+
+
+def install_locations() -> tuple[str, ...]:
+    """The folders installed packages live in, each ending in a separator: the interpreter's prefixes and the
+    site-packages folders the :mod:`site` module names (the user's too)."""
+    import site
+
+    places = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    with contextlib.suppress(AttributeError):  # a virtualenv's old site.py may lack them
+        places += site.getsitepackages()
+    with contextlib.suppress(AttributeError):
+        places.append(site.getusersitepackages())
+    return tuple(sorted({os.path.join(os.path.abspath(p), "") for p in places if p}))
+
+
+def installed(path: str | os.PathLike, root: str | os.PathLike = "") -> bool:
+    """Whether the file ``path`` belongs to an installed package rather than to the user's code at ``root`` (its
+    folder, or a module's file): it lies below a ``site-packages`` or ``dist-packages`` folder (below ``root``:
+    the user's code may itself be installed), or below one of :func:`install_locations` that does not hold
+    ``root`` (a project inside an environment's prefix is still the user's). A virtual environment inside the
+    user's folder (``project/.venv`` beside ``project/policy.py``) is installed code, never the user's."""
+    name = os.path.abspath(path)
+    base = os.path.abspath(root) if root else ""
+    rel = name[len(base):] if base and name.startswith(base) else name
+    if _PACKAGE_DIRS.intersection(Path(rel).parts[:-1]):
+        return True
+    return any(name.startswith(p) and not (base and os.path.join(base, "").startswith(p))
+               for p in install_locations())
+
+
+def _same_place(spec, file: str) -> bool:
+    """Whether the module ``spec`` describes is the one at ``file`` (its package's folder, or its own file)."""
+    here = os.path.realpath(file)
+    places = list(spec.submodule_search_locations or ()) or [spec.origin or ""]
+    return any(p and (here == os.path.realpath(p) or here.startswith(os.path.join(os.path.realpath(p), "")))
+               for p in places)
+
+
+def importable(name: str, file: str, path: list[str] | None = None) -> bool:
+    """Whether the module ``name`` (whose file is ``file``) is found by its name on ``path`` (default:
+    ``sys.path``) at that same file: a worker process then imports it by name rather than receive it by value."""
+    import importlib.machinery
+
+    top = name.split(".")[0]
+    top_file = getattr(sys.modules.get(top), "__file__", None) or file
+    try:
+        found = importlib.machinery.PathFinder.find_spec(top, sys.path if path is None else path)
+    except (ImportError, ValueError, OSError):
+        return False
+    return found is not None and _same_place(found, top_file)
+
+
+def own_modules(names, folder: str | os.PathLike) -> list[str]:
+    """Of the modules ``names`` that a user's file in ``folder`` imported for the first time, those that are the
+    user's own code, which travel to worker processes by value with the file (the workers cannot import them by
+    name): a module whose file lies below ``folder``, is not :func:`installed`, and cannot be imported by its name
+    without ``folder`` on ``sys.path`` (:func:`importable`). Everything else (an installed library, even one in a
+    virtual environment inside ``folder``) is imported by name in the workers, as anywhere."""
+    root = os.path.join(os.path.abspath(folder), "")
+    path = [p for p in sys.path if os.path.join(os.path.abspath(p or os.curdir), "") != root]
+    elsewhere: dict[str, bool] = {}
+    own = []
+    for name in sorted(names):
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if not isinstance(file, str) or not os.path.abspath(file).startswith(root) or installed(file, root):
+            continue
+        top = name.split(".")[0]
+        if top not in elsewhere:
+            elsewhere[top] = importable(name, file, path)
+        if not elsewhere[top]:
+            own.append(name)
+    return own
+
+
 def _from_user(frame, folder: str, prefixes: tuple[str, ...]) -> bool:
-    """Whether ``frame`` (a caller) runs code from the user's folder (not an installed library inside it)."""
-    name = os.path.abspath(frame.f_code.co_filename) if frame is not None else ""
-    return name.startswith(folder) and not name.startswith(prefixes)
+    """Whether ``frame`` (a caller) runs code from the user's folder (not an installed library inside it, nor
+    boundcheck's own code). A frame of no file (``<frozen importlib._bootstrap>``: a C extension that registers an
+    exit handler while it is imported, e.g. a pybind11 module) is not the user's code: ``abspath`` would put it in
+    the working directory."""
+    code = frame.f_code.co_filename if frame is not None else ""
+    if not code or code.startswith("<"):
+        return False
+    name = os.path.abspath(code)
+    return name.startswith(folder) and not name.startswith(prefixes) and not installed(name, folder)
 
 
 @contextlib.contextmanager

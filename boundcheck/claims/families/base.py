@@ -30,7 +30,8 @@ from ...world.trajectory import Trajectories
 from ..conformance import identity_reasons, with_conformance
 from ..table import ClaimSpec, claim_columns
 
-__all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "Observer", "steps_table", "gamma_curves"]
+__all__ = ["TheoremInstance", "Family", "ChunkEvaluator", "Observer", "steps_table", "gamma_curves", "check_bound",
+           "check_schedule", "not_a_number"]
 
 
 @runtime_checkable
@@ -95,6 +96,108 @@ def gamma_curves(groups: Mapping[str, tuple[np.ndarray, float]], horizon: int, n
             v = float(curve[-1])
             methods[name] = v if name not in methods or not np.isfinite(methods[name]) else max(methods[name], v)
     return np.max(uppers, axis=0), np.max(lowers, axis=0), methods, per_group
+
+
+# ------------------------------------------------------------------------------------- the bound, validated
+def not_a_number(value: object) -> str | None:
+    """What keeps one value of a bound or a schedule from being a finite real number, in words (None: it is one).
+    A complex value whose parts are not both finite is what sympy's ``zoo`` (complex infinity) evaluates to."""
+    c = complex(value)
+    if c.imag != 0:  # a NaN imaginary part too
+        if not (np.isfinite(c.real) and np.isfinite(c.imag)):
+            return "complex infinity (sympy's zoo), not a real number"
+        return f"complex ({c.real:.6g}{c.imag:+.6g}j), not a real number"
+    if c.real != c.real:
+        return "NaN, not a number"
+    if np.isinf(c.real):
+        return (f"{'+' if c.real > 0 else '−'}∞, not a finite number: a number overflows (the values are too large "
+                "for floating point) or the expression divides by 0")
+    return None
+
+
+def real_or_complex(value: object) -> np.ndarray:
+    """A schedule's values as a float array, or as a complex one where an imaginary part is not 0 (then refused by
+    :func:`check_schedule`, instead of numpy dropping the imaginary part with a warning)."""
+    a = np.asarray(value)
+    if np.iscomplexobj(a) or a.dtype == object:
+        a = a.astype(complex)
+        if (np.imag(a) != 0).any():
+            return a
+        return np.real(a).astype(float)
+    return a.astype(float)
+
+
+def _where(t: float | None, horizon: float | None) -> str:
+    if t is None:
+        return "these values"
+    shown = f"{int(t)}" if abs(t) < 1e16 else f"{t:g}"  # a horizon set to 1e300 is not printed in 301 digits
+    return f"t = T = {shown}" if horizon is not None and t == horizon else f"t = {shown}"
+
+
+def check_bound(name: str, terms: Mapping[str, object], steps: Sequence[int] | np.ndarray | None = None, *,
+                horizon: float | None = None, anytime: bool = False, positive: bool = False,
+                form: str | None = None) -> None:
+    """The one validation of a theorem's explicit bound, for every command: ``verify``, ``sweep`` and ``power``
+    through the families' instantiation (:meth:`Family.check_instance`), ``boundcheck bound`` at the values set.
+
+    ``terms``: each term's values at ``steps`` (arrays aligned with them, or scalars; None: one evaluation at
+    the values given). Refused, with one line that names the theorem ``name`` (the user's own id: a family that
+    checks it under the id of the theorem it is checked like says which, :attr:`Family.theorem_name`), the step
+    and the term: a term that is NaN, ±∞ or complex (sympy's ``zoo`` too) at some step; a bound (the sum of its
+    terms) below 0 at some step, which no regret can satisfy and so would be judged "violated" about a statement
+    that says nothing; and, with ``positive`` (the theorem's bound is positive for every value of its symbols,
+    by sympy's assumptions), a bound of 0 at the horizon (it underflowed). ``anytime``: the values are Bound_T(t)
+    of the anytime form. 0 at t < T is allowed: a paper's rate γ_1 = 0 makes Bound(1) = 0. ``form``: another form
+    of the bound that a claim compares the regret with (its ``terms`` are schedules of the theorem, by name)."""
+    kind = "anytime term" if anytime else "schedule" if form else "bound term"
+    form = form or ("the anytime bound Bound_T(t)" if anytime else "the explicit bound")
+    at = [None] if steps is None else [float(s) for s in np.atleast_1d(np.asarray(steps))]
+    vals = {}
+    for k, v in terms.items():
+        a = np.asarray(v)
+        vals[k] = np.broadcast_to(a.astype(complex) if a.dtype == object else a, (len(at),))
+    if not vals:
+        return
+    with np.errstate(invalid="ignore"):
+        bad = np.zeros(len(at), bool)
+        for a in vals.values():
+            bad |= ~np.isfinite(a) | (np.imag(a) != 0)
+    if bad.any():
+        i = int(np.argmax(bad))  # the first step where some term is not a finite real number
+        k = next(k for k, a in vals.items() if not_a_number(a[i]) is not None)
+        what = not_a_number(vals[k][i])
+        head = "is not a real number" if what.startswith("complex") else "is not finite"
+        raise BoundcheckError(f"theorem {name!r}: {form} {head} at {_where(at[i], horizon)}: {kind} {k!r} is {what}")
+    real = {k: np.real(a).astype(float) for k, a in vals.items()}
+    total = np.sum(list(real.values()), axis=0)
+    if (total < 0).any():
+        i = int(np.argmax(total < 0))
+        k = min(real, key=lambda k: real[k][i])
+        raise BoundcheckError(
+            f"theorem {name!r}: {form} is negative at {_where(at[i], horizon)} ({total[i]:.6g}; {kind} {k!r} = "
+            f"{real[k][i]:.6g}): a regret bound below 0 holds for no algorithm, so it is not checked; the values are "
+            "outside the range the theorem is stated for, or the bound is mistyped")
+    if positive and total[-1] == 0 and (horizon is None or at[-1] in (None, horizon)):
+        raise BoundcheckError(
+            f"theorem {name!r}: {form} is 0 at {_where(at[-1], horizon)} ({kind}(s) {', '.join(map(repr, real))} all "
+            "0), although its expression is positive for every value of its symbols: a term underflows at these "
+            "values")
+
+
+def check_schedule(name: str, values: np.ndarray, *, delta: float, beta_scale: float = 1.0,
+                   label: str = "the width schedule of its algorithm") -> None:
+    """A schedule the study runs with or a claim reads (t = 0..T, entry 0 unused), finite and real at every step:
+    refused with one line that names the theorem ``name``, the first step and the value. A threshold that is NaN
+    would make the comparison of its claim false at every step, the claim "holds" whatever happened; extreme
+    inputs (δ = 5e-324, β × 1e308) overflow; a theorem of your own may divide by 0."""
+    w = np.asarray(values)[1:]
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(w) | (np.imag(w) != 0)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise BoundcheckError(f"theorem {name!r}: {label} is not finite at t = {i + 1} (T = {w.size}, "
+                              f"δ = {float(delta):g}" + (f", β × {beta_scale:g}" if beta_scale != 1 else "")
+                              + f"): it is {not_a_number(w[i])}; choose a larger δ or a smaller β scale")
 
 
 def steps_table(traj: Trajectories, beta: np.ndarray, columns: Sequence[str],
@@ -172,6 +275,10 @@ class Family:
     #: records without which no claim of the family can be evaluated on a checked policy (its evaluator reads
     #: them for every claim); a checked policy lacking them is refused, others get "not applicable" claims
     requires: frozenset[str] = frozenset()
+    #: the id the family's messages name, where it is not its theorem's: a theorem of your own is checked by a copy
+    #: of the family of the theorem it is checked like, holding its content under that theorem's id
+    #: (:class:`~boundcheck.claims.families.checked_as.CheckedAs` sets it to the user's id)
+    shown_id: str | None = None
 
     def __init__(self, theorem: Theorem) -> None:
         self.theorem = theorem
@@ -191,6 +298,21 @@ class Family:
     @property
     def algorithms(self) -> tuple[str, ...]:
         return self.theorem.algorithms
+
+    @property
+    def theorem_name(self) -> str:
+        """The theorem's id as the user knows it (:attr:`shown_id`, else the id of the theorem held)."""
+        return self.shown_id or self.theorem.id
+
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The schedules of its theorem this family reads, each from the theorem it holds (never from the paper's
+        module): the width of the theorem's algorithm and every schedule a claim or the bound's instantiation
+        reads. A theorem checked like this one must define each
+        (:func:`~boundcheck.claims.families.checked_as.check_like`), and each is used. A baseline run beside the
+        theorem's algorithm may take its width from the theorem of the paper that states it; that is not read from
+        the theorem checked. The base's instantiation reads β_t and ξ_t (:meth:`schedules`)."""
+        return ("beta_t", "xi_t")
 
     def claim_table(self) -> Sequence[ClaimSpec]:  # pragma: no cover
         raise NotImplementedError
@@ -279,6 +401,27 @@ class Family:
     def extra_constants(self, values: dict) -> dict[str, float]:
         return {}
 
+    def check_instance(self, terms: Mapping[str, object], anytime_terms: Mapping[str, object] | None, horizon: int,
+                       width: np.ndarray, delta: float, beta_scale: float = 1.0,
+                       schedules: Mapping[str, np.ndarray] | None = None) -> None:
+        """Every family's instantiation calls this before it builds its :class:`TheoremInstance`: the width its
+        algorithm runs with and the further ``schedules`` (t = 0..T, by name: the baselines' widths, the
+        thresholds its claims read) finite (:func:`check_schedule`), then the bound's ``terms`` at T and, where the
+        theorem has an anytime form, ``anytime_terms`` at t = 1..T (:func:`check_bound`); each refused in one line
+        naming :attr:`theorem_name`."""
+        T = int(horizon)
+        check_schedule(self.theorem_name, width, delta=delta, beta_scale=beta_scale)
+        for key, values in (schedules or {}).items():
+            check_schedule(self.theorem_name, values, delta=delta, beta_scale=beta_scale,
+                           label=f"the schedule {key!r} of the study")
+        check_bound(self.theorem_name, terms, [T], horizon=T, positive=self._bound_positive())
+        if anytime_terms:
+            check_bound(self.theorem_name, anytime_terms, np.arange(1, T + 1), horizon=T, anytime=True)
+
+    def _bound_positive(self) -> bool:
+        """Whether sympy's assumptions make the theorem's bound positive for every value of its symbols."""
+        return bool(self.theorem.bound.is_positive)
+
     def max_step_regret(self, scenario: Scenario, inst: TheoremInstance) -> tuple[float, str] | None:
         """(r_max, why): a bound on every instantaneous regret (on the event that makes it true), or None.
         A regret-bound claim whose bound is at least r_max·t at every t it checks cannot be violated by any
@@ -323,19 +466,15 @@ class Family:
         values["gamma_T"] = float(g_used[-1])
         # extreme inputs (δ = 5e-324, β × 1e308) overflow here: refused below in one line, without numpy's warnings
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            sched = {k: np.asarray(v, dtype=float) for k, v in self.schedules(scenario, values, g_used).items()}
+            sched = {k: real_or_complex(v) for k, v in self.schedules(scenario, values, g_used).items()}
             beta, xi = sched.pop("beta"), sched.pop("xi", np.zeros(T + 1))
             beta = beta * beta_scale
             bound = th.evaluate(values)
+            anytime, anytime_terms = np.nan, None
             if th.anytime_terms is not None:
-                anytime = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)["value"]
-            else:
-                anytime = np.nan
-        if not (np.all(np.isfinite(beta[1:])) and np.isfinite(float(bound["value"]))):
-            what = "the explicit bound" if not np.isfinite(float(bound["value"])) else "the width schedule β_t"
-            raise BoundcheckError(f"{th.id}: {what} is not finite at T = {T}, δ = {float(delta):g}"
-                                  + (f", β × {beta_scale:g}" if beta_scale != 1 else "")
-                                  + " (a number overflows); choose a larger δ or a smaller β scale")
+                at = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_used)
+                anytime, anytime_terms = at["value"], at["terms"]
+        self.check_instance(bound["terms"], anytime_terms, T, beta, delta, beta_scale, {"xi": xi, **sched})
 
         def constant(name: str) -> float:
             return float(th.schedule_values(name, 1.0, values)) if name in th.schedules else float("nan")

@@ -41,7 +41,16 @@ def _names(items) -> str:
 def check_like(theorem: Theorem, reference: Family) -> None:
     """Refuse, with one line, a theorem that the reference family cannot check: a claim the family has no
     statistic for (or of another kind), a bound symbol the family does not supply, an expression in a symbol
-    the theorem does not declare, a schedule the family reads and the theorem lacks, an unknown assumption."""
+    the theorem does not declare or that is sympy's ``zoo`` (complex infinity: x/0, log(0)) whatever the values,
+    a schedule the family reads and the theorem lacks, an unknown assumption.
+
+    The schedules a theorem must define are the reference family's :attr:`~.base.Family.schedules_read`: the width
+    the theorem's algorithm runs with (``width_t`` for gp_ucb, ``beta_t`` for igp_ucb, ``v_t`` for gp_ts), and
+    every schedule a claim reads or the instantiation evaluates (GP-TS's c̃_t, PE-GP-UCB's ξ_t, B, C, …). Each of
+    them is read from the theorem checked, never from the reference's paper, so each is used: the study runs
+    the theorem's own width and judges its claims with its own thresholds. The other schedules a theorem
+    defines are shown (``boundcheck show``, ``bound``), not run; the baselines run beside the algorithm keep the
+    widths their own papers state."""
     ref = reference.theorem
     who = f"theorem {theorem.id!r} (checked like {ref.id})"
     table = {c.id: c for c in reference.claims}
@@ -68,12 +77,15 @@ def check_like(theorem: Theorem, reference: Family) -> None:
     exprs += [(f"anytime term {k}", e, declared | _ANYTIME_EXTRA) for k, e in (theorem.anytime_terms or {}).items()]
     exprs += [(f"schedule {k}", e, declared | _SCHEDULE_EXTRA) for k, e in theorem.schedules.items()]
     for what, expr, allowed in exprs:
+        if sp.sympify(expr).has(sp.zoo):  # it cannot even be turned into a function: refused before any number
+            raise BoundcheckError(f"{who}: the {what} is zoo (complex infinity, e.g. x/0 or log(0)) at every t, "
+                                  f"for every value of its symbols: {expr}")
         free = sp.sympify(expr).free_symbols - allowed
         if free:
             raise BoundcheckError(f"{who}: the {what} uses {_names(sorted(map(str, free)))}, which it does not "
                                   f"declare in `symbols` (declared: {_names(theorem.symbols)}; the step and the "
                                   "per-step γ are theory.S.t, S.gamma_t, S.gamma_tm1)")
-    lacking = [k for k in ref.schedules if k not in theorem.schedules]
+    lacking = [k for k in reference.schedules_read if k not in theorem.schedules]
     if lacking:
         raise BoundcheckError(f"{who}: the family of {ref.id} reads the schedule(s) {', '.join(lacking)}, which "
                               f"the theorem does not define (its schedules: {_names(theorem.schedules)})")
@@ -101,6 +113,7 @@ class CheckedAs:
         inner = copy.copy(reference)
         # the user's content under the reference's id: the family class dispatches on the id
         inner.theorem = dataclasses.replace(theorem, id=reference.theorem.id, family="")
+        inner.shown_id = theorem.id  # what its messages name (the bound refused, a width not finite)
         table = {c.id: c for c in reference.claims}
         inner.claims = tuple(dataclasses.replace(table[c.id], claim=c) for c in theorem.claims)
         if CONFORMANCE in table and CONFORMANCE not in {c.id for c in theorem.claims}:

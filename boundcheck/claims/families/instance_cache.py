@@ -42,18 +42,22 @@ class _Unsupported(Exception):
 
 def _code_files(family) -> list[str]:
     """The source files whose code may compute an instance of ``family``: the theory package, the layers below
-    the claims and the claims themselves, and the folder of each of the family's classes (its paper)."""
+    the claims and the claims themselves, and the folder of each of the family's classes and of the functions it
+    holds (its paper: the kernelized family's class is in the claims, its claim table in the paper's module),
+    for a theorem of your own those of the family it is checked like (:class:`.checked_as.CheckedAs`)."""
     import theory
 
     root = Path(__file__).resolve().parents[2]  # the boundcheck package
     folders = [Path(theory.__file__).resolve().parent] + [root / d for d in _LAYERS]
     files = {p for d in folders for p in d.rglob("*.py")}
-    for cls in type(family).__mro__:
-        if cls is object:
-            continue
-        path = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    families = [family] + ([family.inner] if "inner" in vars(family) else [])
+    modules = [(cls.__module__, cls.__qualname__) for f in families for cls in type(f).__mro__ if cls is not object]
+    modules += [(v.__module__, v.__qualname__) for f in families for v in vars(f).values()
+                if callable(v) and getattr(v, "__module__", None) and hasattr(v, "__qualname__")]
+    for module, name in modules:
+        path = getattr(sys.modules.get(module), "__file__", None)
         if not path:  # a class defined in a notebook or an interpreter: no source to key by, no caching
-            raise OSError(f"no source file for {cls.__qualname__}")
+            raise OSError(f"no source file for {name}")
         files.update(Path(path).resolve().parent.glob("*.py"))
     return sorted(str(p) for p in files)
 

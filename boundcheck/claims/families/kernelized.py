@@ -33,7 +33,7 @@ from ...model.information import gain_increments
 from ...world.scenario import Scenario
 from ..stats import exceeds
 from ..table import ClaimSpec
-from .base import ChunkEvaluator, Family
+from .base import ChunkEvaluator, Family, real_or_complex
 
 P_ANTI = float(1.0 / (4.0 * np.e * np.sqrt(np.pi)))  # p of Lemma 8
 PHI_BAR_1 = float(ndtr(-1.0))  # P[Z > 1]: the corrected Lemma 7 step (CG4), ≥ p
@@ -440,7 +440,9 @@ TS_DRAW_RECORDS = frozenset({"draw_fixed", "mu_fixed", "sigma_fixed", "draw_prev
                              "draw_star", "mu_star", "sigma_star"})
 
 ClaimTable = Callable[[Callable[[str], object]], Sequence[ClaimSpec]]
-Schedules = Callable[[dict, np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
+#: policy name -> the schedule it runs with: a schedule's name (read from the theorem the family holds) or
+#: (theorem, name) (a baseline's width, from the theorem of the paper that states it)
+Schedules = Mapping[str, "str | tuple[Theorem, str]"]
 
 
 class KernelizedFamily(Family):
@@ -461,14 +463,26 @@ class KernelizedFamily(Family):
         claims : callable
             ``claims(theorem.claim)``: the claim table (:class:`ClaimSpec` in the order of the theorem's claims),
             built from :class:`KernelEvaluator`'s statistics.
-        schedules : callable
-            ``schedules(values, t, gamma_prev)``: the (T+1,) width schedules by policy name (t = 0..T, t[0] = 1;
-            ``gamma_prev`` = γ_{t−1} aligned with t); the theorem's own algorithm's becomes the study's ``beta``,
-            the others are passed to the baselines under their names.
+        schedules : mapping
+            Policy name -> the (T+1,) schedule it runs with (t = 0..T, t[0] = 1; a schedule in ``S.gamma_tm1``
+            gets γ_{t−1}). A name, e.g. ``"width_t"``: that schedule *of the theorem the family holds*, which for a
+            theorem of your own checked like this one is yours; the theorem's own algorithm's entry must be one
+            (it becomes the study's ``beta``), and so must every schedule a claim reads (GP-TS's c̃_t,
+            ``"gp_ts_ctilde"``). A pair (theorem, name): a baseline's width, as the paper that states it gives
+            it (Srinivas et al.'s β_t for the GP-UCB run beside IGP-UCB), whatever the theorem checked says.
+            The names are :attr:`schedules_read`: what a theorem checked like this one must define.
         gamma_rates : tuple, optional
             (rates, symbols) of the paper's own rate γ_t, for scenarios in its replication mode
             (``gamma_rule = "paper:<kind>"``); None where the paper states none (certified γ only)."""
-        self._claims_of, self._schedules_of = claims, schedules
+        if callable(schedules) or not isinstance(schedules, Mapping):
+            raise TypeError(f"family of {theorem.id}: schedules is a mapping policy name -> schedule name (read "
+                            "from the theorem checked) or (theorem, schedule name) (a baseline's); a function of "
+                            "the values is no longer taken, since it could read the paper's module instead of the "
+                            "theorem checked")
+        if not isinstance(schedules.get(theorem.algorithm), str):
+            raise TypeError(f"family of {theorem.id}: the width of its algorithm {theorem.algorithm!r} must be a "
+                            "schedule of the theorem checked (a name, not a (theorem, name) pair)")
+        self._claims_of, self._schedules_of = claims, dict(schedules)
         super().__init__(theorem)
         self.gamma_rates = gamma_rates
         ids = {c.id for c in self.claims}
@@ -482,6 +496,13 @@ class KernelizedFamily(Family):
 
     def claim_table(self) -> list[ClaimSpec]:
         return list(self._claims_of(self.theorem.claim))
+
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The schedules named in the family's mapping, and the constants B and C the base instantiation reads
+        where the theorem states them (the RKHS norm bound of paper 004's theorems, reported with the bound)."""
+        named = (v for v in self._schedules_of.values() if isinstance(v, str))
+        return tuple(dict.fromkeys([*named, *(c for c in ("B", "C") if c in self.theorem.schedules)]))
 
     @staticmethod
     def claims_on_grid(horizon: int) -> bool:
@@ -521,10 +542,14 @@ class KernelizedFamily(Family):
         t[0] = 1.0
         gprev = _prev(gamma_used)
 
-        def full(x):
-            return np.broadcast_to(np.asarray(x, dtype=float), t.shape).copy()
+        def full(x):  # complex kept: refused by the instance's check, not truncated by numpy
+            return np.broadcast_to(real_or_complex(x), t.shape).copy()
 
-        sched = {k: full(v) for k, v in self._schedules_of(values, t, gprev).items()}
+        sched = {}
+        for policy, source in self._schedules_of.items():
+            # a name: the theorem held (a theorem of your own, under CheckedAs); a pair: a baseline's paper's
+            th, name = (self.theorem, source) if isinstance(source, str) else source
+            sched[policy] = full(th.schedule_values(name, t, values, gprev))
         sched["beta"] = sched.pop(self.main)  # the theorem's algorithm uses the (scaled) study β
         return sched
 

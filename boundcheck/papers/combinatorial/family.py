@@ -31,9 +31,16 @@ from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
+import sympy as sp
 from scipy.special import erfinv, ndtri_exp
 
-from boundcheck.claims.families.base import ChunkEvaluator, Family, TheoremInstance
+from boundcheck.claims.families.base import (
+    ChunkEvaluator,
+    Family,
+    TheoremInstance,
+    check_schedule,
+    real_or_complex,
+)
 from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
@@ -46,9 +53,11 @@ from boundcheck.papers.combinatorial.model import RFFFeatures, innovation_stats,
 from boundcheck.papers.combinatorial.world import ContextualTopK, DAGPaths, check_enough_available
 from boundcheck.world.actions import SingleArm, TopK
 from boundcheck.world.scenario import Scenario
+from theory import S
 from theory import combinatorial as paper002
 
 LOG_SQRT_2PI = 0.5 * float(np.log(2 * np.pi))
+_PAPER = {th.id: th for th in paper002.THEOREMS}  # the theorems as the paper states them (their widths)
 PROBE_TAU = 20  # the probe grid of the pathwise Lemma A.7 check (any τ works for that inequality)
 _TOL = 1e-8
 
@@ -423,6 +432,31 @@ class CombinatorialFamily(Family):
         return {"comb_gp_ucb": "ucb", "comb_gp_bucb": "bucb", "comb_gp_ts": "ts"}[self.theorem.id.removesuffix(
             "_infinite")]
 
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """√β_t of the theorem's algorithm (``width_t``: its UCB index, the analysis index U_t of every claim) on a
+        finite domain; none in the infinite case, where β_t depends on τ_t, which is no bound symbol (solved by
+        the family from (6a)–(6d))."""
+        return () if self.infinite else ("width_t",)
+
+    def _main_width(self, ws: dict, values: dict, T: int) -> np.ndarray:
+        """√β_t (t = 0..T) of the theorem's algorithm: the theorem's ``width_t``. Where that is the paper's
+        expression (every built-in theorem, and a theorem of your own that keeps it) the family's numerically
+        stable form of it (log space, ledger B3) evaluates it; a theorem of your own with a width of its own runs
+        that one, lambdified with SciPy's special functions (erfc⁻¹)."""
+        main = ws["bucb" if self.kind == "bucb" else "ucb"]
+        if self.infinite:
+            return main
+        th = self.theorem
+        if th.schedules["width_t"] == _PAPER[th.id].schedules["width_t"]:
+            return main
+        t = np.maximum(np.arange(T + 1, dtype=float), 1.0)
+        syms = [S.t, *(sym for sym, _ in th.symbols.values()), S.gamma_tm1]
+        fn = sp.lambdify(syms, th.schedules["width_t"], ["scipy", "numpy"])
+        with np.errstate(all="ignore"):  # a width that is not finite is refused by check_instance
+            w = fn(t, *[values.get(n, 0.0) for n in th.symbols], 0.0)
+        return np.broadcast_to(real_or_complex(w), t.shape).copy()
+
     def claim_table(self) -> list[ClaimSpec]:
         c, E, inf = self.theorem.claim, CombEvaluator, self.infinite
         specs = [ClaimSpec(c("bayes_regret"), E.bayes_regret, bound=bound_at_horizon),
@@ -548,13 +582,13 @@ class CombinatorialFamily(Family):
         self._check(scenario)
         c = self._constants(scenario)
         ws = self._widths(scenario, c, horizon)
-        main = "bucb" if self.kind == "bucb" else "ucb"
         values = {"T": float(horizon), "R": float(scenario.noise), "K": float(c["K"]), "lambda_K": c["lambda_K"],
-                  "beta_T": float(ws[main][-1] ** 2), "gamma_T": np.nan}
+                  "beta_T": np.nan, "gamma_T": np.nan}
         if not self.infinite:
             values.update(n_X=c["n_X"], s=c["s"])
         if "omega" in self.theorem.symbols:
             values["omega"], values["xi"] = self._bucb_params(scenario, strict=True)
+        values["beta_T"] = float(np.real(self._main_width(ws, values, horizon)[-1] ** 2))  # β_T of the bound
         return values
 
     def gamma_noise_var(self, scenario: Scenario) -> float:
@@ -583,17 +617,20 @@ class CombinatorialFamily(Family):
             g_up, g_lo = br.upper, br.lower
             methods = {k: float(v[-1]) for k, v in br.methods.items()}
         values["gamma_T"] = float(g_up[-1])
-        bound = th.evaluate(values)
-        main = "bucb" if self.kind == "bucb" else "ucb"
-        anytime_vals = {**values, "T": rounds.astype(float), "beta_T": ws[main][1:] ** 2, "gamma_T": g_up}
-        anytime = np.broadcast_to(np.asarray(th.evaluate(anytime_vals)["value"], dtype=float), (T,)).copy()
+        theory_width = self._main_width(ws, values, T)
+        check_schedule(self.theorem_name, theory_width * beta_scale, delta=delta, beta_scale=beta_scale)
+        anytime_vals = {**values, "T": rounds.astype(float), "beta_T": theory_width[1:] ** 2, "gamma_T": g_up}
+        with np.errstate(all="ignore"):  # a bound that is not finite is refused below, in one line
+            bound = th.evaluate(values)
+            at = th.evaluate(anytime_vals)
         sched = {"comb_gp_ucb": ws["ucb"], "comb_gp_bucb": ws["bucb"], "comb_gp_ts": ws["ucb"],
                  "comb_gp_ts_independent": ws["ucb"], "comb_bi_ucb": ws["ucb"], "comb_bi_bucb": ws["bucb"],
                  "comb_bi_ts": ws["ucb"], **self._experiment_schedules(c, T)}
-        theory_width = ws[main]
         sched["beta_theory"] = theory_width.copy()
         sched.pop(self.main, None)
         beta = theory_width * beta_scale
+        self.check_instance(bound["terms"], at["terms"], T, beta, delta, beta_scale, sched)
+        anytime = np.broadcast_to(np.asarray(at["value"], dtype=float), (T,)).copy()
         extra = {**{k: float(v) for k, v in c.items() if np.isscalar(v)}, "bucb": self.kind == "bucb",
                  "infinite": self.infinite, "log_eta": ws["log_eta"]}
         if self.kind == "bucb":

@@ -37,7 +37,15 @@ import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 
 import theory
-from boundcheck.claims.families.base import ChunkEvaluator, Family, TheoremInstance, gamma_curves
+from boundcheck.claims.families.base import (
+    ChunkEvaluator,
+    Family,
+    TheoremInstance,
+    check_bound,
+    check_schedule,
+    gamma_curves,
+    real_or_complex,
+)
 from boundcheck.claims.stats import exceeds
 from boundcheck.claims.stats import (
     stats as _scipy_stats,  # scipy.stats's values without importing it (boundcheck.utils.laws)
@@ -567,13 +575,15 @@ def policy_widths(sc: TVScenario, T: int, values: dict) -> dict[str, np.ndarray]
             "gp_ucb": of("gp_ucb")}
 
 
-def trigger_rho_schedule(T: int, delta_B: float) -> np.ndarray:
-    """(T+1,) ρ_{t'} for t' = 0..T (index 0 unused) from the theory module's expression (``et_trigger``)."""
+def trigger_rho_schedule(T: int, delta_B: float, source: Theorem | None = None) -> np.ndarray:
+    """(T+1,) ρ_{t'} for t' = 0..T (index 0 unused): the schedule ``rho_t`` of ``source`` (the theorem checked,
+    where it states the trigger: Lemma 3, or a theorem of your own checked like it), else of Lemma 3
+    (``et_trigger``), where the theorem checked takes the trigger as given."""
     tp = np.arange(T + 1, dtype=float)
     tp[0] = 1.0
-    trig = theory.get("et_trigger")
-    return np.asarray(trig.schedule_values("rho_t", tp, {"delta": float(delta_B), "T": float(T), "R": 1.0}),
-                      dtype=float)
+    trig = theory.get("et_trigger") if source is None else source
+    rho = trig.schedule_values("rho_t", tp, {"delta": float(delta_B), "T": float(T), "R": 1.0})
+    return np.broadcast_to(real_or_complex(rho), tp.shape).copy()
 
 
 def finite_form_uncovered(th: Theorem, values: dict, T: int) -> np.ndarray:
@@ -628,8 +638,29 @@ class TVFamilyBase(Family):
     def base_values(self, sc: TVScenario, T: int, delta: float) -> dict[str, float]:
         return base_values(sc, T, delta)
 
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The width of the theorem's algorithm (``width_t``), read from the theorem held (the other algorithms
+        run with the widths their theorems state); subclasses add what their claims read."""
+        return ("width_t",)
+
     def widths(self, sc: TVScenario, T: int, values: dict) -> dict[str, np.ndarray]:
-        return policy_widths(sc, T, values)
+        """Every policy's width (:func:`policy_widths`), the theorem's algorithm's from the theorem held: a theorem
+        of your own checked like this one runs its own ``width_t`` (under ``beta_rule = "theory"``; the practical
+        rule is the paper's experiments, outside every theorem)."""
+        out = policy_widths(sc, T, values)
+        th = self.theorem
+        if "width_t" in self.schedules_read and sc.beta_rule != "practical":
+            t = np.arange(T + 1, dtype=float)
+            t[0] = 1.0
+            w = th.schedule_values("width_t", t, {k: values.get(k, 0.0) for k in th.symbols})
+            out[th.algorithm] = np.broadcast_to(real_or_complex(w), t.shape).copy()
+        return out
+
+    def rho_source(self) -> Theorem | None:
+        """The theorem whose ``rho_t`` the trigger uses: the theorem held where it reads one (Lemma 3), else None
+        (Lemma 3's, :func:`trigger_rho_schedule`)."""
+        return self.theorem if "rho_t" in self.schedules_read else None
 
     def rho_delta_B(self, sc: TVScenario, delta: float) -> float:
         return sc.delta_B
@@ -653,18 +684,21 @@ class TVFamilyBase(Family):
         widths = self.widths(sc, T, values)
         tp = np.arange(T + 1, dtype=float)
         tp[0] = 1.0
-        rho = trigger_rho_schedule(T, self.rho_delta_B(sc, delta))
+        rho = trigger_rho_schedule(T, self.rho_delta_B(sc, delta), self.rho_source())
+        # before the pilot runs the algorithm with them (check_instance checks every schedule again below)
+        check_schedule(self.theorem_name, widths.get(th.algorithm, widths["et_gp_ucb"]) * beta_scale, delta=delta,
+                       beta_scale=beta_scale)
+        check_schedule(self.theorem_name, rho, delta=delta, label="the trigger's threshold ρ_t")
         extra: dict[str, float] = {"C1": float(8.0 / math.log1p(1.0 / sc.model_noise_var)),
                                    "C2": float((1.0 / sc.model_noise_var) / math.log1p(1.0 / sc.model_noise_var)),
                                    "beta_scale": float(beta_scale)}
         self.theorem_values(sc, T, delta, values, g_up, g_lo, widths, rho, extra)
         values = {k: v for k, v in values.items() if k in th.symbols}
-        bound = th.evaluate(values)
-        if th.anytime_terms is not None:
-            anytime = np.asarray(th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up)["value"],
-                                 dtype=float)
-        else:
-            anytime = np.full(T, np.nan)
+        with np.errstate(all="ignore"):  # a bound that is not finite is refused below, in one line
+            bound = th.evaluate(values)
+            at = (None if th.anytime_terms is None
+                  else th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up))
+        anytime = np.full(T, np.nan) if at is None else at["value"]
         # per-N and per-t arrays of the claims, from the theorem's own expressions
         Ns = np.arange(T + 1, dtype=float)
         Ns[0] = 1.0
@@ -672,20 +706,21 @@ class TVFamilyBase(Family):
                                         "tv_eps": np.full(T + 1, sc.eps_told)}
         # Lemma 8's and Lemmas 5–7's expressions: the theorem's own (Theorems 1 and 2: a planted variant of the
         # theorem changes them), else Theorem 1's (they depend only on the scenario's symbols)
-        ref = th if "lemma8_sigma_N" in th.schedules else theory.get("et_gp_ucb")
+        ref = th if "lemma8_sigma_N" in self.schedules_read else theory.get("et_gp_ucb")
         known = {**self.base_values(sc, T, delta), **values}
         vref = {k: float(known.get(k, 0.0)) for k in ref.symbols}
         for name in ("lemma8_sigma_N", "lemma8_mu_coef_N"):
-            arr = np.broadcast_to(np.asarray(ref.schedule_values(name, Ns, vref), dtype=float), Ns.shape).copy()
+            arr = np.broadcast_to(real_or_complex(ref.schedule_values(name, Ns, vref)), Ns.shape).copy()
             arr[0] = 0.0  # an empty data set: both posteriors are the prior
             sched[name] = arr
         for name, key in (("beta_lemma5_t", "beta_lemma5"), ("beta_lemma7_t", "beta_lemma7"), ("ybar_t", "ybar")):
             if name in ref.schedules:
-                sched[key] = np.broadcast_to(np.asarray(ref.schedule_values(name, tp, vref), dtype=float),
-                                             tp.shape).copy()
+                sched[key] = np.broadcast_to(real_or_complex(ref.schedule_values(name, tp, vref)), tp.shape).copy()
         sched["width_theory"] = widths[th.algorithm] if th.algorithm in widths else widths["et_gp_ucb"]
         beta = widths.pop(th.algorithm, widths.get("et_gp_ucb")) * beta_scale
         sched.update(widths)
+        self.check_instance(bound["terms"], None if at is None else at["terms"], T, beta, delta, beta_scale, sched)
+        anytime = np.asarray(anytime, dtype=float)
         values["gamma_T"] = float(g_up[-1])
         return TheoremInstance(
             horizon=T, delta=float(delta), values=values, beta=beta, xi=np.zeros(T + 1), B=float("nan"),
@@ -777,6 +812,14 @@ def _realised(ev: TVEvaluator) -> np.ndarray:
 class ETFamily(TVFamilyBase):
     """Theorem 1 (``et_gp_ucb``): forms (A), (B), (C) and the lemma-level claims of its proof."""
 
+    #: Lemma 8's and Lemmas 5–7's expressions (the claims' thresholds), read from the theorem held
+    LEMMA_SCHEDULES = ("lemma8_sigma_N", "lemma8_mu_coef_N", "beta_lemma5_t", "beta_lemma7_t", "ybar_t")
+
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The width, the lemmas' thresholds, β_t and β_C(t) (whether form (C) applies) and form (C) itself."""
+        return ("width_t", *self.LEMMA_SCHEDULES, "beta_t", "beta_finite_t", "bound_C")
+
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
@@ -816,10 +859,14 @@ class ETFamily(TVFamilyBase):
 
         values.update(tau_bar=tau_bar, gamma_tau_bar=gam(tau_bar), tau_bar_C=tau_bar_C, gamma_tau_bar_C=gam(tau_bar_C))
         th = self.theorem
-        extra["bound_C"] = float(th.schedule_values("bound_C", float(T), {k: values.get(k, 0.0) for k in th.symbols}))
+        with np.errstate(all="ignore"):
+            bound_C = th.schedule_values("bound_C", float(T), {k: values.get(k, 0.0) for k in th.symbols})
+        # regret_bound_finite compares the regret with form (C): validated as the explicit bound is
+        check_bound(self.theorem_name, {"bound_C": bound_C}, [T], horizon=T, form="form (C) of the bound")
+        extra["bound_C"] = float(np.real(bound_C))
         # form (C) needs β_t ≥ β_C(t) at every t ≤ T, not only at T (the Max in BOUND_C): where it fails the form
         # is not applicable (inapplicable_claims); kept as numbers so the instance stays plain floats
-        ref = th if "beta_finite_t" in th.schedules else theory.get("et_gp_ucb")
+        ref = th if "beta_finite_t" in self.schedules_read else theory.get("et_gp_ucb")
         uncovered = finite_form_uncovered(ref, {**values, "T": float(T)}, T)
         extra["beta_C_uncovered_steps"] = float(uncovered.shape[0])
         if uncovered.size:
@@ -879,6 +926,11 @@ class ETFamily(TVFamilyBase):
 class RFamily(ETFamily):
     """Theorem 2 (``et_r_gp_ucb``): R-GP-UCB with a fixed reset period N."""
 
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The width, the lemmas' thresholds and the bound as printed (a claim of its own)."""
+        return ("width_t", *self.LEMMA_SCHEDULES, "bound_printed")
+
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, TVEvaluator
         nd = frozenset({"n_data"})
@@ -902,8 +954,11 @@ class RFamily(ETFamily):
         values.update(N=float(N), gamma_N=float(g_up[N - 1]))
         th = self.theorem
         extra["period_N"] = float(N)
-        extra["bound_printed"] = float(th.schedule_values("bound_printed", float(T),
-                                                          {k: values.get(k, 0.0) for k in th.symbols}))
+        with np.errstate(all="ignore"):
+            printed = th.schedule_values("bound_printed", float(T), {k: values.get(k, 0.0) for k in th.symbols})
+        # regret_bound_printed compares the regret with it: validated as the explicit bound is
+        check_bound(self.theorem_name, {"bound_printed": printed}, [T], horizon=T, form="the bound as printed")
+        extra["bound_printed"] = float(np.real(printed))
 
     def main_diagnostics(self, ev: TVEvaluator) -> dict[str, np.ndarray]:
         out = self.common_diagnostics(ev)
@@ -954,6 +1009,12 @@ class TVFamily(TVFamilyBase):
 
 class TriggerFamily(TVFamilyBase):
     """``et_trigger`` (Lemma 3): the study's δ is the trigger parameter δ_B."""
+
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The trigger's threshold ρ_t, the lemma's subject (ET-GP-UCB's width is Theorem 1's: Lemma 3 takes it
+        as given)."""
+        return ("rho_t",)
 
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, TVEvaluator

@@ -4,8 +4,6 @@ RKHS baseline, Theorem 3 there), and the paper's own rate γ_t (§6, used in its
 
 from __future__ import annotations
 
-import numpy as np
-
 from boundcheck.claims.families.kernelized import (
     INFO_NEEDS,
     TS_DRAW_RECORDS,
@@ -69,17 +67,22 @@ def gp_ts_claims(c) -> list[ClaimSpec]:
     ]
 
 
-def schedules(values: dict, t: np.ndarray, gamma_prev: np.ndarray) -> dict[str, np.ndarray]:
-    """The widths of every algorithm the paper compares, by policy name: IGP-UCB's β_t (Algorithm 1), GP-TS's v_t
-    (Algorithm 2) and c̃_t (Definition 1), and Srinivas' β̃_t of GP-UCB as the RKHS baseline."""
+def schedules(theorem_id: str) -> dict[str, str | tuple]:
+    """The width of every algorithm the paper compares, by policy name: IGP-UCB's β_t (Algorithm 1), GP-TS's v_t
+    (Algorithm 2) and c̃_t (Definition 1), and Srinivas' β̃_t of GP-UCB as the RKHS baseline (Theorem 3 there).
+
+    The theorem checked gives its own algorithm's width and what its claims read (a name: read from the theorem the
+    family holds, a theorem of your own checked like this one included): β_t for Theorems 2 and 3, v_t and c̃_t
+    (Lemmas 5–13 standardise GP-TS's draws with them) for Theorem 4. The baselines run with the widths the paper's
+    other theorem states (a (theorem, name) pair): whatever a theorem of your own says, IGP-UCB beside GP-TS is
+    Algorithm 1 as printed, and GP-TS beside IGP-UCB is Algorithm 2."""
     cg, ts = _BY_ID["igp_ucb"], _BY_ID["gp_ts"]
-    return {
-        "igp_ucb": cg.schedule_values("beta_t", t, values, gamma_prev),
-        "gp_ucb": cg.schedule_values("beta_gp_ucb_t", t, values, gamma_prev),
-        "gp_ts": ts.schedule_values("v_t", t, values, gamma_prev),
-        "gp_ts_ctilde": ts.schedule_values("ctilde_t", t, values),
-    }
+    if theorem_id == "gp_ts":
+        return {"gp_ts": "v_t", "gp_ts_ctilde": "ctilde_t", "igp_ucb": (cg, "beta_t"), "gp_ucb": (cg, "beta_gp_ucb_t")}
+    return {"igp_ucb": "beta_t", "gp_ucb": (cg, "beta_gp_ucb_t"), "gp_ts": (ts, "v_t"),
+            "gp_ts_ctilde": (ts, "ctilde_t")}
 
 
 _CLAIMS = {"igp_ucb_confidence": confidence_claims, "igp_ucb": igp_ucb_claims, "gp_ts": gp_ts_claims}
-FAMILIES = tuple(KernelizedFamily(th, _CLAIMS[th.id], schedules, gamma_rates=_RATES) for th in igp_ucb_gp_ts.THEOREMS)
+FAMILIES = tuple(KernelizedFamily(th, _CLAIMS[th.id], schedules(th.id), gamma_rates=_RATES)
+                 for th in igp_ucb_gp_ts.THEOREMS)

@@ -6,7 +6,7 @@ from functools import cached_property
 
 import numpy as np
 
-from boundcheck.claims.families.base import ChunkEvaluator, Family
+from boundcheck.claims.families.base import ChunkEvaluator, Family, check_bound
 from boundcheck.claims.stats import exceeds
 from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.model.information import gain_increments
@@ -222,8 +222,19 @@ class PEGPUCBFamily(Family):
         """γ_T of Theorem 4.1 uses the noise variance R² (Theorem 4.1; Lemma 5.3)."""
         return scenario.noise**2
 
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """β_t and ξ_t (the algorithm's width, the noise event's threshold), B and C (the bounded-function event, the
+        information chain) and the tight form of the bound: each from the theorem held."""
+        return ("beta_t", "xi_t", "B", "C", "bound_tight")
+
     def extra_constants(self, values: dict) -> dict[str, float]:
-        return {"bound_tight": float(self.theorem.schedule_values("bound_tight", 1.0, values))}
+        with np.errstate(all="ignore"):  # one that is not finite is refused below, in one line
+            tight = self.theorem.schedule_values("bound_tight", 1.0, values)
+        # regret_bound_tight compares the regret with it: validated as the explicit bound is
+        check_bound(self.theorem_name, {"bound_tight": tight}, [int(values["T"])], horizon=int(values["T"]),
+                    form="the tight form of the bound")
+        return {"bound_tight": float(np.real(tight))}
 
     def max_step_regret(self, scenario: Scenario, inst) -> tuple[float, str]:
         return 2.0 * inst.B, "while max_{t,x}|f| ≤ B (the bounded_function event, probability ≥ 1 − δ/2)"

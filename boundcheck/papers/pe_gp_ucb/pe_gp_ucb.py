@@ -54,6 +54,14 @@ class PEGPUCB(UCBPolicy):
         self.p_t, x_t = np.divmod(flat, n)
         return x_t[:, None], (self._rows, self.p_t, x_t)
 
+    def locate(self, action: np.ndarray) -> tuple:
+        """An implementation's x_t (as a shadow): p_t = argmax over U_{t−1} of UCB^p_{t−1}(x_t), ties to the lowest
+        p, as the joint argmax breaks them."""
+        x_t = action[:, 0]
+        score = self._score[self._rows, :, x_t]  # (m, P)
+        self.p_t = np.argmax(np.where(self.active, score, -np.inf), axis=1)
+        return self._rows, self.p_t, x_t
+
     def choice_values(self, score: np.ndarray) -> np.ndarray:
         """max over the active priors U_{t−1} of U^p_t(x): the value of choosing x in the joint argmax."""
         return np.where(self.active[:, :, None], score, -np.inf).max(axis=1)

@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 import theory
-from boundcheck.claims.families.base import ChunkEvaluator, Family, TheoremInstance
+from boundcheck.claims.families.base import ChunkEvaluator, Family, TheoremInstance, real_or_complex
 from boundcheck.claims.stats import exceeds
 from boundcheck.claims.table import ClaimSpec
 from boundcheck.errors import BoundcheckError
@@ -315,6 +315,12 @@ class VariationBudgetFamily(Family):
         self.kind = "restart" if "H" in theorem.symbols else "window"
         super().__init__(theorem)
 
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        """The algorithm's β_t (also β^conf_t of the confidence claims), ξ (Lemma 1's drift factor) and, for a
+        restarting algorithm, Lemma 1's width at level δ for one block."""
+        return ("beta_t", "xi", "beta_block_t") if self.kind == "restart" else ("beta_t", "xi")
+
     def claim_table(self) -> list[ClaimSpec]:
         c, E = self.theorem.claim, VBEvaluator
         if self.theorem.id.endswith("_literal"):
@@ -357,33 +363,39 @@ class VariationBudgetFamily(Family):
         t = np.arange(T + 1, dtype=float)
         t[0] = 1.0
 
-        def full(x):
-            return np.broadcast_to(np.asarray(x, dtype=float), t.shape).copy()
+        def full(x):  # complex kept: refused by check_instance, not truncated by numpy
+            return np.broadcast_to(real_or_complex(x), t.shape).copy()
 
-        def beta_of(theorem_id: str, name: str, kind: str, win: int) -> np.ndarray:
-            other = theory.get(theorem_id)
-            vals = _values(other, sc, T, delta, win, g_up)
+        def beta_of(source: theory.Theorem, name: str, kind: str, win: int) -> np.ndarray:
+            vals = _values(source, sc, T, delta, win, g_up)
             gprev = _gamma_at(g_up, _retained(kind, win, T))
-            return full(other.schedule_values(name, t, vals, gprev))
+            return full(source.schedule_values(name, t, vals, gprev))
 
-        own = beta_of(th.id, "beta_t", self.kind, window)
+        # the checked algorithm's β, Lemma 1's one-block width and ξ are the theorem's own (a theorem of your own
+        # checked like this one: yours, schedules_read); the baselines run with the widths their theorems state
+        own = beta_of(th, "beta_t", self.kind, window)
+        restart, window_th = theory.get("r_gp_ucb"), theory.get("sw_gp_ucb")
         sched = {
-            "r_gp_ucb_zs": beta_of("r_gp_ucb", "beta_t", "restart", window),
-            "r_gp_ucb_zs_pseudocode": beta_of("r_gp_ucb", "beta_pseudocode_t", "restart", window),
-            "sw_gp_ucb": beta_of("sw_gp_ucb", "beta_t", "window", window),
-            "sw_gp_ucb_pseudocode": beta_of("sw_gp_ucb", "beta_pseudocode_t", "window", window),
-            "igp_ucb": beta_of("r_gp_ucb", "beta_t", "restart", T),  # IGP-UCB = R-GP-UCB with H = T (never forgets)
+            "r_gp_ucb_zs": beta_of(restart, "beta_t", "restart", window),
+            "r_gp_ucb_zs_pseudocode": beta_of(restart, "beta_pseudocode_t", "restart", window),
+            "sw_gp_ucb": beta_of(window_th, "beta_t", "window", window),
+            "sw_gp_ucb_pseudocode": beta_of(window_th, "beta_pseudocode_t", "window", window),
+            "igp_ucb": beta_of(restart, "beta_t", "restart", T),  # IGP-UCB = R-GP-UCB with H = T (never forgets)
         }
         sched[self.main] = own  # the theorem's algorithm uses the theorem's β (popped into the study's β)
-        block = (beta_of("r_gp_ucb", "beta_block_t", "restart", window) if self.kind == "restart" else own)
+        block = (beta_of(th, "beta_block_t", "restart", window) if self.kind == "restart" else own)
         sched["conf_width"] = own * beta_scale
         sched["block_width"] = block * beta_scale
         beta = sched.pop(self.main) * beta_scale
         xi_t = full(th.schedule_values("xi", t, values))
-        bound = th.evaluate(values)
         steps = np.arange(1, T + 1, dtype=float)
         has_anytime = th.anytime_terms is not None
-        anytime = th.evaluate_anytime(values, steps, g_up)["value"] if has_anytime else np.full(T, np.nan)
+        with np.errstate(all="ignore"):  # a bound that is not finite is refused below, in one line
+            bound = th.evaluate(values)
+            at = th.evaluate_anytime(values, steps, g_up) if has_anytime else None
+        self.check_instance(bound["terms"], None if at is None else at["terms"], T, beta, delta, beta_scale,
+                            {"xi": xi_t, **sched})
+        anytime = at["value"] if has_anytime else np.full(T, np.nan)
         wname = "H" if self.kind == "restart" else "w"
         restored = theory.get("r_gp_ucb" if self.kind == "restart" else "sw_gp_ucb")
         nb = int(np.ceil(T / window))
