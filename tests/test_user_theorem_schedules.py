@@ -74,7 +74,7 @@ ANYTIME_INF = bad("ut_anytime_inf", sp.sqrt(T), t / (t - 3))  # +inf at t = 3
 '''
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per process: a theorem id may come from one file only in a process
 def theorems(tmp_path_factory) -> Path:
     f = tmp_path_factory.mktemp("user_theorems") / "my_theorems.py"
     f.write_text(THEOREMS.format(examples=str(EXAMPLES)))
