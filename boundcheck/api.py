@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .errors import BoundcheckError
 from .utils import usercode
-from .utils.settings import DEFAULT_FALSE_ALARM, SettingsKeywords, VerifySettings, settings_from
+from .utils.settings import DEFAULT_FALSE_ALARM, DEFAULT_MAX_RUNS, SettingsKeywords, VerifySettings, settings_from
 
 if TYPE_CHECKING:  # the engine's modules are imported by the functions that use them (see the module docstring)
     from typing import Unpack
@@ -60,7 +60,6 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
 
 DEFAULT_RUNS = 200
 MAX_SWEEP_CELLS = 10_000  # a sweep runs its cells one after another: more is a mistake (issue 25: 1000 × 1000)
-DEFAULT_MAX_RUNS = 2000  # verify --until-conclusive stops here if a claim is still undecided
 REPRODUCE_FALSE_ALARM = 0.05
 
 PolicyLike = "str | PolicySpec | type | Callable"  # a string: PolicySpec is imported only when a study is built
@@ -840,7 +839,8 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
           settings: VerifySettings | None = None, policies: Sequence[PolicyLike] | None = None,
           algorithm: PolicyLike | Sequence[PolicyLike] | None = None, page: bool | None = None,
           on_cell: Callable[[int, int, str, dict | None], None] | None = None,
-          defects: Sequence[str] | None = None, **keywords: Unpack[SettingsKeywords]) -> dict:
+          defects: Sequence[str] | None = None, on_setup: Callable[[int, int], None] | None = None,
+          **keywords: Unpack[SettingsKeywords]) -> dict:
     """Run (or resume) a sweep: one study per cell of the grid of ``vary`` (``"NAME=V1,V2"`` or :class:`Axis`).
 
     ``settings`` or its fields as keywords: see :func:`verify`; a varied runs, horizon, delta, seed or beta_scale
@@ -849,12 +849,16 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
     per cell × claim, columns in :data:`boundcheck.study.sweep.COLUMNS`), the configuration and the cells'
     verdicts to ``out/sweep.json``, the page to ``out/index.html`` (unless ``report`` is false; ``page`` is its
     older name). Returns the content of ``sweep.json`` with the paths. ``on_cell(done, total, cell, summary)`` is
-    called before each cell (summary None) and after it. Each cell is a verify with its own false-alarm budget
-    ``false_alarm``; a cell where the theorem does not apply refuses the whole sweep before any cell runs (exit
-    3) unless ``allow_out_of_theory``. ``defects``: planted in every cell (a negative control, as in verify).
+    called before each cell (summary None) and after it; ``on_setup(checked, total)`` while the cells are checked
+    before the first one runs (first ``(0, total)``, before any cell is resolved, then after each cell). Each cell is
+    a verify with its own false-alarm budget ``false_alarm``; a cell where the theorem does not apply refuses the
+    whole sweep before any cell runs (exit 3) unless ``allow_out_of_theory``. ``defects``: planted in every cell
+    (a negative control, as in verify).
 
-    Sized before any cell runs: at most :data:`MAX_SWEEP_CELLS` cells, and each cell's memory estimate within
-    ``max_memory`` (default: the memory available)."""
+    Sized before any cell runs: at most :data:`MAX_SWEEP_CELLS` cells (counted from the values, before any of them
+    is read), and each cell's memory estimate within ``max_memory`` (default: the memory available). The checks
+    cost one pass over the cells: a scenario, a study and the theorem's instance are made once per distinct
+    combination of the values they depend on (a sweep over seeds checks one), not once per cell."""
     import math
 
     from .study.preflight import check_applicable, estimate_study_memory, run_options
@@ -867,13 +871,17 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
         keywords = {**keywords, "report": page}
     s = settings_from(settings, keywords, caller="sweep")
     th = resolve_theorem(theorem)
-    axes = [a if isinstance(a, Axis) else parse_vary(a) for a in vary]
-    if not axes:
+    if not vary:
         raise BoundcheckError("a sweep needs at least one --vary NAME=V1,V2,...")
-    count = math.prod(len(a.values) for a in axes)
+    # the cap first, from the number of values alone (a value is read only when the sweep is small enough)
+    sizes = [len(a.values) if isinstance(a, Axis) else str(a).partition("=")[2].count(",") + 1 for a in vary]
+    count = math.prod(sizes)
     if count > MAX_SWEEP_CELLS:
-        raise BoundcheckError(f"a sweep of {count} cells ({' × '.join(str(len(a.values)) for a in axes)}) is more "
+        raise BoundcheckError(f"a sweep of {count} cells ({' × '.join(map(str, sizes))}) is more "
                               f"than {MAX_SWEEP_CELLS}; split it into several sweeps")
+    if on_setup:
+        on_setup(0, count)
+    axes = [a if isinstance(a, Axis) else parse_vary(a) for a in vary]
     planted = resolve_defects(th, defects) if defects else []
     base = resolve_scenario(scenario, th)
     grid = cells(axes)
@@ -886,30 +894,48 @@ def sweep(theorem: str | Theorem, vary: Sequence[str | Axis], scenario: str | Pa
 
         check_report_dir(out)  # its index.html is the sweep's page: never someone else's, overwritten
     fixed = {"runs": s.runs, "horizon": s.horizon, "delta": s.delta, "seed": s.seed, "beta_scale": s.beta_scale}
-    # resolve every cell before running any: a bad value fails at once, with nothing written
+    # resolve every cell before running any: a bad value fails at once, with nothing written. What is checked
+    # depends on the scenario's values and on runs, horizon, δ, β scale (never on the seed): each distinct
+    # combination is checked once, so the pass is linear in the cells and a sweep over seeds checks one study
+    scenario_keys = [a.name for a in axes if a.name not in fixed]
+    scenarios: dict[tuple, Scenario] = {}
+    settings_of: dict[tuple, VerifySettings] = {}
+    checked: dict[tuple, StudySpec] = {}
+    conditions = Conditions(beta_scale=s.beta_scale, defects=tuple(d.name for d in planted))
     plan = []
-    for params in grid:
-        sc = vary_scenario(base, params)
-        cell = s.replace(**{k: v for k, v in params.items() if k in fixed}, out=out / "cells" / cell_id(params),
-                         report=False)
-        spec = build_study(th, sc, runs=cell.runs, horizon=cell.horizon, delta=cell.delta, seed=cell.seed,
-                           beta_scale=cell.beta_scale, policies=policies, algorithm=algorithm)
-        check_applicable(spec, Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted)),
-                         s.allow_out_of_theory)
-        spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
-        # the bound and β_t finite in every cell (a non-finite one is refused before the first cell runs)
-        spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
-        largest = spec if not cell.until_conclusive else replace(
-            spec, runs=DEFAULT_MAX_RUNS if cell.max_runs is None else cell.max_runs)
-        check_memory(estimate_study_memory(largest, _capped_jobs(run_options(cell), largest)[0]), cell.max_memory,
-                     hint=f"cell {cell_id(params)}: lower --runs, --horizon or --jobs, or set --max-memory if you "
-                          f"know better")
-        plan.append((cell_id(params), params, sc, cell, spec))
+    for i, params in enumerate(grid):
+        skey = tuple(repr(params[k]) for k in scenario_keys)
+        if skey not in scenarios:
+            scenarios[skey] = vary_scenario(base, params)
+        sc = scenarios[skey]
+        study = {k: v for k, v in params.items() if k in fixed}
+        vkey = tuple(repr(v) for v in study.values())
+        if vkey not in settings_of:  # validated without its folder (the cell's own is set when it runs)
+            settings_of[vkey] = s.replace(**study, out=None, report=False)
+        cell = settings_of[vkey]
+        ckey = (skey, cell.runs, cell.horizon, cell.delta, cell.beta_scale)
+        if ckey not in checked:
+            spec = build_study(th, sc, runs=cell.runs, horizon=cell.horizon, delta=cell.delta, seed=cell.seed,
+                               beta_scale=cell.beta_scale, policies=policies, algorithm=algorithm)
+            check_applicable(spec, replace(conditions, beta_scale=spec.beta_scale), s.allow_out_of_theory)
+            spec.family.bound_values(spec.scenario, spec.horizon, spec.delta)
+            # the bound and β_t finite in every cell (a non-finite one is refused before the first cell runs)
+            spec.family.instantiate(spec.scenario, spec.horizon, spec.delta, spec.beta_scale)
+            largest = spec if not cell.until_conclusive else replace(
+                spec, runs=DEFAULT_MAX_RUNS if cell.max_runs is None else cell.max_runs)
+            check_memory(estimate_study_memory(largest, _capped_jobs(run_options(cell), largest)[0]),
+                         cell.max_memory, hint=f"cell {cell_id(params)}: lower --runs, --horizon or --jobs, or set "
+                                               f"--max-memory if you know better")
+            checked[ckey] = spec
+        plan.append((cell_id(params), params, sc, cell, checked[ckey]))
+        if on_setup:
+            on_setup(i + 1, count)
     uninformed = next((p.name for p in plan[0][4].policies if getattr(p.declared, "role", "") == "uninformed"), None)
     rows, info = [], []
     for i, (cid, params, sc, cell, _) in enumerate(plan):
         if on_cell:
             on_cell(i, len(plan), cid, None)
+        cell = cell.replace(out=out / "cells" / cid)
         summary = verify(th, sc, settings=cell, policies=policies, algorithm=algorithm, defects=planted)
         rows.append((cid, params, summary))
         info.append({"cell": cid, "params": params, "verdict": summary["verdict"], "in_theory": summary["in_theory"],

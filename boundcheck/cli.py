@@ -149,6 +149,19 @@ def _integer(text: str) -> int:
 _integer.__name__ = "integer"  # argparse names the type in its message
 
 
+def _real(text: str) -> float:
+    """A number flag: ``0.1``, ``-2``, ``1e-3``, ``.5``, ``1_000.5``; ``inf`` and ``nan`` are read (each setting
+    refuses them by name). ASCII digits only, as :func:`_integer` (Python's ``float`` takes ``０.１``, full-width
+    digits), underscores only between groups of three digits of the integer part."""
+    t = text.strip()
+    number = r"[+-]?(?:(?:[0-9]{1,3}(?:_[0-9]{3})+|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    if not (re.fullmatch(number, t, flags=re.ASCII)
+            or re.fullmatch(r"[+-]?(?:inf|infinity|nan)", t, flags=re.ASCII | re.IGNORECASE)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    return float(t.replace("_", ""))
+_real.__name__ = "number"
+
+
 def _json_default(o):
     import numpy as np
 
@@ -546,6 +559,8 @@ def _settings(**values) -> api.VerifySettings:
 
 #: without a terminal (a CI log), progress is one plain line to stderr at most this often, seconds
 PLAIN_PROGRESS_EVERY = 5.0
+#: a sweep checks its cells before the first runs: past this many seconds it says how far it got
+SWEEP_SETUP_QUIET = 0.5
 
 
 def _plain_progress(label: str):
@@ -767,6 +782,18 @@ def cmd_sweep(args) -> int:
             con.print(escape(f"[{done}/{total}] {cell}: {summary['verdict']}")
                       + ("" if summary["in_theory"] else " (out of theory)"))
 
+    checking = {"t0": 0.0, "last": None}
+
+    def on_setup(done, total):  # every cell is checked before the first runs: a line from the first second on
+        now = time.monotonic()
+        if done == 0:
+            checking["t0"] = now
+        elif done < total and now - checking["t0"] >= SWEEP_SETUP_QUIET and (
+                checking["last"] is None or now - checking["last"] >= PLAIN_PROGRESS_EVERY):
+            checking["last"] = now
+            print(f"sweep {th.id}: {total} cells; checked {done} of them before the first runs "
+                  f"[{now - checking['t0']:.0f} s]", file=sys.stderr, flush=True)
+
     cfg = _load_config(args.config) if args.config else {}
     for k in VERIFY_KEYS:  # command-line flags win over the config file
         v = getattr(args, k, None)
@@ -778,7 +805,7 @@ def cmd_sweep(args) -> int:
     defects = [defects] if isinstance(defects, str) else list(defects)
     algorithm = cfg.get("algorithm") or None
     result = api.sweep(th, args.vary, cfg.get("scenario"), settings=settings, algorithm=algorithm,
-                       on_cell=on_cell, defects=defects)
+                       on_cell=on_cell, defects=defects, on_setup=on_setup)
     if args.json:
         _print_json(result)
     else:
@@ -1039,13 +1066,13 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EXIT_CODES_SIMPLE)
     s.add_argument("--kernel", required=True, choices=["rbf", "matern12", "matern32", "matern52", "linear"],
                    help="kernel (required)")
-    s.add_argument("--lengthscale", type=float, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form; default: 0.2)")
+    s.add_argument("--lengthscale", type=_real, default=0.2, help="ℓ in exp(-d²/(2ℓ²)) (usual form; default: 0.2)")
     s.add_argument("--grid", type=_integer, default=20, help="points per axis of the regular grid in [0,1]^d "
                                                              "(default: 20)")
     s.add_argument("--dim", type=_integer, default=1, help="dimension d (default: 1)")
-    s.add_argument("--noise", type=float, default=0.1, help="noise standard deviation R, λ = R² (default: 0.1)")
+    s.add_argument("--noise", type=_real, default=0.1, help="noise standard deviation R, λ = R² (default: 0.1)")
     s.add_argument("--horizon", type=_integer, required=True, help="T, number of rounds (required)")
-    s.add_argument("--eps", type=float, default=0.0, help="time-variation ε ∈ [0, 1) of the kernel "
+    s.add_argument("--eps", type=_real, default=0.0, help="time-variation ε ∈ [0, 1) of the kernel "
                                                           "(default: 0, stationary)")
     s.add_argument("--batch", type=_integer, default=1, help="K observations per round (default: 1)")
     s.add_argument("--max-memory", dest="max_memory", metavar="SIZE",
@@ -1062,16 +1089,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scenario", help="scenario name (default: the theorem's default scenario, listed below)")
     s.add_argument("--runs", type=_integer, help=f"Monte Carlo runs, e.g. 200, 1e4 (default: {200})")
     s.add_argument("--horizon", type=_integer, help="T, rounds per run (default: the scenario's)")
-    s.add_argument("--delta", type=float, help="confidence parameter δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--delta", type=_real, help="confidence parameter δ ∈ (0, 1) (default: the scenario's)")
     s.add_argument("--seed", type=_integer, help="seed, an integer in [0, 2^63 - 1] (default: 0)")
     s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"],
                    help="joblib backend; dask needs boundcheck[dask] (default: loky)")
     s.add_argument("--scheduler", metavar="ADDR",
                    help="dask.distributed scheduler address; only with --backend dask (default: a LocalCluster)")
-    s.add_argument("--beta-scale", dest="beta_scale", type=float, metavar="C",
+    s.add_argument("--beta-scale", dest="beta_scale", type=_real, metavar="C",
                    help="multiply β_t by C > 0; out of theory, a negative control (default: 1)")
-    s.add_argument("--false-alarm", dest="false_alarm", type=float, metavar="A",
+    s.add_argument("--false-alarm", dest="false_alarm", type=_real, metavar="A",
                    help="family-wise false-alarm budget A ∈ (0, 1): a verify of a correct theorem on correct code "
                         "calls any claim violated with probability at most A (Holm across the stochastic claims; "
                         "default: 0.01)")
@@ -1079,7 +1106,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add chunks of runs until every claim is settled (anytime-valid tests) or --max-runs "
                         "(default: off)")
     s.add_argument("--max-runs", dest="max_runs", type=_integer, metavar="N",
-                   help="with --until-conclusive: stop at N runs, at least one chunk of 25 (default: 2000)")
+                   help="with --until-conclusive: stop at N runs, at least one chunk of 25 and --runs (default: 2000)")
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="run a scenario that breaks an assumption anyway, labelled 'outside the theorem' "
                         "(default: refuse, exit 3)")
@@ -1089,7 +1116,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-conformance", dest="no_conformance", action="store_true",
                    help="do not check that the checked code behaves as the theorem's algorithm (for a deliberately "
                         "different algorithm); the verdict is then out of theory (default: checked)")
-    s.add_argument("--policy-timeout", dest="policy_timeout", type=float, metavar="SECONDS",
+    s.add_argument("--policy-timeout", dest="policy_timeout", type=_real, metavar="SECONDS",
                    help="time limit of one call into a user's policy code (ask, tell, select, update); overrunning "
                         "it is an error, exit 2 (default: 60)")
     s.add_argument("--allow-incomplete", dest="allow_incomplete", action="store_true",
@@ -1120,9 +1147,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scenario", help="a built-in scenario name or a scenario file (default: the theorem's)")
     s.add_argument("--runs", type=_integer, help="Monte Carlo runs per cell (default: the scenario's, else 200)")
     s.add_argument("--horizon", type=_integer, help="T (default: the scenario's)")
-    s.add_argument("--delta", type=float, help="δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--delta", type=_real, help="δ ∈ (0, 1) (default: the scenario's)")
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
-    s.add_argument("--beta-scale", dest="beta_scale", type=float, help="multiply β_t by C > 0 (default: 1)")
+    s.add_argument("--beta-scale", dest="beta_scale", type=_real, help="multiply β_t by C > 0 (default: 1)")
     s.add_argument("--algorithm", action="append", metavar="FILE.py:CLASS",
                    help="your implementation checked in each cell (default: the theorem's algorithm)")
     s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
@@ -1130,7 +1157,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (default: a LocalCluster)")
     s.add_argument("--out", metavar="DIR", help="sweep directory (default: reports/<theorem>-sweep)")
     s.add_argument("--json", action="store_true", help="print the sweep's JSON (default: a table)")
-    s.add_argument("--false-alarm", dest="false_alarm", type=float, metavar="A",
+    s.add_argument("--false-alarm", dest="false_alarm", type=_real, metavar="A",
                    help="each cell's false-alarm budget, as in verify (default: 0.01)")
     s.add_argument("--allow-out-of-theory", dest="allow_out_of_theory", action="store_true",
                    help="run cells that break an assumption anyway, labelled (default: refuse the sweep, exit 3)")
@@ -1157,14 +1184,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scenario", help="scenario name or file (default: the theorem's)")
     s.add_argument("--runs", type=_integer, help="N: the verify whose power is measured (default: 200)")
     s.add_argument("--horizon", type=_integer, help="T (default: the scenario's)")
-    s.add_argument("--delta", type=float, help="δ ∈ (0, 1) (default: the scenario's)")
+    s.add_argument("--delta", type=_real, help="δ ∈ (0, 1) (default: the scenario's)")
     s.add_argument("--seed", type=_integer, default=0, help="seed (default: 0)")
     s.add_argument("--defect", action="append", metavar="NAME",
                    help="only these defects; repeat for several (default: every one that applies to the theorem)")
     s.add_argument("--jobs", type=_integer, default=-1, help=JOBS_HELP)
     s.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                    help="joblib backend (default: loky)")
-    s.add_argument("--false-alarm", dest="false_alarm", type=float, default=0.01, metavar="A",
+    s.add_argument("--false-alarm", dest="false_alarm", type=_real, default=0.01, metavar="A",
                    help="the false-alarm budget of the verify whose power is measured (default: 0.01)")
     s.add_argument("--subsets", type=_integer, default=200, help="random N-run subsets judged per defect "
                                                                  "(default: 200)")
@@ -1207,7 +1234,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_integer, help="seed (default: 0)")
     s.add_argument("--jobs", type=_integer, help=JOBS_HELP)
     s.add_argument("--out", metavar="DIR", help="output folder (default: reports/reproduce/<paper>)")
-    s.add_argument("--false-alarm", dest="false_alarm", type=float,
+    s.add_argument("--false-alarm", dest="false_alarm", type=_real,
                    help="family-wise probability that any verdict is wrong (default: 0.05)")
     s.add_argument("--explore", action="store_true",
                    help="re-test the claims that did not reproduce over the grid of unstated settings (default: off)")
@@ -1266,6 +1293,8 @@ def cmd_store(args) -> int:
     else:
         for line in result.get("repaired", []):
             print(f"repaired: {line}")
+        for line in result.get("problems", []) if args.action == "check" else []:
+            print(f"problem: {line}")
         for what, why in result["refused"].items():
             print(f"not recovered: {what}: {why}")
         print(result["message"])

@@ -74,12 +74,13 @@ def test_an_explored_grid_is_sized_by_its_cells_runs_and_workers():
 
 
 @pytest.mark.parametrize("text, n", [("4G", 4 * 2**30), ("4GiB", 4 * 2**30), ("4GB", 4 * 10**9), ("500M", 500 * 2**20),
-                                     ("1.5T", int(1.5 * 2**40)), ("123", 123), (2048, 2048)])
+                                     ("1.5T", int(1.5 * 2**40)), ("123456", 123456), (2048, 2048),
+                                     ("1.3G", int(1.3 * 2**30))])
 def test_parse_size(text, n):
     assert parse_size(text) == n
 
 
-@pytest.mark.parametrize("bad", ["", "4X", "-1G", "0", "lots", True, 1.5, "1e30T"])
+@pytest.mark.parametrize("bad", ["", "4X", "-1G", "0", "lots", True, 1.5, "1e30T", "2.5", "123", "0.5K", 5, "４G"])
 def test_parse_size_refuses(bad):
     with pytest.raises(BoundcheckError):
         parse_size(bad)

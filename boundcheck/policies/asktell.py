@@ -76,15 +76,36 @@ def _blas_controller():
     return ThreadpoolController()
 
 
-def _read_only(a: np.ndarray) -> np.ndarray:
-    v = np.asarray(a).view()
-    v.flags.writeable = False
-    return v
+def _read_only(a) -> np.ndarray:
+    """A copy of ``a`` that cannot be made writable: its memory is an immutable ``bytes`` object, so
+    ``setflags(write=True)`` raises ValueError (a read-only *view* of a writable array, or a copy that owns its
+    memory, can be unlocked that way, and a user's code could then change what every run shares)."""
+    a = np.ascontiguousarray(a)
+    return np.frombuffer(a.tobytes(), dtype=a.dtype).reshape(a.shape)
+
+
+def _read_only_prior(p: GPPrior, arrays: dict[int, np.ndarray]) -> GPPrior:
+    """A copy of the prior ``p`` whose arrays are :func:`_read_only` copies (``arrays``: the copies already made,
+    by the id of their original: a kernel shared by the context and a prior is copied once)."""
+    import copy
+
+    q = copy.copy(p)
+    for name, value in vars(p).items():
+        if isinstance(value, np.ndarray):
+            if id(value) not in arrays:
+                arrays[id(value)] = _read_only(value)
+            object.__setattr__(q, name, arrays[id(value)])
+    return q
 
 
 @dataclass(frozen=True, eq=False)
 class AskTellContext:
-    """What one run of an ask/tell policy is given (arrays are read-only; index points by row of ``points``).
+    """What one run of an ask/tell policy is given (index points by row of ``points``).
+
+    Read-only: every array here (``points``, ``kernel``, ``mean``, ``beta``, ``xi``, each prior's ``K`` and
+    ``mean``) and the ``available`` mask ``ask`` is given are copies whose memory is immutable: writing into one, or
+    ``setflags(write=True)`` on it, raises ValueError; a policy that needs to change one works on its own copy
+    (``a.copy()``). The runs of a chunk share these copies (none can change them), never boundcheck's own arrays.
 
     Attributes
     ----------
@@ -271,11 +292,13 @@ class AskTellAdapter(Policy):
     # ------------------------------------------------------------------ the batched protocol
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
-        model = ctx.candidates[0]
-        n = model.n
+        n = ctx.candidates[0].n
         points = ctx.points if ctx.points is not None else np.arange(n, dtype=float)[:, None]
-        shared = dict(points=_read_only(points), kernel=_read_only(model.K), mean=_read_only(model.mean),
-                      eps=float(model.eps), priors=tuple(ctx.candidates), noise_sd=float(ctx.noise_sd),
+        copies: dict[int, np.ndarray] = {}
+        priors = tuple(_read_only_prior(p, copies) for p in ctx.candidates)  # never the study's own arrays
+        model = priors[0]
+        shared = dict(points=_read_only(points), kernel=model.K, mean=model.mean,
+                      eps=float(model.eps), priors=priors, noise_sd=float(ctx.noise_sd),
                       noise_var=float(ctx.noise_var), horizon=int(ctx.horizon), delta=float(ctx.delta),
                       beta=_read_only(np.array(ctx.schedule(self.name), dtype=float)),
                       xi=_read_only(np.array(ctx.xi, dtype=float)), B=None if ctx.B is None else float(ctx.B),

@@ -112,6 +112,10 @@ class Policy:
     #: True when ``start`` sets ``posterior`` and ``truth_prior`` (the engine then monitors the true posterior)
     provides_posterior: ClassVar[bool] = False
     role: ClassVar[str] = "baseline"  # "baseline", "oracle" (told the truth) or "uninformed" (random search)
+    #: True for an algorithm that chooses one point per round (K = 1): it cannot act on super arms of K > 1 base
+    #: arms, and a study of such a scenario is refused before it runs (False: it handles any K, or it is not
+    #: known, e.g. a user's code, whose select() is checked at every step)
+    one_arm: ClassVar[bool] = False
     description: ClassVar[str] = ""  # one line for reports' glossaries
     posterior: Posterior | None = None
     truth_prior: int | None = None  # index in ``posterior.priors`` of p* (for the truth-side monitors)

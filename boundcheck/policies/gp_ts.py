@@ -39,6 +39,7 @@ class GPTS(Policy):
     name = "gp_ts"
     label = "GP-TS"
     provides_posterior = True
+    one_arm = True
     description = "GP Thompson sampling"
     records = frozenset({"mu", "sigma", "sample", "width", "ts_dev", "draw_dev", "draw_fixed", "mu_fixed",
                          "sigma_fixed", "draw_prev", "mu_prev", "sigma_prev"})

@@ -27,6 +27,7 @@ def _pdf(z: np.ndarray) -> np.ndarray:
 
 class _Improvement(Policy):
     provides_posterior = True
+    one_arm = True
     xi = 0.01
     records = frozenset({"mu", "sigma"})
 

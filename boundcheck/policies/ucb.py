@@ -29,6 +29,8 @@ class UCBPolicy(Policy):
     """Base class of the UCB variants (see the module docstring). Subclasses set ``self.width`` (the (T+1,) width
     schedule) in ``start`` or override :meth:`width_at`, and expose the model they score with."""
 
+    one_arm = True  # argmax takes the oracle's first base arm
+
     _rows: np.ndarray
     conformance_monitors = frozenset({"conform_gap"})
 

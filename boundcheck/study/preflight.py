@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import NotApplicable
+from ..errors import BoundcheckError, NotApplicable
 from ..model.posterior import PATHWISE_MAX_HORIZON
 from ..utils.resources import MemoryEstimate, check_memory, gamma_memory
 from ..utils.settings import VerifySettings
@@ -23,7 +23,8 @@ from .runner import RunOptions, task_runs
 from .spec import StudySpec
 from .store import ResultStore
 
-__all__ = ["run_options", "check_applicable", "estimate_study_memory", "estimate_grid_memory", "preflight"]
+__all__ = ["run_options", "check_applicable", "check_actions", "estimate_study_memory", "estimate_grid_memory",
+           "preflight"]
 
 _MB = 1024**2
 _INTERPRETER = 300 * _MB  # python + numpy/scipy/pandas/sympy, the parent
@@ -132,12 +133,44 @@ def estimate_grid_memory(spec: StudySpec, options: RunOptions, cells: int, confi
                            "cells' data kept": screen_kept + confirm_kept, "interpreter": _INTERPRETER})
 
 
+def _one_arm_class(p) -> type | None:
+    """The built-in policy class of ``p`` when it chooses one point per round (``Policy.one_arm``), else None;
+    read from the class (or a partial of it) without building the policy: a user's factory is not called."""
+    f = p.factory
+    cls = f if isinstance(f, type) else getattr(f, "func", None)
+    return cls if isinstance(cls, type) and getattr(cls, "one_arm", False) else None
+
+
+def check_actions(spec: StudySpec) -> None:
+    """Refuse (exit 2, whatever ``--allow-out-of-theory`` says) a study whose scenario's rounds are super arms of
+    K > 1 base arms when one of its algorithms chooses one point per round: it cannot act on them at all (run
+    anyway, it would stop at its first step, as if its code were wrong)."""
+    actions = spec.scenario.actions
+    K = int(actions.K)
+    if K <= 1:
+        return
+    single = list(dict.fromkeys(p.name for p in spec.policies if _one_arm_class(p) is not None))
+    if not single:
+        return
+    alg = getattr(spec.theorem, "algorithm", None)
+    if alg in single:
+        others = [x for x in single if x != alg]
+        who = f"the theorem's algorithm {alg}" + (f" (and {', '.join(others)})" if others else "") + " chooses"
+    else:
+        who = f"{', '.join(single)} choose" + ("s" if len(single) == 1 else "")
+    raise BoundcheckError(f"{spec.theorem.id} on {spec.scenario.name}: {who} one point per round and cannot act on "
+                          f"the scenario's super arms of K = {K} base arms ({actions.describe()}); choose a scenario "
+                          f"whose rounds are single points")
+
+
 def check_applicable(spec: StudySpec, conditions: Conditions | None = None,
                      allow_out_of_theory: bool = False) -> list[str]:
     """The study's out-of-theory reasons. Raises :class:`~boundcheck.errors.NotApplicable` (exit 3) when an
     assumption of the theorem fails on the scenario or the algorithm's configuration and the study is neither run
     explicitly outside the theorem (``allow_out_of_theory``) nor a negative control (β scaled, a planted defect:
-    ``conditions``)."""
+    ``conditions``); first, a :class:`~boundcheck.errors.BoundcheckError` (exit 2) when the study cannot run at
+    all (:func:`check_actions`)."""
+    check_actions(spec)
     cond = conditions if conditions is not None else Conditions(beta_scale=spec.beta_scale)
     unmet = spec.family.unmet_assumptions(spec.scenario, cond)
     explicit = cond.beta_scale != 1.0 or bool(cond.defects)

@@ -19,6 +19,7 @@ first engine did."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import platform
 import shutil
@@ -421,7 +422,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
 
     The results folder is locked for the whole run (a second run on it is refused). Stored chunks that fail
     verification are reported and recomputed. If this call created the folder and fails before storing any
-    chunk, it removes the folder again."""
+    chunk, it removes the folder again (a full disk then is a one-line error saying so: nothing was kept)."""
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
     budget = budget or HolmBudget()
@@ -483,11 +484,20 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 whole = cur.n_chunks * cur.chunk_size  # keep chunk boundaries fixed
                 cur = replace(cur, runs=min(sequential.max_runs, whole + step))
             return finish(cur)
-        except BaseException:
+        except BaseException as exc:
             # still holding the lock: a folder this run created and stored nothing in goes away again
             if created and not _any_chunk_stored(store):
                 shutil.rmtree(store.root, ignore_errors=True)
+                if isinstance(exc, OSError) and exc.errno in DISK_FULL:  # say so: there is nothing to keep
+                    raise BoundcheckError(
+                        f"no space left on the device writing into {store.root} ({os.strerror(exc.errno)}) before "
+                        f"any chunk was stored: nothing was completed, and the folder this run created was removed "
+                        f"— free some space and re-run the same command") from exc
             raise
+
+
+#: the errors of a full disk or quota (the CLI's message for them says what the store kept)
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 def _recorded_chunks(manifest: dict, n_chunks: int) -> set[int]:

@@ -480,6 +480,11 @@ def _recover(store: ResultStore, key) -> tuple[dict[str, dict], dict[str, str]]:
     return good, refused
 
 
+def _plain(obj):
+    """``obj`` as JSON reads it back (tuples as lists, keys as strings): a record compared with the manifest."""
+    return json.loads(json.dumps(obj, default=str))
+
+
 def _ranges(chunks) -> str:
     """``0-4, 7, 9-10``: a list of chunks in a line."""
     xs = sorted(int(c) for c in chunks)
@@ -498,16 +503,20 @@ def check(path: str | Path) -> dict:
     """What a results folder holds and what of it verifies, writing nothing.
 
     Returns ``{"path", "status", "manifest", "header", "config_key", "n_chunks", "verified", "missing",
-    "damaged", "recoverable", "refused", "files", "message"}``: ``status`` is ``"ok"`` (the manifest reads and
-    every chunk and file it records verifies; ``missing`` chunks are work a rerun finishes), ``"damaged"``
-    (:func:`repair` fixes it: ``damaged`` recorded chunks, unrecorded but ``recoverable`` chunks, or an
-    unreadable manifest with ``store.json`` beside it) or ``"unrepairable"`` (no readable manifest and no
-    ``store.json``: nothing proves which configuration the chunks belong to). ``verified``: the chunks usable
-    as the store stands (after a repair, for a damaged manifest). A path that is not a results folder is a
-    :class:`BoundcheckError`."""
+    "damaged", "recoverable", "records", "refused", "files", "problems", "message"}``: ``status`` is ``"ok"`` (the
+    manifest reads, every chunk and file it records verifies, and so does what would rebuild it if it were lost:
+    ``store.json`` names its configuration and every verified chunk has its own record; ``missing`` chunks are
+    work a rerun finishes), ``"damaged"`` (:func:`repair` fixes it: ``damaged`` recorded chunks, unrecorded but
+    ``recoverable`` chunks, verified chunks whose own record is missing, unreadable or says something else
+    (``records``: chunk → why), a missing, unreadable or foreign ``store.json`` beside a readable manifest
+    (``header``), or an unreadable manifest with ``store.json`` beside it) or ``"unrepairable"`` (no readable
+    manifest and no ``store.json``: nothing proves which configuration the chunks belong to). ``verified``: the
+    chunks usable as the store stands (after a repair, for a damaged manifest). ``problems``: one line per thing
+    found wrong. A path that is not a results folder is a :class:`BoundcheckError`."""
     store = find_store(path)
     out: dict = {"path": str(store.root), "manifest": "ok", "header": "ok", "config_key": None, "n_chunks": None,
-                 "verified": [], "missing": [], "damaged": {}, "recoverable": [], "refused": {}, "files": {}}
+                 "verified": [], "missing": [], "damaged": {}, "recoverable": [], "records": {}, "refused": {},
+                 "files": {}, "problems": []}
     try:
         manifest = store.read_manifest()
         if manifest is None:
@@ -529,12 +538,16 @@ def check(path: str | Path) -> dict:
         _, refused = _recover(store, object())  # lists the chunk files found, none provable
         out["refused"] = {c: "no readable manifest.json or store.json names this store's configuration"
                           for c in refused}
+        out["problems"] = [f"manifest.json: {out['manifest']}", f"store.json: {out['header']}"]
         out["message"] = (f"{store.root}: manifest {out['manifest']}, store.json {out['header']}: nothing proves "
                           f"which configuration the {len(refused)} chunk(s) found belong to; re-run verify into "
                           f"another --out")
         return out
     key = base.get("config_key")
     out["config_key"] = key
+    if manifest is not None and header is not None and header.get("config_key") != key:
+        header, out["header"] = None, (f"store header {store.header_path} names another configuration (key "
+                                       f"{header.get('config_key')!r}; the manifest's is {key!r})")
     try:
         n = store.n_chunks(base) if manifest is not None else int(base.get("n_chunks") or 0)
     except (BoundcheckError, TypeError, ValueError):
@@ -555,6 +568,16 @@ def check(path: str | Path) -> dict:
                 p for p in (store._check_file(store._rel(t, c), files.get(t)) for t in sorted(set(files) | {"runs"}))
                 if p) or "outside the configuration's chunks"
         out["recoverable"] = sorted(int(c) for c in recovered if int(c) not in recorded)
+        # what would rebuild the manifest if it were lost: each verified chunk's own record, saying what it does
+        for c in sorted(verified):
+            rec = store._record_path(c)
+            if str(c) in recovered:
+                if _plain(recovered[str(c)]) != _plain(manifest["chunks"][str(c)]):
+                    out["records"][str(c)] = f"its record chunks/{rec.name} differs from the manifest's entry"
+            elif not rec.exists():
+                out["records"][str(c)] = f"its record chunks/{rec.name} is missing"
+            else:
+                out["records"][str(c)] = refused.get(f"chunk {c}", f"its record chunks/{rec.name} is unreadable")
         refused = {c: why for c, why in refused.items()
                    if int(c.split()[1]) not in verified and c.split()[1] not in out["damaged"]}
         for rel, record in sorted((manifest.get("files") or {}).items()):
@@ -569,12 +592,23 @@ def check(path: str | Path) -> dict:
     out["missing"] = [c for c in range(n) if c not in verified and c not in out["recoverable"]]
     out["refused"] = refused
     bad_files = [rel for rel, st in out["files"].items() if st != "ok"]
-    damaged = manifest is None or out["damaged"] or out["recoverable"] or bad_files
+    header_bad = manifest is not None and out["header"] != "ok"
+    damaged = manifest is None or out["damaged"] or out["recoverable"] or bad_files or out["records"] or header_bad
     out["status"] = "damaged" if damaged else "ok"
+    out["problems"] = (
+        ([f"manifest.json: {out['manifest']}"] if manifest is None else [])
+        + [f"chunk {c}: {why}" for c, why in out["damaged"].items()]
+        + [f"chunk {c}: verified, but the manifest does not record it" for c in out["recoverable"]]
+        + [f"chunk {c}: {why} (a lost manifest could not be rebuilt with this chunk)"
+           for c, why in out["records"].items()]
+        + ([f"store.json: {out['header']} (a lost manifest could not be rebuilt)"] if header_bad else [])
+        + [f"{rel}: {out['files'][rel]}" for rel in bad_files])
     if damaged:
         out["message"] = (f"{store.root}: {'manifest ' + out['manifest'] + '; ' if manifest is None else ''}"
-                          f"chunks that verify: {_ranges(verified)}; damaged: {_ranges(out['damaged'])}; refused: "
-                          f"{len(refused)}; `boundcheck store repair {store.root}` rebuilds the manifest from the "
+                          f"chunks that verify: {_ranges(verified)}; damaged: {_ranges(out['damaged'])}; "
+                          f"{'records to rewrite: ' + _ranges(out['records']) + '; ' if out['records'] else ''}"
+                          f"{'store.json to rewrite; ' if header_bad else ''}refused: {len(refused)}; "
+                          f"`boundcheck store repair {store.root}` rebuilds the manifest and the records from the "
                           f"verified chunks, then re-run the same verify command to recompute the rest")
     else:
         out["message"] = (f"{store.root}: every recorded chunk and file verifies ({len(verified)} of {n} chunks"
@@ -634,6 +668,15 @@ def repair(path: str | Path) -> dict:
                     if (store.root / rel).exists():
                         (store.root / rel).replace(store.root / f"{rel}.unverified")
                     done.append(f"set aside {rel} as {rel}.unverified (a rerun rebuilds it)")
+            for c in before["records"]:  # verified through the manifest: their records from its entries
+                store._write_record(manifest.get("config_key"), int(c), manifest["chunks"][c])
+            if before["records"]:
+                sync_directory(store.root / "chunks")
+                done.append(f"rewrote the record(s) of {len(before['records'])} verified chunk(s) from the manifest: "
+                            f"{_ranges(before['records'])}")
+            if before["header"] != "ok":
+                store.write_header(manifest)
+                done.append("rewrote store.json from the manifest")
         log = manifest.setdefault("integrity_events", [])
         log.append({"event": "store repair: " + "; ".join(done)})
         del log[:-100]

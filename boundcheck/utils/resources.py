@@ -22,24 +22,38 @@ _UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb":
           "g": 1024**3, "gb": 1000**3, "gib": 1024**3, "t": 1024**4, "tb": 1000**4, "tib": 1024**4}
 
 
+#: the smallest size ``parse_size`` takes: no study fits in less (the interpreter alone is hundreds of MiB), and a
+#: smaller one is a unit left out (``--max-memory 2.5`` is 2.5 bytes, not 2.5 GiB)
+MIN_SIZE = 1024
+
+
 def parse_size(value, name: str = "--max-memory") -> int:
-    """Bytes from ``4G`` / ``4GiB`` (2³⁰), ``4GB`` (10⁹), ``500M``, ``1.5T`` or a plain number of bytes."""
+    """Bytes from ``4G`` / ``4GiB`` (2³⁰), ``4GB`` (10⁹), ``500M``, ``1.5T`` or a plain number of bytes (ASCII
+    digits), rounded down to whole bytes; at least :data:`MIN_SIZE` (1 KiB)."""
     if isinstance(value, bool):
         raise BoundcheckError(f"{name} must be a size such as 4G or 500M, got {value!r}")
+    unit = ""
     if isinstance(value, int):
-        n = value
+        n = x = value
     elif isinstance(value, str):
-        m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?(?:[eE][0-9]+)?)\s*([A-Za-z]*)\s*", value)
+        m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?(?:[eE][0-9]+)?)\s*([A-Za-z]*)\s*", value, flags=re.ASCII)
         if m is None or m.group(2).lower() not in _UNITS:
             raise BoundcheckError(f"{name} must be a size such as 4G, 4GB or 500M, got {value!r}")
-        n = float(m.group(1)) * _UNITS[m.group(2).lower()]
-        if not n < 2**63:
+        unit = m.group(2).lower()
+        x = float(m.group(1)) * _UNITS[unit]
+        if not x < 2**63:
             raise BoundcheckError(f"{name} is too large: {value!r}")
-        n = int(n)
+        n = int(x)
     else:
         raise BoundcheckError(f"{name} must be a size such as 4G or 500M, got {value!r}")
-    if n <= 0:
+    if x <= 0:
         raise BoundcheckError(f"{name} must be positive, got {value!r}")
+    if x < MIN_SIZE and unit in ("", "b"):
+        v = str(value).strip().rstrip("bB")
+        raise BoundcheckError(f"{name} {value!r} reads as {x:g} bytes (a number without a unit is bytes), less "
+                              f"than 1 KiB, which no study fits in: give a unit, e.g. {v}G for {v} GiB")
+    if x < MIN_SIZE:
+        raise BoundcheckError(f"{name} {value!r} is {x:g} bytes, less than 1 KiB, which no study fits in")
     return n
 
 

@@ -20,10 +20,14 @@ from typing import TypedDict
 
 from ..errors import BoundcheckError
 
-__all__ = ["VerifySettings", "SettingsKeywords", "settings_from", "BACKENDS", "DEFAULT_FALSE_ALARM"]
+__all__ = ["VerifySettings", "SettingsKeywords", "settings_from", "BACKENDS", "DEFAULT_FALSE_ALARM",
+           "DEFAULT_MAX_RUNS"]
 
 #: verify's family-wise false-alarm budget (Holm across the stochastic claims; boundcheck.claims.budget uses it)
 DEFAULT_FALSE_ALARM = 0.01
+
+#: verify --until-conclusive stops at this many runs unless ``max_runs`` says otherwise
+DEFAULT_MAX_RUNS = 2000
 
 #: the joblib backends a study runs on (the same tuple as :data:`boundcheck.study.runner.BACKENDS`; a test pins it)
 BACKENDS = ("loky", "threading", "dask")
@@ -63,7 +67,8 @@ class VerifySettings:
     until_conclusive : bool
         verify: add chunks of runs until every claim is settled, or ``max_runs`` (anytime-valid tests).
     max_runs : int or None
-        With ``until_conclusive``: stop at this many runs (None: 2000).
+        With ``until_conclusive``: stop at this many runs (None: 2000); ``runs``, where given, must not exceed it
+        (the study would stop short of it).
     allow_out_of_theory : bool
         Run a scenario that breaks an assumption of the theorem anyway, labelled "outside the theorem" (default:
         refuse, :class:`~boundcheck.errors.NotApplicable`).
@@ -143,6 +148,12 @@ class VerifySettings:
             put("max_runs", v.check_int("max runs", self.max_runs))
             if not self.until_conclusive:
                 raise BoundcheckError("--max-runs needs --until-conclusive")
+        most = DEFAULT_MAX_RUNS if self.max_runs is None else self.max_runs
+        if self.until_conclusive and self.runs is not None and self.runs > most:
+            # the study would stop at max_runs: fewer runs than asked for, without a word
+            raise BoundcheckError(f"--runs {self.runs} is more than --until-conclusive stops at (--max-runs "
+                                  f"{most}{'' if self.max_runs is not None else ', the default'}): raise --max-runs "
+                                  f"to at least {self.runs} or lower --runs")
 
     def replace(self, **changes) -> VerifySettings:
         """A copy with ``changes`` (field names), validated again."""

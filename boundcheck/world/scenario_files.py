@@ -78,7 +78,7 @@ from .scenario import Scenario
 __all__ = ["ScenarioFileError", "load_scenario", "parse_scenario", "register_generator", "generator_names",
            "apply_overrides", "read_toml", "scenario_summary", "FORMAT", "FileFamily", "FileReader",
            "register_file_family", "file_families", "schema", "read_common", "finish_common", "object_schema",
-           "GraphMLGraph", "read_graphml", "MAX_DATA_BYTES"]
+           "GraphMLGraph", "read_graphml", "MAX_DATA_BYTES", "MAX_DOMAIN_POINTS"]
 
 FORMAT = 1
 _MISSING = object()
@@ -568,16 +568,26 @@ class FileReader:
         return {c: np.ascontiguousarray(data[:, header.index(c)]) for c in columns}
 
     def data_file(self, key: str, value, what: str) -> Path:
-        """The data file ``value`` names (relative to the scenario file's folder, as ``domain.csv`` is): a
-        regular file of at most :data:`MAX_DATA_BYTES` bytes, else one line naming ``key``; ``what`` says what
-        the file should be."""
+        """The data file ``value`` names, confined to the scenario file's folder (``domain.csv``, a family's
+        CSV and GraphML files): a relative path without ``..`` that stays inside that folder once symbolic links
+        are followed, naming a regular file (not a FIFO, device or directory) of at most :data:`MAX_DATA_BYTES`
+        bytes; else one line naming ``key``. ``what`` says what the file should be."""
         from ..utils.validation import check_input_file
 
         if not isinstance(value, str) or not value:
             raise self.error(key, f"the name of {what} next to the scenario file", value)
-        path = (self.base_dir / value) if not Path(value).is_absolute() else Path(value)
-        if not path.exists():
+        inside = f"{what} inside the scenario file's folder (a relative path without '..': data files are read " \
+                 "only from there)"
+        if Path(value).is_absolute() or ".." in Path(value).parts or "\0" in value:
+            raise self.error(key, inside, value)
+        path = self.base_dir / value
+        if not path.exists() and not path.is_symlink():
             raise self.error(key, what, f"{value} (not found)")
+        base = self.base_dir.resolve()
+        if not path.resolve().is_relative_to(base):
+            raise self.error(key, inside, f"{value}, a symbolic link to {path.resolve()}")
+        if not path.exists():
+            raise self.error(key, what, f"{value} (a dangling symbolic link)")
         try:
             return check_input_file("file", path, max_bytes=MAX_DATA_BYTES)
         except BoundcheckError as exc:  # "<value> is too large (…)", "… is not a regular file (…)"
@@ -606,6 +616,14 @@ _File = FileReader  # the name the readers of this module used before the famili
 
 
 # ------------------------------------------------------------------------------------------ data files
+#: the most points a scenario file's domain may have, whatever its kind (grid, uniform, indices, csv, points): every
+#: prior holds an n × n Gram matrix (3.2 GB at this size) and checking each is PSD costs O(n³); beyond it a file is
+#: refused before anything of that size is built (and below it, :func:`_check_gram_memory` sizes the matrices)
+MAX_DOMAIN_POINTS = 20000
+
+#: the largest dimension of a grid or uniform domain (n^dim ≤ MAX_DOMAIN_POINTS caps a grid anyway for n ≥ 2)
+MAX_DOMAIN_DIM = 1000
+
 #: the most bytes a data file (CSV, GraphML) a scenario file names is read: a road network of :data:`MAX_ARMS`
 #: roads is a few hundred kilobytes; the cap keeps a mistaken path (a disk image) from being read into memory
 MAX_DATA_BYTES = 16 * 1024**2
@@ -813,8 +831,9 @@ def _domain(f: FileReader, table) -> FiniteDomain:
         low, high = f.number(g, "low", "domain.grid", default=0.0), f.number(g, "high", "domain.grid", default=1.0)
         if not high > low:
             raise f.error("domain.grid.high", f"a number above low = {low:g}", g.get("high"))
-        if n**dim > 20000:
-            raise f.error("domain.grid", "at most 20000 points (n^dim)", f"{n}^{dim}")
+        _check_dim(f, "domain.grid.dim", dim)
+        if n**dim > MAX_DOMAIN_POINTS:
+            raise f.error("domain.grid", f"at most {MAX_DOMAIN_POINTS} points (n^dim)", f"{n}^{dim}")
         dom = grid(n, dim, low, high)
         return dom if name is None else FiniteDomain(dom.points, name=name)
     if kind == "uniform":
@@ -825,38 +844,73 @@ def _domain(f: FileReader, table) -> FiniteDomain:
         high = f.number(g, "high", "domain.uniform", default=1.0)
         if not high > low:
             raise f.error("domain.uniform.high", f"a number above low = {low:g}", g.get("high"))
-        if n > 20000:
-            raise f.error("domain.uniform.n", "at most 20000 points", n)
+        _check_dim(f, "domain.uniform.dim", dim)
+        if n > MAX_DOMAIN_POINTS:
+            raise f.error("domain.uniform.n", f"at most {MAX_DOMAIN_POINTS} points", n)
         pts = np.random.default_rng(seed).uniform(low, high, size=(n, dim))
         return FiniteDomain(pts, name=name or f"uniform{n}")
     if kind == "indices":
         g = f.keys(t["indices"], "domain.indices", {"n"}, {"n"})
         n = f.integer(g, "n", "domain.indices")
+        if n > MAX_DOMAIN_POINTS:
+            raise f.error("domain.indices.n", f"at most {MAX_DOMAIN_POINTS} points", n)
         return FiniteDomain(np.arange(n, dtype=float)[:, None], name=name or f"indices{n}")
     if kind == "csv":
         rel = f.text(t, "csv", "domain")
-        path = (f.base_dir / rel) if not Path(rel).is_absolute() else Path(rel)
-        if not path.is_file():
-            raise f.error("domain.csv", "a CSV file of points (one per row) next to the scenario file",
-                          f"{rel} (not found)")
+        path = f.data_file("domain.csv", rel, "a CSV file of points (one per row)")
         try:
             text = path.read_text(encoding="utf-8").strip().splitlines()
-            rows = [r for r in text if r.strip() and not r.lstrip().startswith("#")]
+        except (OSError, UnicodeDecodeError):
+            raise f.error("domain.csv", "a readable UTF-8 CSV file", rel) from None
+        rows = [r for r in text if r.strip() and not r.lstrip().startswith("#")]
+        if len(rows) > MAX_DOMAIN_POINTS + 1:  # (+ a header line) counted before a number is parsed
+            raise f.error("domain.csv", f"at most {MAX_DOMAIN_POINTS} points", f"{rel} with {len(rows)} rows")
+        try:
             try:
                 [float(x) for x in rows[0].split(",")]
             except ValueError:
                 rows = rows[1:]  # a header line
             pts = np.array([[float(x) for x in r.split(",")] for r in rows], dtype=np.float64)
-        except (ValueError, IndexError, UnicodeDecodeError):
+        except (ValueError, IndexError):
             raise f.error("domain.csv", "a CSV of numbers, the same count on every row", rel) from None
         if pts.ndim != 2 or pts.shape[0] < 1 or not np.all(np.isfinite(pts)):
             raise f.error("domain.csv", "a CSV of finite numbers, the same count on every row", rel)
+        _check_points(f, "domain.csv", pts.shape[0])
         return FiniteDomain(pts, name=name or path.stem)
     pts = f.array(t["points"], "domain.points", what="points (a list of rows)")
     pts = pts[:, None] if pts.ndim == 1 else pts
     if pts.ndim != 2 or pts.shape[0] < 1:
         raise f.error("domain.points", "a non-empty list of points", t["points"])
+    _check_points(f, "domain.points", pts.shape[0])
     return FiniteDomain(pts, name=name or "points")
+
+
+def _check_points(f: FileReader, key: str, n: int) -> None:
+    if n > MAX_DOMAIN_POINTS:
+        raise f.error(key, f"at most {MAX_DOMAIN_POINTS} points", f"{n} points")
+
+
+def _check_dim(f: FileReader, key: str, dim: int) -> None:
+    if dim > MAX_DOMAIN_DIM:
+        raise f.error(key, f"a dimension of at most {MAX_DOMAIN_DIM}", dim)
+
+
+def _check_gram_memory(f: FileReader, root: dict, n: int) -> None:
+    """Refuse a file whose n × n matrices would not fit in the memory available now, before any is built: one
+    kept per prior, per GP or RKHS truth and for the shared [kernel], and about six more while one is built and
+    checked PSD (its distances, its symmetrisation, the eigenvalue solver's copy; measured ≈ 3.6)."""
+    from ..utils.resources import MemoryEstimate, check_memory
+
+    priors = root.get("priors") if isinstance(root.get("priors"), list) else []
+    truth = root.get("truth") if isinstance(root.get("truth"), dict) else {}
+    kept = len(priors) + ("gp" in truth) + ("rkhs" in truth) + (root.get("kernel") is not None)
+    one = 8 * n * n
+    estimate = MemoryEstimate(f"scenario {root.get('name')!r} ({n} points, {kept} n × n matrices)",
+                              (kept + 6) * one, {"kept matrices": kept * one, "building one": 6 * one})
+    try:
+        check_memory(estimate, hint="use fewer points, or fewer priors with a kernel of their own")
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: {exc}") from None
 
 
 _KERNEL_KEYS = {"family", "lengthscale", "l", "variance", "nu", "matrix"}
@@ -950,6 +1004,8 @@ def _parse_scenario(data: dict, source: str, base_dir: str | Path) -> Scenario:
     # the domain and the shared kernel first when the file gives them directly (a generator may need them)
     dom_table, ker_table = root["domain"], root.get("kernel")
     dom = None if _has_ref(dom_table) else _domain(f, dom_table)
+    if dom is not None:
+        _check_gram_memory(f, root, dom.n)  # before the first Gram matrix is built
     K = None
     if ker_table is not None and dom is not None and not _has_ref(ker_table):
         K = _kernel(f, ker_table, "kernel", dom.points)
@@ -986,6 +1042,7 @@ def _parse_scenario(data: dict, source: str, base_dir: str | Path) -> Scenario:
         f.generator_name = gname
     if dom is None:
         dom = _domain(f, dom_table)
+        _check_gram_memory(f, root, dom.n)
     if K is None and ker_table is not None:
         K = _kernel(f, ker_table, "kernel", dom.points)
 

@@ -76,6 +76,7 @@ class _Combinatorial(Policy):
     """Shared parts: the model, the oracle (exact, or Algorithm 2's rectified Dijkstra), the records."""
 
     provides_posterior = True
+    one_arm = False  # super arms (CombGPUCB lists this class before UCBPolicy, which chooses one point)
     monitors = COMB_MONITORS | INFINITE_MONITORS
     final_records = frozenset({"info_direct"})
     joint = False

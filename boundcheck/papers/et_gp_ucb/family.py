@@ -96,9 +96,17 @@ def f_abs_bound(scenario: Scenario, horizon: int, delta: float) -> float:
 
 
 def require_tv(scenario: Scenario, theorem_id: str) -> TVScenario:
+    """The scenario as paper 001's ε chain on a grid, else one line saying how to write one: a scenario file of the
+    ``et_gp_ucb.eps_chain`` family (a stationary file's prior ``eps`` drifts, but on no grid the theorem's
+    constants are derived for, so it is not read as a chain)."""
     if not isinstance(scenario, TVScenario):
-        raise BoundcheckError(f"{theorem_id} needs a time-varying scenario of paper 001 (a TVScenario, e.g. "
-                              f"tv_grid2d_eps003); {scenario.name!r} is not one")
+        source = f" (from {scenario.source})" if getattr(scenario, "source", None) else ""
+        drift = any(float(getattr(p, "eps", 0.0)) > 0 for p in getattr(scenario, "candidates", ()))
+        raise BoundcheckError(
+            f"{theorem_id} needs a time-varying scenario of paper 001, an ε chain on a grid of [0,1]^d: a scenario "
+            f"file with family = \"et_gp_ucb.eps_chain\" ([grid] points_per_axis, dim; [model] kernel, lengthscale, "
+            f"eps, noise_var: docs/scenarios.md) or a built-in one such as tv_grid2d_eps003; {scenario.name!r}{source} "
+            f"is a stationary scenario" + (", whose priors' eps is not read as such a chain" if drift else ""))
     return scenario
 
 

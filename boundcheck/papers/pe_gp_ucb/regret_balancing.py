@@ -22,6 +22,7 @@ class RegretBalancing(Policy):
     name = "regret_balancing"
     label = "Regret Balancing"
     provides_posterior = True
+    one_arm = True
     description = "regret balancing over the candidate priors (Alg. 2 of paper 000)"
     records = frozenset({"prior", "mu", "sigma", "ucb", "n_active"})
 
