@@ -2,6 +2,10 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# setuptools' build backend warns on every editable install ("BuildBackendWarning: Editable installation. Please be
+# careful with folders in your working directory with the same name as your package ..."), a banner of a dozen
+# lines that says nothing about this project: the one filter below silences that warning and no other
+QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
 .PHONY: verify test test-threads lint bench clean
 
@@ -12,13 +16,13 @@ $(BIN)/activate:
 # an editable install compiles nothing: byte-compile the package now (as a regular install does), so that a first
 # command does not compile ≈ 100 modules, and none does where PYTHONDONTWRITEBYTECODE keeps Python from caching them
 $(VENV)/.installed: pyproject.toml | $(BIN)/activate
-	$(BIN)/python -m pip install --quiet -e .
+	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
 	touch $@
 
 # the test environment also holds the example plugin paper (docs/extending.md): tests/test_plugin_paper.py runs it
 $(VENV)/.installed-test: pyproject.toml examples/plugin_paper/pyproject.toml | $(BIN)/activate
-	$(BIN)/python -m pip install --quiet -e ".[test]" -e examples/plugin_paper
+	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e ".[test]" -e examples/plugin_paper
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
 	touch $(VENV)/.installed $@
 
@@ -41,4 +45,4 @@ bench: $(VENV)/.installed  # every performance benchmark; rewrites the measured 
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) reports/*/results
+	rm -rf $(VENV) reports/*/results reports/*/*/results  # a verify of your code: reports/<theorem>/<CLASS>/

@@ -74,6 +74,9 @@ SAYS = "tests/test_checked_code_output.py::"
 SHADOW = "tests/test_shadow_records.py::"
 BITES = "tests/test_bites.py::"
 HOSTILE = "tests/test_hostile_inputs.py::"
+NPF = "tests/test_output_folders.py::"
+NPR = "tests/test_paper_references.py::"
+NPC = "tests/test_console.py::"
 
 
 @dataclass(frozen=True)
@@ -714,6 +717,67 @@ MUTATIONS = (
     Mutation("HI26", "boundcheck/policies/asktell.py", "            object.__setattr__(q, name, arrays[id(value)])",
              "            pass", "an ask/tell policy is handed the study's own prior arrays",
              (HOSTILE + "test_the_arrays_an_ask_tell_policy_is_given_cannot_be_unlocked",)),
+    # ---- the newcomer's path
+    Mutation("NP1", "boundcheck/api.py", "    names = [_reference_name(a) for a in _as_sequence(algorithm)]",
+             "    names = []", "a verify of your code shares the theorem's default output folder",
+             (NPF + "test_default_out_is_one_folder_per_checked_code_and_scenario",)),
+    Mutation("NP2", "boundcheck/api.py",
+             '    return f"{part}-algorithm" if part in _RESERVED_FOLDERS else part', "    return part",
+             "an algorithm named results/power takes a folder a verify writes itself",
+             (NPF + "test_default_out_is_one_folder_per_checked_code_and_scenario",)),
+    Mutation("NP3", "boundcheck/cli.py", '                                                                            cfg.get("algorithm")))',
+             "                                                                            None))",
+             "the command line's default folder ignores --algorithm",
+             (NPF + "test_the_command_line_passes_the_default_folder_of_the_checked_code",)),
+    Mutation("NP4", "boundcheck/api.py", "    if paper is not None and paper.reference:",
+             "    if paper is not None and not paper.reference:", "show loses the paper's reference",
+             (NPR + "test_show_prints_the_papers_reference",)),
+    Mutation("NP5", "boundcheck/api.py",
+             '    return "" if not text or text.endswith(".txt") or "/" in text else text', "    return text",
+             "a paper's text file cited as if it were a reference",
+             (NPR + "test_a_theorem_whose_paper_is_a_file_name_cites_nothing_rather_than_the_file",)),
+    Mutation("NP6", "boundcheck/cli.py",
+             '    legend = ["* the theorem\'s own conclusion" if any(c.get("main") and c["kind"] != "identity"',
+             '    legend = ["" if any(c.get("main") and c["kind"] != "identity"',
+             "the main claim's star loses its legend",
+             (NPC + "test_the_main_claims_star_has_a_legend",)),
+    Mutation("NP7", "boundcheck/cli.py",
+             '    return {"holds": "ok", "violated": "[red]BROKEN[/red]"}.get(verdict, str(verdict))',
+             '    return {"holds": "ok", "violated": "[red]BROKEN[/red]"}.get(verdict, "[red]BROKEN[/red]")',
+             "the console calls an identity that was not judged BROKEN",
+             (NPC + "test_an_identity_reads_broken_only_on_a_counterexample",)),
+    Mutation("NP8", "boundcheck/report/latex.py",
+             '            verdict = {"holds": "identity ok", "violated": "identity BROKEN"}.get(verdict, verdict)',
+             '            verdict = {"holds": "identity ok", "violated": "identity BROKEN"}.get(verdict, "identity BROKEN")',
+             "the LaTeX report calls a not-applicable identity BROKEN",
+             (NPC + "test_an_identity_reads_broken_only_on_a_counterexample",)),
+    Mutation("NP9", "boundcheck/cli.py",
+             '        if now - state["last"] >= PLAIN_PROGRESS_EVERY or (force and state["printed"]):',
+             '        if now - state["last"] >= PLAIN_PROGRESS_EVERY:', "the last progress line is not the finished state",
+             (NPC + "test_the_last_plain_progress_line_is_the_finished_state",)),
+    Mutation("NP10", "boundcheck/study/runner.py", '                if computed or "elapsed_s" not in manifest:  # this run\'s time (a resume does not add up earlier',
+             '                if True:  # this run\'s time (a resume does not add up earlier',
+             "a rerun that recomputes nothing replaces the time taken of the results",
+             (NPC + "test_a_rerun_that_recomputes_nothing_keeps_the_time_and_the_reports",
+              "tests/test_store_integrity.py::test_a_resume_that_computes_nothing_keeps_the_time_of_the_results")),
+    Mutation("NP11", "boundcheck/api.py", "            if _report_files(out) == written[\"files\"]:", "            if True:",
+             "a deleted or edited report file is not written again", (NPC + "test_a_rerun_that_recomputes_nothing_keeps_the_time_and_the_reports",)),
+    Mutation("NP12", "boundcheck/api.py", "    h.update(json.dumps(shown, sort_keys=True, default=str).encode())",
+             "    pass", "reports kept although what they show changed",
+             (NPC + "test_reports_are_rewritten_when_what_they_show_changes",)),
+    Mutation("NP13", "boundcheck/cli.py", "    title, table.title = table.title, None", "    title = None",
+             "a title longer than its table is wrapped mid-phrase",
+             (NPC + "test_a_title_longer_than_its_table_is_not_wrapped_to_the_tables_width",)),
+    Mutation("NP14", "boundcheck/cli.py",
+             '    res = api.index_report(args.index or ["reports"], args.index_out)  # --index alone: the verifies\' default home',
+             "    res = api.index_report(args.index, args.index_out)", "report --index without a folder fails",
+             (NPC + "test_report_index_without_a_folder_indexes_reports",)),
+    Mutation("NP15", "Makefile", 'QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"', "QUIET_EDITABLE :=",
+             "make verify prints setuptools' editable-install banner",
+             (NPC + "test_make_silences_the_setuptools_editable_install_banner",)),
+    Mutation("NP16", "boundcheck/cli.py", '    if any(r["ok"] is None for r in app["rows"]):', "    if False:",
+             "the mark of an assumption no predicate checks has no legend",
+             (NPC + "test_an_assumption_no_predicate_checks_has_a_legend_for_its_mark",)),
 )
 
 
@@ -741,8 +805,8 @@ class BenchmarkError(Exception):
 def check_applies(m: Mutation, tree: Path) -> str:
     """The mutated source of ``m.file`` in ``tree``; BenchmarkError when ``m.old`` does not occur exactly once
     (the code moved on: a mutation that silently no longer applies would read as one that survives, or vanish
-    from the count) or when the mutant does not compile (a syntax error is caught by anything, a meaningless
-    catch)."""
+    from the count) or when the mutant of a Python file does not compile (a syntax error is caught by anything,
+    a meaningless catch)."""
     path = tree / m.file
     if not path.is_file():
         raise BenchmarkError(f"{m.id}: {m.file} does not exist")
@@ -752,7 +816,8 @@ def check_applies(m: Mutation, tree: Path) -> str:
         raise BenchmarkError(f"{m.id}: {m.old!r} occurs {n} times in {m.file} (must be exactly once)")
     mutant = src.replace(m.old, m.new)
     try:
-        compile(mutant, str(path), "exec")
+        if path.suffix == ".py":  # (a Makefile's mutant is not Python)
+            compile(mutant, str(path), "exec")
     except SyntaxError as exc:
         raise BenchmarkError(f"{m.id}: the mutant of {m.file} does not compile ({exc})") from None
     return mutant

@@ -23,9 +23,11 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import json
 import os
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -56,7 +58,7 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text",
            "printed_table", "resolution_text", "reproduce_all", "QUICK_RUNS", "QUICK_MAX_HORIZON", "prewarm",
            "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
-           "reproducible_papers"]
+           "reproducible_papers", "default_out", "theorem_reference"]
 
 DEFAULT_RUNS = 200
 MAX_SWEEP_CELLS = 10_000  # a sweep runs its cells one after another: more is a mistake (issue 25: 1000 × 1000)
@@ -575,6 +577,49 @@ def user_code_warnings(log: str | os.PathLike) -> list[dict]:
     return usercode.warnings_in_log(log)
 
 
+#: folder names a verify's default output folder never takes below ``reports/<theorem>/`` (what a verify writes
+#: there, and power's default folder)
+_RESERVED_FOLDERS = frozenset({"results", "figures", "tables", "power"})
+
+
+def _folder_part(name: str) -> str:
+    part = "".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in str(name)).strip(".") or "_"
+    return f"{part}-algorithm" if part in _RESERVED_FOLDERS else part
+
+
+def _reference_name(ref) -> str:
+    """The name a checked algorithm's default folder takes, read without importing it: a ``FILE.py:CLASS`` or
+    ``pkg.mod:CLASS`` reference's CLASS, a registered name as it is, a class's or factory's ``__name__``."""
+    if isinstance(ref, str):
+        return ref.rsplit(":", 1)[-1]
+    name = getattr(ref, "name", None)  # a policy spec's, or a class's own `name`
+    if isinstance(name, str) and name:
+        return name
+    return str(getattr(ref, "__name__", None) or type(ref).__name__)
+
+
+def default_out(theorem: str | Theorem, scenario: str | Scenario | None = None,
+                algorithm: PolicyLike | Sequence[PolicyLike] | None = None) -> Path:
+    """A verify's output folder when none is given: ``reports/<theorem>`` for the theorem's own algorithm on its
+    default scenario; with ``--algorithm`` (the checked algorithms' names, joined by ``+``) and/or another scenario
+    (``on-<scenario>``: a file's stem, a built-in's name) one folder below it, e.g. ``reports/gp_ucb/MyGPUCB``,
+    ``reports/gp_ucb/MyGPUCB-on-my_problem``. Studies of different code or worlds thus never share a folder by
+    default (a second one would be refused as a different configuration)."""
+    th = resolve_theorem(theorem) if isinstance(theorem, str) else theorem
+    base = Path("reports") / th.id
+    names = [_reference_name(a) for a in _as_sequence(algorithm)]
+    if scenario is None:
+        where = None
+    elif isinstance(scenario, str):
+        where = Path(scenario).stem if scenario.endswith(".toml") else scenario
+    else:
+        where = getattr(scenario, "name", None)
+    if where == th.default_scenario:
+        where = None
+    part = "+".join(names) + (f"-on-{where}" if names and where else f"on-{where}" if where else "")
+    return base / _folder_part(part) if part else base
+
+
 def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, settings: VerifySettings | None = None,
            policies: Sequence[PolicyLike] | None = None, algorithm: PolicyLike | Sequence[PolicyLike] | None = None,
            defects: Sequence[str | Defect] | None = None, on_chunk: Callable[[int, int], None] | None = None,
@@ -595,12 +640,14 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     the theorem raises :class:`~boundcheck.errors.NotApplicable` (nothing is simulated) unless
     ``allow_out_of_theory`` or the study is an explicit negative control (``beta_scale`` ≠ 1, ``defects``).
 
-    Results go to ``out/results`` (default ``reports/<theorem>``); with ``out=None`` and ``report=False`` they
-    go to a temporary folder, removed when the returned result is. Every input is validated, and the memory
-    estimate checked against ``max_memory`` (default: the memory available), before anything is written; an error
-    leaves no results folder behind. ``on_chunk(done, total)`` counts chunks, ``on_progress(done, total)``
-    run-steps (from a background thread, several times a second). Returns a
-    :class:`~boundcheck.results.VerifyResult`: the JSON summary (a dict) with its tables as DataFrames."""
+    Results go to ``out/results`` (default: :func:`default_out`, ``reports/<theorem>`` for the theorem's own
+    algorithm on its default scenario, a folder below it per checked algorithm or other scenario); with
+    ``out=None`` and ``report=False`` they go to a temporary folder, removed when the returned result is. Every
+    input is validated, and the memory estimate checked against ``max_memory`` (default: the memory available),
+    before anything is written; an error leaves no results folder behind. ``on_chunk(done, total)`` counts
+    chunks, ``on_progress(done, total)`` run-steps (from a background thread, several times a second). Returns a
+    :class:`~boundcheck.results.VerifyResult`: the JSON summary (a dict) with its tables as DataFrames, and
+    ``recomputed`` (False: a rerun that found every chunk stored and computed none)."""
     from .claims.budget import HolmBudget
     from .claims.conformance import OUT_OF_THEORY
     from .results import VerifyResult
@@ -610,6 +657,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     from .utils.validation import check_output_dir, check_report_dir
     from .world.assumptions import Conditions
 
+    started = time.perf_counter()  # the verify's "time taken" runs from here to its judged summary
     s = settings_from(settings, keywords, caller="verify")
     options = replace(run_options(s), report=s.report)  # the parent may import the reports' libraries meanwhile
     if s.report:
@@ -629,7 +677,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     cond = Conditions(beta_scale=spec.beta_scale, defects=tuple(d.name for d in planted))
     temporary = out_path is None and not report
     if out_path is None and not temporary:
-        out_path = check_output_dir("--out", Path("reports") / spec.theorem.id)
+        out_path = check_output_dir("--out", default_out(spec.theorem, scenario, algorithm))
     largest = spec if sequential is None else replace(spec, runs=sequential.max_runs)  # memory at the most runs
     options, note = _capped_jobs(options, largest)
     preflight(largest, options, None if temporary else out_path / "results", limit, conditions=cond,
@@ -658,7 +706,7 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     meta["assumptions"] = spec.family.assumption_rows(spec.scenario, conditions=cond)
     meta["defects"] = [{"name": d.name, "description": d.description} for d in planted]
     kwargs = dict(in_theory=not reasons, reasons=reasons, meta=meta, on_chunk=on_chunk, on_progress=on_progress,
-                  budget=budget, sequential=sequential)
+                  budget=budget, sequential=sequential, started=started)
     if temporary:  # the result keeps the folder (its tables) until the result itself goes (boundcheck.results)
         tmp = tempfile.TemporaryDirectory(prefix="boundcheck-")
         try:
@@ -676,17 +724,72 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
                 d.rmdir()
         raise
     if report:
-        import time
+        summary["report"] = _write_report_if_stale(summary, out_path)
+    result = VerifyResult(summary, out_path / "results")
+    result.recomputed = _recomputed(out_path / "results")
+    return result
 
-        from .study.store import ResultStore
 
-        t0 = time.perf_counter()
-        summary["report"] = write_report(out_path / "results", out_path)
-        store = ResultStore(out_path / "results")  # how long the reports took (benchmarks/bench_study.py reads it)
-        manifest = store.require_manifest()
-        manifest.setdefault("timing", {})["report_s"] = time.perf_counter() - t0
-        store.write_manifest(manifest)
-    return VerifyResult(summary, out_path / "results")
+def _recomputed(results: Path) -> bool:
+    """Whether the verify that just stored ``results`` computed any chunk (False: a resume of complete results)."""
+    from .study.store import ResultStore
+
+    timing = ResultStore(results).require_manifest().get("timing") or {}
+    return bool(timing.get("recomputed", True)) if isinstance(timing, dict) else True
+
+
+#: the manifest's record of the reports last written from the results: the digest of what they show and each
+#: file's sha256 (a resume that changes nothing they show, with the files as written, leaves them as they are)
+REPORTS_WRITTEN = "reports_written"
+
+
+def _reports_digest(summary: dict, manifest: dict) -> str:
+    """A digest of everything a verify's reports are drawn from: the summary and the manifest (the chunks'
+    sha256s, the configuration, the labels) less what only accounts for running them (the cumulative compute
+    time, timings, this record itself), and the code that draws them (boundcheck's version, the report
+    package's and the papers' figure modules' sources)."""
+    root = Path(__file__).parent
+    h = hashlib.sha256(__version__.encode())
+    for src in sorted([*(root / "report").glob("*.py"), *(root / "papers").glob("*/figures.py")]):
+        h.update(str(src.relative_to(root)).encode() + b"\0" + src.read_bytes())
+    shown = {"summary": {k: v for k, v in summary.items() if k not in ("report", "compute_s_total")},
+             "manifest": {k: v for k, v in manifest.items()
+                          if k not in ("timing", "compute_s_total", REPORTS_WRITTEN)}}
+    h.update(json.dumps(shown, sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+def _report_files(out: Path) -> dict[str, str]:
+    """sha256 of each file a verify's reports consist of (index.html, report.tex, figures/, tables/)."""
+    files = [out / "index.html", out / "report.tex", *sorted((out / "figures").glob("*")),
+             *sorted((out / "tables").glob("*"))]
+    return {str(f.relative_to(out)): hashlib.sha256(f.read_bytes()).hexdigest() for f in files if f.is_file()}
+
+
+def _write_report_if_stale(summary: dict, out: Path) -> dict:
+    """Write the reports of ``out/results`` into ``out`` unless the ones there are current: drawn from the same
+    summary and results by the same code (:func:`_reports_digest`), every file as it was written. A resume that
+    recomputes nothing thus rewrites nothing (the figures are most of a default verify's time);
+    ``boundcheck report DIR`` rebuilds them regardless. Records the time the reports took
+    (``timing.report_s``: benchmarks/bench_study.py reads it) and what was written."""
+    from .study.store import ResultStore
+
+    store = ResultStore(out / "results")
+    manifest = store.require_manifest()
+    digest = _reports_digest(summary, manifest)
+    written = manifest.get(REPORTS_WRITTEN)
+    paths = {"html": str(out / "index.html"), "tex": str(out / "report.tex")}
+    if isinstance(written, dict) and written.get("digest") == digest and written.get("files"):
+        with contextlib.suppress(OSError):
+            if _report_files(out) == written["files"]:
+                return paths
+    t0 = time.perf_counter()
+    paths = write_report(out / "results", out)
+    manifest = store.require_manifest()
+    manifest.setdefault("timing", {})["report_s"] = time.perf_counter() - t0
+    manifest[REPORTS_WRITTEN] = {"digest": digest, "files": _report_files(out)}
+    store.write_manifest(manifest)
+    return paths
 
 
 #: the settings power does not read (a keyword among them is refused; see settings_from)
@@ -1528,15 +1631,33 @@ def _claim_level(c) -> str | None:
     return None if v is None else str(v)
 
 
+def theorem_reference(theorem: str | Theorem) -> str:
+    """The full reference of the paper a theorem comes from (authors (year), title, venue, arXiv id): the
+    theorem's own ``reference``, else that of the paper manifest declaring it, else its ``paper`` field where that
+    is a citation (a theorem of your own) rather than a file name; "" when none is known. Never a path: the papers'
+    texts are not part of the repository."""
+    from theory import plugins
+
+    th = resolve_theorem(theorem)
+    if th.reference:
+        return th.reference
+    paper = plugins.paper_of_theorem(th.id)
+    if paper is not None and paper.reference:
+        return paper.reference
+    text = str(th.paper or "").strip()
+    return "" if not text or text.endswith(".txt") or "/" in text else text
+
+
 def show_theorem(theorem: str | Theorem) -> dict:
-    """Everything ``boundcheck show`` prints about a theorem, as JSON: statement, explicit bound and its terms
-    (sympy's ``str``, and LaTeX), schedules, symbols and their domains, assumptions, claims, corrections,
-    scenarios, controls and algorithms."""
+    """Everything ``boundcheck show`` prints about a theorem, as JSON: the paper's reference
+    (:func:`theorem_reference`), statement, explicit bound and its terms (sympy's ``str``, and LaTeX), schedules,
+    symbols and their domains, assumptions, claims, corrections, scenarios, controls and algorithms."""
     import sympy as sp
 
     th = resolve_theorem(theorem)
     return {
-        "id": th.id, "title": th.title, "source": th.source, "paper": th.paper, "guarantee": th.guarantee,
+        "id": th.id, "title": th.title, "source": th.source, "reference": theorem_reference(th),
+        "guarantee": th.guarantee,
         "symbols": {k: meaning for k, (_, meaning) in th.symbols.items()},
         "domains": {k: th.domain(k).describe() for k in th.symbols},
         "bound": str(th.bound), "bound_terms": {k: str(v) for k, v in th.bound_terms.items()},

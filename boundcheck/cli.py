@@ -182,11 +182,22 @@ def _console():
     return Console(highlight=False, width=None if sys.stdout.isatty() else 140)
 
 
+def _print_table(con, table) -> None:
+    """Print a rich table with its title on a line of its own above it: rich wraps a title to the table's width,
+    which breaks a title longer than a narrow table mid-phrase; a line wraps only at the console's width (the
+    titles here fit in 80 columns)."""
+    title, table.title = table.title, None
+    if title:
+        con.print(title, style="table.title")
+    con.print(table)
+
+
 # ------------------------------------------------------------------------------------------- list / show
 def _identity_word(verdict: str) -> str:
-    """A sanity identity's state: ok, not applicable (the checked code does not record what it reads), or
-    BROKEN (a counterexample: a bug in the implementation or in the theory module)."""
-    return {"holds": "ok", "not applicable": "not applicable"}.get(verdict, "[red]BROKEN[/red]")
+    """A sanity identity's state: ok, BROKEN (a counterexample: a bug in the implementation or in the theory
+    module) or, for any other verdict, the verdict itself (not applicable: the checked code does not record what
+    it reads; never BROKEN without a counterexample)."""
+    return {"holds": "ok", "violated": "[red]BROKEN[/red]"}.get(verdict, str(verdict))
 
 
 def cmd_list(args) -> int:
@@ -201,7 +212,7 @@ def cmd_list(args) -> int:
         table.add_column(col)
     for r in rows:
         table.add_row(*(str(r[c]) for c in ("id", "paper", "guarantee", "default_scenario")))
-    _console().print(table)
+    _print_table(_console(), table)
     return EXIT_OK
 
 
@@ -211,8 +222,12 @@ def cmd_show(args) -> int:
         _print_json(info)
         return EXIT_OK
     con = _console()
-    con.print(f"[bold]{info['id']}[/bold] — {info['title']}\n{info['source']} (shared/papers/{info['paper']}); "
-              f"guarantee: {info['guarantee']}\n")
+    con.print(f"[bold]{info['id']}[/bold] — {info['title']}\n{info['source']}; guarantee: {info['guarantee']}")
+    if info["reference"]:  # the paper by reference: its text is not part of the repository
+        from rich.markup import escape as _escape
+
+        con.print(_escape(f"Reference: {info['reference']}"))
+    con.print()
     con.print(f"[bold]Paper's statement:[/bold] {info['printed']}")
     con.print("[bold]Explicit bound checked:[/bold]")
     for name, expr in info["bound_terms"].items():
@@ -391,7 +406,7 @@ def _render_summary(summary: dict) -> None:
     con.print(f"explicit bound at T: {b['at_horizon']:.4g} = "
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
-    table = Table(title="claims (p: the claim's own p-value; share: its part of the false-alarm budget)")
+    table = Table(title="claims: the theorem and the lemmas of its proof")
     for col in ("claim", "kind", "level", "failures/runs", "rate", "p", "share", "interval (confidence)", "verdict"):
         table.add_column(col, justify="right" if col in ("level", "rate", "p", "share") else "left")
     identities = []
@@ -412,9 +427,14 @@ def _render_summary(summary: dict) -> None:
                       _fmt(c.get("budget_share"), ".2g"), ci, f"[{colour[v]}]{v}[/{colour[v]}]"
                       + (f" (≈{need} runs)" if need else ""))
         settle = settle or bool(need)
+    _print_table(con, table)
+    legend = ["* the theorem's own conclusion" if any(c.get("main") and c["kind"] != "identity"
+                                                     for c in summary["claims"]) else "",
+              "p: the claim's own p-value", "share: its part of the false-alarm budget"]
+    con.print(escape("; ".join(x for x in legend if x)), style="dim")
     if settle:
-        table.caption = "inconclusive (≈N runs): N runs would settle it if what was observed persisted (--runs N)"
-    con.print(table)
+        con.print(escape("inconclusive (≈N runs): N runs would settle it if what was observed persisted (--runs N)"),
+                  style="dim")
     if identities:
         con.print("sanity identities (true by construction, outside the verdict): " + ", ".join(
             f"{c['id']} {_identity_word(c['verdict'])}" for c in identities))
@@ -429,20 +449,23 @@ def _render_summary(summary: dict) -> None:
     for line in _user_warning_lines(summary):
         con.print(f"[yellow]{escape(line)}[/yellow]")
     main_alg = escape(summary.get("main_algorithm", "the theorem's algorithm"))
-    rt = Table(title=f"regret R_T (tightness of {main_alg}: median "
-               f"{summary['tightness']['median']:.3g}, max {summary['tightness']['max']:.3g})")
+    rt = Table(title="regret R_T")
     for col in ("algorithm", "mean", "median", "max", f"q{1 - summary['delta']:.2g}"):
         rt.add_column(col, justify="right" if col != "algorithm" else "left")
     for a, s in summary["regret"].items():
         rt.add_row(escape(a), *(f"{s[k]:.4g}" for k in ("mean", "median", "max", "quantile_1_minus_delta")))
-    con.print(rt)
+    _print_table(con, rt)
+    con.print(f"tightness of {main_alg} (R_T / Bound(T)): median {summary['tightness']['median']:.3g}, "
+              f"max {summary['tightness']['max']:.3g}")
     v = summary["verdict"]
     con.print(f"theorem verdict: [bold {colour[v]}]{v}[/bold {colour[v]}]"
               + ("" if summary["in_theory"] else " (outside the theorem: not a theorem failure)")
               + escape(_roundoff_note(summary))
-              + f"   [{_wall_s(summary['elapsed_s']):.1f} s"
-              + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
-                 if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]")
+              + escape(f"   [time taken {summary['elapsed_s']:.1f} s"  # the reports' figure: one wall time
+                       + ("; stored results, nothing recomputed" if getattr(summary, "recomputed", True) is False
+                          else "")
+                       + (f"; {summary['compute_s_total']:.1f} s over all runs of this study"
+                          if summary.get("compute_s_total", 0) > summary["elapsed_s"] + 0.05 else "") + "]"))
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
@@ -565,19 +588,23 @@ SWEEP_SETUP_QUIET = 0.5
 
 def _plain_progress(label: str):
     """Progress without a terminal: one line to stderr every :data:`PLAIN_PROGRESS_EVERY` seconds at most (the
-    first after that long: a short command prints none). Returns (on_chunk, on_progress)."""
-    state = {"chunks": "", "steps": "", "last": time.monotonic()}
+    first after that long: a short command prints none), and, once a line was printed, one more when every chunk
+    is stored, so that the last line is the finished state. Returns (on_chunk, on_progress)."""
+    state = {"chunks": "", "steps": "", "last": time.monotonic(), "printed": False}
 
-    def emit() -> None:
+    def emit(force: bool = False) -> None:
         now = time.monotonic()
-        if now - state["last"] >= PLAIN_PROGRESS_EVERY:
-            state["last"] = now
+        if now - state["last"] >= PLAIN_PROGRESS_EVERY or (force and state["printed"]):
+            state["last"], state["printed"] = now, True
             print(f"boundcheck: {label}: {state['steps']}{state['chunks']} [{now - _STARTED[0]:.0f} s]",
                   file=sys.stderr, flush=True)
 
     def on_chunk(done, total):
         state["chunks"] = f"{done}/{total} chunks stored" if isinstance(total, int) else f"{done}/{total}"
-        emit()
+        finished = isinstance(total, int) and isinstance(done, int) and done >= total
+        if finished and state["steps"]:  # every chunk stored: every run-step is done
+            state["steps"] = "100% of the run-steps, "
+        emit(force=finished)
 
     def on_progress(done, total):
         state["steps"] = f"{100 * done / max(total, 1):.0f}% of the run-steps, " if total else ""
@@ -635,7 +662,8 @@ def cmd_verify(args) -> int:
     th = api.resolve_theorem(cfg["theorem"])
     settings = _settings(**{k: cfg.get(k) for k in SETTING_KEYS}, report=not cfg.get("no_report"),
                          conformance=not cfg.get("no_conformance"),
-                         out=cfg["out"] if "out" in cfg else Path("reports") / th.id)
+                         out=cfg["out"] if "out" in cfg else api.default_out(th, cfg.get("scenario"),
+                                                                            cfg.get("algorithm")))
     progress, on_chunk, on_progress = _progress_bar(th.id)
     defects = cfg.get("defect") or []
     defects = [defects] if isinstance(defects, str) else list(defects)
@@ -669,8 +697,7 @@ def _render_power(table: dict) -> None:
               f"N = {table['runs']} runs, "
               f"T = {table['horizon']}, false-alarm budget {table['false_alarm']:g}")
     base = table["defects"].get("none", {}).get("probability", {})
-    t = Table(title=f"per claim: the defects it catches, with the probability that a verify of N runs calls it "
-              f"violated (≥ {target:g} = catches)")
+    t = Table(title=f"per claim: the defects it catches (P(violated) ≥ {target:g} in a verify of N runs)")
     for col in ("claim", "catches", "also flags (p ≥ 0.2)", "false alarms", "smallest detectable effect at N"):
         t.add_column(col)
     for cid, info in table["claims"].items():
@@ -679,7 +706,7 @@ def _render_power(table: dict) -> None:
         weak = ", ".join(f"{d} {p:.2f}" for d, p in probs.items() if 0.2 <= p < target)
         t.add_row(cid, strong or "[red]nothing[/red]", weak, f"{base.get(cid, 0.0):.2f}",
                   api.describe_detectable(info.get("detectable")))
-    con.print(t)
+    _print_table(con, t)
     d = Table(title="per defect: the claims that catch it")
     for col in ("defect", "what it plants", "caught by"):
         d.add_column(col)
@@ -687,7 +714,7 @@ def _render_power(table: dict) -> None:
         if name == "none":
             continue
         d.add_row(name, escape(info["description"]), ", ".join(info["caught_by"]) or "[red]no claim[/red]")
-    con.print(d)
+    _print_table(con, d)
     if table.get("identities"):
         con.print("sanity identities (outside the verdict, nothing to catch): " + ", ".join(table["identities"]))
     for cid, why in (table.get("vacuous") or {}).items():
@@ -746,9 +773,9 @@ def _cmd_report_index(args) -> int:
     if args.results_dir is not None:
         raise BoundcheckError(f"report: give either RESULTS_DIR ({args.results_dir}) or --index DIR…, not both "
                               "(the folders to index follow --index)")
-    if not args.index:
+    if args.index is None:
         raise BoundcheckError("report --out-index needs --index DIR… (the folders to search for results)")
-    res = api.index_report(args.index, args.index_out)
+    res = api.index_report(args.index or ["reports"], args.index_out)  # --index alone: the verifies' default home
     if args.json:
         _print_json(res)
         return EXIT_OK
@@ -890,6 +917,8 @@ def _render_scenario_applicability(say, app: dict) -> None:
     say(f"[bold]does {escape(app['theorem'])} apply?[/bold]")
     for r in app["rows"]:
         say(f"  {mark[r['ok']]} {escape(r['predicate'])}: {escape(r['how'])}")
+    if any(r["ok"] is None for r in app["rows"]):
+        say("  [dim]–: no predicate checks this assumption (stated, not verified)[/dim]")
     if app["applies"]:
         say(f"[green]{escape(app['theorem'])} applies[/green]: every assumption it states holds on this scenario")
     else:
@@ -925,7 +954,7 @@ def _render_reproduce(summary: dict) -> None:
             unresolved = api.resolution_text(c, short=True)
             table.add_row(c["id"], f"[{_VERDICT_STYLE[v]}]{v}[/{_VERDICT_STYLE[v]}]",
                           api.effect_text(c, short=True) + (f"; {unresolved}" if unresolved else ""))
-        con.print(table)
+        _print_table(con, table)
         if e.get("printed_results"):
             head, rows = api.printed_table(e)
             keep = [0, 2, 3, 4, 5, 6]  # the label names the panel; the ±2 SE column says the same as z
@@ -935,7 +964,7 @@ def _render_reproduce(summary: dict) -> None:
                 printed.add_column(head[i], overflow="fold", justify="left" if i == 0 else "right")
             for r in rows:  # the cells are plain text from the paper and the data: never rich markup
                 printed.add_row(*(escape(r[i]) for i in keep))
-            con.print(printed)
+            _print_table(con, printed)
     for name, ex in (summary.get("explore") or {}).items():
         if "claims" not in ex:
             con.print(f"explore {name}: {ex.get('note', '')}")
@@ -943,7 +972,7 @@ def _render_reproduce(summary: dict) -> None:
         for cid, block in ex["claims"].items():
             con.print(f"explore {name}: [bold]{cid}[/bold] reproduces {block['where']} (screen); "
                       f"{block.get('confirmation', '')}")
-    con.print(f"[{_wall_s(summary['elapsed_s']):.1f} s]  budget: {summary['budget']}")
+    con.print(escape(f"[time taken {summary['elapsed_s']:.1f} s]  budget: {summary['budget']}"))
     if summary["report"].get("html"):
         con.print(f"report: {summary['report']['html']}  {summary['report']['tex']}")
 
@@ -963,7 +992,7 @@ def _render_reproduce_all(summary: dict) -> None:
     for p in summary["papers"]:
         table.add_row(escape(p["id"]), *(str(p["counts"].get(v, 0)) for v in verdicts), f"{p['elapsed_s']:.0f} s")
     table.add_row("all", *(str(summary["counts"].get(v, 0)) for v in verdicts), f"{summary['elapsed_s']:.0f} s")
-    con.print(table)
+    _print_table(con, table)
     con.print(f"total time: {summary['elapsed_s']:.1f} s")
     if summary.get("index"):
         con.print(f"index: {summary['index']}")
@@ -1126,7 +1155,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="refuse a study estimated above SIZE, e.g. 4G or 500M (default: the memory available now)")
     s.add_argument("--config", metavar="FILE", help="TOML file with the same keys; flags win (default: none)")
     s.add_argument("--out", metavar="DIR",
-                   help="report directory; results in DIR/results (default: reports/<theorem>)")
+                   help="report directory; results in DIR/results (default: reports/<theorem>, with --algorithm or "
+                        "another --scenario a folder below it: reports/<theorem>/<CLASS>[-on-<scenario>])")
     s.add_argument("--json", action="store_true", help="print the JSON summary instead of tables (default: tables)")
     s.add_argument("--no-report", dest="no_report", action="store_true",
                    help="store the results but write no HTML/LaTeX report (default: write it)")
@@ -1253,9 +1283,10 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EXIT_CODES_SIMPLE)
     s.add_argument("results_dir", metavar="RESULTS_DIR", nargs="?",
                    help="the --out folder of a verify, or its results/ folder")
-    s.add_argument("--index", nargs="+", metavar="DIR",
+    s.add_argument("--index", nargs="*", metavar="DIR",
                    help="instead: one page over every verify's results below the folders DIR… (studies.html, "
-                        "studies.tex and the appendix table studies-table.tex; nothing is rerun) (default: off)")
+                        "studies.tex and the appendix table studies-table.tex; nothing is rerun; --index alone: "
+                        "reports) (default: off)")
     s.add_argument("--out-index", dest="index_out", metavar="DIR",
                    help="where --index writes its files (default: the first DIR)")
     s.add_argument("--json", action="store_true", help="print the JSON summary (default: the report paths)")
@@ -1432,13 +1463,8 @@ def _arm_quick_exit() -> None:
 _arm_quick_exit()
 
 
-#: when the command started (time.monotonic()): the time printed at the end is the command's wall time, not the
-#: study's (which omits parsing, imports and the theorem's set-up)
+#: when the command started (time.monotonic()): the plain progress lines count from here
 _STARTED = [time.monotonic()]
-
-
-def _wall_s(study_s: float) -> float:
-    return max(study_s, time.monotonic() - _STARTED[0])
 
 
 #: errors of a full disk or quota: not a bug, the store keeps what it completed (its writes are atomic)

@@ -66,6 +66,8 @@ def test_fig4b_reproduce_gives_a_verdict_on_every_claim_and_says_what_stands_in(
     html, tex = render_html(ctx, []), render_latex(ctx, [])
     assert "as the paper reports it" in html and "What stands in for the real data" in tex and "601 training" in html
     assert "stand-in (measured)" in html and STAND_IN_HEAD[2] in tex.replace("{}", "")
+    # the paper by reference, never by a path outside the repository
+    assert "arXiv:1704.00445" in html and "arXiv:1704.00445" in tex and "shared/" not in html + tex
 
 
 def test_stand_in_properties_of_a_known_kernel():

@@ -179,9 +179,23 @@ def test_resume_reports_this_runs_time_not_the_sum(reference, tmp_path):
     _, ref_out = reference
     shutil.copytree(ref_out, tmp_path / "run")
     first = json.loads((ref_out / "results" / "manifest.json").read_text())
-    again = _study(tmp_path / "run")  # nothing to compute: only the summary
+    ResultStore(tmp_path / "run" / "results").chunk_path("runs", 1).unlink()  # one chunk to compute again
+    with pytest.warns(IntegrityWarning, match="recomputed"):
+        again = _study(tmp_path / "run")
     assert again["compute_s_total"] == pytest.approx(first["compute_s_total"] + again["elapsed_s"])
     assert again["elapsed_s"] < again["compute_s_total"]
+
+
+def test_a_resume_that_computes_nothing_keeps_the_time_of_the_results(reference, tmp_path):
+    """The time taken shown (console, reports) is that of the run that computed the results: a rerun that only
+    reads them adds nothing to it, nor to the compute time of the study."""
+    _, ref_out = reference
+    shutil.copytree(ref_out, tmp_path / "run")
+    first = json.loads((ref_out / "results" / "manifest.json").read_text())
+    again = _study(tmp_path / "run")  # nothing to compute: only the summary
+    assert again["elapsed_s"] == first["elapsed_s"] and again["compute_s_total"] == first["compute_s_total"]
+    manifest = json.loads((tmp_path / "run" / "results" / "manifest.json").read_text())
+    assert manifest["timing"]["recomputed"] is False
 
 
 def test_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):

@@ -193,7 +193,7 @@ class Theorem:
 
     id: str
     title: str
-    paper: str  # file in shared/papers
+    paper: str  # its paper: the text file of a built-in paper (outside the repository), else a citation
     source: str  # e.g. "Ziomek et al. 2024, Theorem 4.1"
     guarantee: GuaranteeKind
     symbols: Mapping[str, tuple[sp.Symbol, str]]  # bound symbol name -> (symbol, meaning)
@@ -216,6 +216,10 @@ class Theorem:
     #: a theorem without a family of its own (a user's bound in a file, docs/extending.md) names the theorem whose
     #: family checks it: it is checked like that theorem, with its own bound, schedules, claims and assumptions
     family: str = ""
+    #: the full reference (authors (year), title, venue, arXiv id) where it is not the one of the paper manifest that
+    #: declares the theorem (theory.plugins.Paper.reference), e.g. a cited paper's theorem checked beside a paper's
+    #: own; display only (compare=False: not part of a study's resume key)
+    reference: str = field(default="", compare=False)
     # not an __init__ argument: dataclasses.replace(theorem, …) must not share the lambdified functions of another
     # bound (a twin with another bound would evaluate the original one)
     _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)

@@ -450,6 +450,8 @@ TV_THEOREM = Theorem(
     title="TV-GP-UCB regret bound (ε Markov chain, finite domain, certified time-varying γ̃_T)",
     paper="(Bogunovic, Scarlett, Cevher 2016, AISTATS; as used by Brunzema et al. 2022, Sec. 3–4)",
     source="Bogunovic, Scarlett, Cevher (2016), TV-GP-UCB (finite-domain form)",
+    reference="Ilija Bogunovic, Jonathan Scarlett, Volkan Cevher (2016). Time-Varying Gaussian Process Bandit "
+              "Optimization. AISTATS 2016 (PMLR 51), arXiv:1601.06650",
     guarantee="high_probability",
     symbols=TV_SYMBOLS,
     bound_terms={"information": sp.sqrt(C1 * T * beta_tv(T) * gamma_T)},

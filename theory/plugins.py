@@ -71,7 +71,8 @@ class Paper:
     title, source : str
         The paper's title and citation (authors, year, venue, arXiv id, section).
     file : str
-        The paper's text file, where one exists (``shared/papers/…`` for the built-in papers), or "".
+        The paper's text file, where one exists (``shared/papers/…`` for the built-in papers: outside the
+        repository, never shown), or "".
     theorems, policies, scenarios : tuple of str
         The theorem ids, policy names and scenario names the paper registers (what a look-up by name uses to
         import only this paper).
@@ -83,7 +84,10 @@ class Paper:
     scenario_dir, power_dir : Path or None
         The folder of the paper's scenario files (``*.toml``) and of its power tables (``<theorem>.json``).
     order : int
-        Where the paper stands in listings (built-in papers first, in the order of the project's papers)."""
+        Where the paper stands in listings (built-in papers first, in the order of the project's papers).
+    reference : str
+        The full reference shown for the paper and its theorems (``boundcheck show``, reproduce reports):
+        authors (year), title, venue, arXiv id; "" where there is none."""
 
     id: str
     title: str
@@ -97,6 +101,7 @@ class Paper:
     scenario_dir: Path | None = None
     power_dir: Path | None = None
     order: int = 100
+    reference: str = ""
 
     def __post_init__(self) -> None:
         unknown = set(self.parts) - set(PARTS)
@@ -111,6 +116,7 @@ class Paper:
 
     def to_json(self) -> dict:
         return {"id": self.id, "title": self.title, "source": self.source, "file": self.file,
+                "reference": self.reference,
                 "theorems": list(self.theorems), "notes": list(self.notes)}
 
 

@@ -249,7 +249,7 @@ def _verdict_section(ctx: ReportContext) -> str:
             idents.append([f'<span class="id">{e(c["id"])}</span>', statement, rich(why)
                            + (f"<br><span class='small'>→ {e(bite)}</span>" if bite else ""),
                            "—" if na else f"{c.get('violations')}/{c.get('runs')}",
-                           badge(c["verdict"] if na or c.get("verdict") == "holds" else "violated")])
+                           badge(str(c.get("verdict", "")))])
             continue
         ci = "" if c.get("ci_low") is None or c.get("kind") == "deterministic" else (
             f"[{fmt(c['ci_low'], 3)}, {fmt(c['ci_high'], 3)}]<br><span class='small mute'>"

@@ -178,7 +178,8 @@ def render_html(ctx: ReplicationContext, figs: list[FigureInfo],
              f"<style>{CSS}{EXTRA_CSS}</style></head><body><main>",
              f'<div class="banner replication" id="headline">{e(head)}</div>',
              f"<h1>boundcheck reproduce: <span class='id'>{e(p['id'])}</span></h1>",
-             f"<p class='sub'>{e(p['title'])} — {e(p['source'])} (shared/papers/{e(p['file'])})</p>"]
+             f"<p class='sub'>{e(p['title'])} — {e(p['source'])}"
+             + (f"<br>{e(p['reference'])}" if p.get("reference") else "") + "</p>"]
     cards = "".join(f'<div class="card"><h4>{e(v)}</h4><div class="big">{s["counts"].get(v, 0)}</div></div>'
                     for v in VERDICT_ORDER)
     parts.append(f'<div class="cards">{cards}</div>')

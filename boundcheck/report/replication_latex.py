@@ -100,7 +100,8 @@ def render_latex(ctx: ReplicationContext, figs: list[FigureInfo],
     L = [PREAMBLE, f"\\hypersetup{{pdftitle={{{pdf_string(head)}}}}}", r"\begin{document}",
          r"\noindent\textbf{" + tex(head) + r"}\par\medskip",
          r"{\LARGE boundcheck reproduce: " + ident(p["id"]) + r"}\par",
-         r"{\large " + tex(p["title"]) + " --- " + tex(p["source"]) + r"}\par\medskip",
+         r"{\large " + tex(p["title"]) + " --- " + tex(p["source"]) + r"}\par"
+         + (r"{\small " + tex(p["reference"]) + r"}\par" if p.get("reference") else "") + r"\medskip",
          r"\section{Replication note}"]
     for heading, lines in replication_note(s):
         L.append(r"\paragraph{" + tex(heading) + "}")

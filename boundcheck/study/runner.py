@@ -405,7 +405,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
               in_theory: bool, reasons: list[str], meta: dict | None = None,
               on_chunk: Callable[[int, int], None] | None = None,
               on_progress: Callable[[int, int], None] | None = None, budget: ErrorBudget | None = None,
-              sequential: Sequential | None = None) -> dict:
+              sequential: Sequential | None = None, started: float | None = None) -> dict:
     """Run (or resume) a study, store every chunk as it completes, and return the JSON summary.
 
     ``meta``: what the reports need to know about the scenario and the algorithms (labels, roles, the
@@ -413,7 +413,11 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     total)`` counts chunks (main thread); ``on_progress(done, total)`` counts run-steps, from a background
     thread, several times a second while chunks run. ``budget``: the false-alarm budget the claims are judged
     with (default Holm at 0.01). ``sequential``: keep adding chunks until every claim is settled (anytime-valid
-    tests) or ``sequential.max_runs`` runs are stored.
+    tests) or ``sequential.max_runs`` runs are stored. ``started``: when the command's work began
+    (``time.perf_counter()``; default: now): the summary's ``elapsed_s`` is the wall time from then to the
+    judged summary, the one "time taken" the console and the reports show. A run that computes no chunk (a resume
+    of a complete study) keeps the time of the run that computed the results, and adds nothing to
+    ``compute_s_total``; the manifest's ``timing.recomputed`` says whether this run computed any chunk.
 
     Chunk c always holds runs [c·S, (c+1)·S) ∩ [0, runs): a stored chunk is reused when it verifies (sha256)
     *and* holds exactly the runs the plan puts in it (a last, partial chunk of a smaller study is recomputed
@@ -426,7 +430,8 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
     if options.backend not in BACKENDS:
         raise BoundcheckError(f"unknown backend {options.backend!r}; choose {', '.join(BACKENDS)}")
     budget = budget or HolmBudget()
-    t0 = time.perf_counter()
+    t0 = time.perf_counter() if started is None else started
+    computed = []  # the chunks this call computes (none: the stored results are shown as they are)
     store = ResultStore(results_dir)
     created = not store.root.exists()
     meta_all = {"theorem": spec.theorem.id, "scenario": spec.scenario.name, "version": __version__,
@@ -454,6 +459,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                     if not backend_ready:
                         stack.enter_context(_backend(options))
                         backend_ready = True
+                    computed.append(cur.n_chunks - len(done))
                     _run_chunks(cur, inst, store, options, done, on_chunk, on_progress)
                 manifest = store.require_manifest()
                 manifest["config"] = cur.to_dict()  # the runs now covered (the key does not depend on them)
@@ -462,8 +468,10 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
             def finish(cur: StudySpec) -> dict:
                 manifest = store.require_manifest()
                 elapsed = time.perf_counter() - t0
-                manifest["elapsed_s"] = elapsed  # this run's time (a resume does not add up earlier runs)
-                manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
+                if computed or "elapsed_s" not in manifest:  # this run's time (a resume does not add up earlier
+                    manifest["elapsed_s"] = elapsed  # runs); nothing computed: the time of the stored results
+                    manifest["compute_s_total"] = float(manifest.get("compute_s_total", 0.0)) + elapsed
+                manifest.setdefault("timing", {})["recomputed"] = bool(computed)
                 manifest["jobs"], manifest["backend"] = options.jobs, options.backend
                 manifest["workers"] = effective_workers(options)  # --jobs -1 resolved: the report prints it
                 store.write_manifest(manifest)

@@ -76,4 +76,6 @@ PAPER = Paper(
            "experiments": _experiments, "figures": _figures, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=5,
+    reference=("Jack Sandberg, Niklas Åkerblom, Morteza Haghir Chehreghani (2025). Bayesian Analysis of "
+               "Combinatorial Gaussian Process Bandits. ICLR 2025, arXiv:2312.12676"),
 )

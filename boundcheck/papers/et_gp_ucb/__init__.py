@@ -74,4 +74,6 @@ PAPER = Paper(
            "experiments": _experiments, "figures": _figures, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=4,
+    reference=("Paul Brunzema, Alexander von Rohr, Friedrich Solowjow, Sebastian Trimpe (2022). Event-Triggered "
+               "Time-Varying Bayesian Optimization. arXiv preprint, arXiv:2208.10790 (an early version)"),
 )

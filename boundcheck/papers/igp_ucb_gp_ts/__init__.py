@@ -61,4 +61,6 @@ PAPER = Paper(
            "experiments": _experiments, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=2,
+    reference=("Sayak Ray Chowdhury, Aditya Gopalan (2017). On Kernelized Multi-armed Bandits. ICML 2017 (PMLR "
+               "70), arXiv:1704.00445"),
 )

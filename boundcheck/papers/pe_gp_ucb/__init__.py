@@ -63,4 +63,6 @@ PAPER = Paper(
            "experiments": _experiments, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=0,
+    reference=("Juliusz Ziomek, Masaki Adachi, Michael A. Osborne (2024). Time-Varying Gaussian Process Bandits "
+               "with Unknown Prior. arXiv preprint, arXiv:2402.01632 (v3)"),
 )

@@ -53,4 +53,6 @@ PAPER = Paper(
     parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=3,
+    reference=("Xingyu Zhou, Ness Shroff (2021). No-Regret Algorithms for Time-Varying Bayesian Optimization. "
+               "arXiv preprint, arXiv:2102.06296"),
 )

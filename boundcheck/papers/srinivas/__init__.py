@@ -45,4 +45,7 @@ PAPER = Paper(
     parts={"theory": _theory, "family": _family, "scenarios": _scenarios, "defects": _defects},
     power_dir=Path(__file__).parent / "power",
     order=1,
+    reference=("Niranjan Srinivas, Andreas Krause, Sham M. Kakade, Matthias Seeger (2010). Gaussian Process "
+               "Optimization in the Bandit Setting: No Regret and Experimental Design. ICML 2010, "
+               "arXiv:0912.3995"),
 )
