@@ -25,6 +25,7 @@ import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -58,7 +59,7 @@ __all__ = ["resolve_theorem", "resolve_scenario", "resolve_policy", "resolve_def
            "rebuild_report", "describe_detectable", "replication_headline", "effect_text",
            "printed_table", "resolution_text", "reproduce_all", "QUICK_RUNS", "QUICK_MAX_HORIZON", "prewarm",
            "stop_workers", "store_check", "store_repair", "read_toml", "check_environment",
-           "reproducible_papers", "default_out", "theorem_reference"]
+           "reproducible_papers", "default_out", "theorem_reference", "command_started"]
 
 DEFAULT_RUNS = 200
 MAX_SWEEP_CELLS = 10_000  # a sweep runs its cells one after another: more is a mistake (issue 25: 1000 × 1000)
@@ -114,10 +115,23 @@ def _capped_jobs(options: RunOptions, spec: StudySpec) -> tuple[RunOptions, str 
 
 
 def stop_workers() -> None:
-    """Shut the worker processes down (the command is about to exit); never starts a pool."""
+    """Shut the worker processes down (the command is about to exit); never starts a pool. In the command line's
+    own process (:func:`command_started`), every process a user's code started and left running is ended too."""
     from . import runtime
 
     runtime.shutdown()
+    usercode.end_processes()
+
+
+def command_started() -> None:
+    """The command line's own process starts its command (not a caller of :func:`boundcheck.cli.main` in its own
+    process): its standard output must be open (a closed one is one line, exit 2); it becomes the command's own
+    (:func:`~boundcheck.utils.usercode.take_stdout`: a user's threads cannot write into it, what it cannot encode
+    is replaced)."""
+    if sys.stdout is None:  # started with file descriptor 1 closed (`>&-`)
+        raise BoundcheckError("the standard output is closed: boundcheck writes its results there (give it a "
+                              "file, a pipe or /dev/null)")
+    usercode.take_stdout()
 
 
 def resolve_theorem(theorem: str | Theorem) -> Theorem:
@@ -214,7 +228,8 @@ except BaseException:
 open(sys.argv[4], "w").close()  # the import (and the factory's call) returned
 os._exit(0)  # at once: a non-daemon thread the file started must not hold this process up until the timeout
 """
-IMPORT_PROBE_TIMEOUT = 120.0  # seconds a user file may take to import in the throwaway process
+IMPORT_PROBE_TIMEOUT = 60.0  # seconds a user file may take to import in the throwaway process (and here)
+IMPORT_NOTICE_AFTER = 2.0  # seconds of an import probe after which the command says what it waits for
 
 
 def _import_in_child(kind: str, target: str, label: str, factory: str = "") -> None:
@@ -222,7 +237,12 @@ def _import_in_child(kind: str, target: str, label: str, factory: str = "") -> N
     its attribute ``factory`` there when that is a policy factory (a callable, not a class: this process calls it
     to read the policy it makes): code that ends its process while being imported or called (``os._exit``, a crash,
     a signal) or never finishes is then one line naming ``label`` instead of the end of this one (whose exit status
-    it would set). An ordinary exception (or SystemExit) is left to the real import or call, which words it."""
+    it would set). An ordinary exception (or SystemExit) is left to the real import or call, which words it.
+
+    An import that takes more than :data:`IMPORT_NOTICE_AFTER` seconds says so on stderr, with its time limit.
+    The probe runs in a session (and process group) of its own, ended with everything in it when the probe ends,
+    however it ends (a process the file starts at import does not outlive it; nor does the probe outlive an
+    interrupt of the command)."""
     import json
     import subprocess
 
@@ -231,16 +251,52 @@ def _import_in_child(kind: str, target: str, label: str, factory: str = "") -> N
     quiet = subprocess.DEVNULL
     with tempfile.TemporaryDirectory(prefix="boundcheck-probe-") as folder:
         returned = os.path.join(folder, "returned")
+        proc = subprocess.Popen([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path), returned,
+                                 factory], stdin=quiet, stdout=quiet, stderr=quiet, cwd=os.getcwd(),
+                                start_new_session=True)
         try:
-            done = subprocess.run([sys.executable, "-c", _IMPORT_PROBE, kind, target, json.dumps(sys.path),
-                                   returned, factory], stdin=quiet, stdout=quiet, stderr=quiet,
-                                  timeout=IMPORT_PROBE_TIMEOUT, cwd=os.getcwd(), check=False)
-        except subprocess.TimeoutExpired:
-            raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s") from None
+            ended = _wait_unreaped(proc, IMPORT_NOTICE_AFTER)
+            if not ended:
+                print(f"boundcheck: importing {label} (limit {IMPORT_PROBE_TIMEOUT:g} s)…", file=sys.stderr,
+                      flush=True)
+                ended = _wait_unreaped(proc, IMPORT_PROBE_TIMEOUT - IMPORT_NOTICE_AFTER)
+        finally:  # the probe's group: what the file started, and the probe itself when it did not end
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        if not ended:
+            raise BoundcheckError(f"{label} did not finish importing within {IMPORT_PROBE_TIMEOUT:g} s")
         if not os.path.exists(returned):
-            raise BoundcheckError(f"{label} ended the process importing it (exit code {done.returncode}: "
+            raise BoundcheckError(f"{label} ended the process importing it (exit code {proc.returncode}: "
                                   "os._exit, a crash or a signal at import"
                                   + (f", or in {factory}(), the policy factory it names)" if factory else ")"))
+
+
+def _wait_unreaped(proc, timeout: float) -> bool:
+    """Wait at most ``timeout`` seconds for the process ``proc`` to end, without reaping it where the platform
+    allows (``os.waitid``): its pid, its process group's id, stays taken until :meth:`~subprocess.Popen.wait`, so
+    the group can still be killed safely. Whether it ended."""
+    import subprocess
+    import time
+
+    if not hasattr(os, "waitid"):
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
+                return True
+        except ChildProcessError:  # reaped already
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(pause)
+        pause = min(2 * pause, 0.02)
 
 
 def _code_root(target: str) -> str:
@@ -342,7 +398,10 @@ def _user_code_here(where: str, label: str):
     """A user's import or call in this process (``where``: its code's folder or file, ``label``: for the messages):
     what it does to the process is undone after it (:func:`~boundcheck.utils.usercode.import_fence`, each undone
     change one warning), what it writes to stdout goes to stderr (verify --json prints one JSON document there),
-    and it may take at most :data:`IMPORT_PROBE_TIMEOUT` seconds (:class:`~boundcheck.utils.usercode.PolicyTimeout`)."""
+    and it may take at most :data:`IMPORT_PROBE_TIMEOUT` seconds (:class:`~boundcheck.utils.usercode.PolicyTimeout`).
+    In the command line's own process, the user's threads and processes are contained from then on
+    (:func:`~boundcheck.utils.usercode.contain`)."""
+    usercode.contain()
     with usercode.import_fence(where) as notes, usercode.stdout_to_stderr(), usercode.time_limit(IMPORT_PROBE_TIMEOUT):
         yield
     for note in notes:
@@ -1745,6 +1804,9 @@ def evaluate_bound(theorem: str | Theorem, values: dict[str, float]) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------ gamma
+MAX_NOISE = 1e100  # boundcheck gamma --noise R: R² is the noise variance
+
+
 def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20, dim: int = 1, noise: float = 0.1,
           eps: float = 0.0, batch: int = 1, max_memory: int | str | None = None,
           status: Callable[[str], contextlib.AbstractContextManager] | None = None) -> dict:
@@ -1761,7 +1823,8 @@ def gamma(kernel: str, horizon: int, *, lengthscale: float = 0.2, grid: int = 20
     from .utils.validation import check_int, check_positive, check_unit_interval
 
     check_lengthscale(lengthscale, "--lengthscale")
-    check_positive("--noise", noise)
+    if check_positive("--noise", noise) > MAX_NOISE:  # R² overflows beyond ≈ 1e154
+        raise BoundcheckError(f"--noise {noise!r} is too large: at most {MAX_NOISE:g} (R² must be a finite number)")
     grid, dim = check_int("--grid", grid), check_int("--dim", dim)
     horizon, batch = check_int("--horizon", horizon), check_int("--batch", batch)
     if check_unit_interval("--eps", eps) == 1.0:

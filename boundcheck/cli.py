@@ -43,6 +43,8 @@ EXIT_INTERNAL = EXIT_INTERNAL_ERROR  # the name issue 10 used
 #: was judged, so this is no pass unless --allow-incomplete)
 EXIT_INCOMPLETE = 5
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # Ctrl-C (SIGINT), SIGTERM: completed chunks are kept
+#: the reader of the output stopped reading (``| head``): SIGPIPE's status in a shell; what was computed is stored
+EXIT_BROKEN_PIPE = 141
 
 #: verify's exit code 5 (a sweep, whose table shows each cell's verdict, does not use it)
 _EXIT_5 = """  5    incomplete: every judged claim holds, but some claims were not applicable to the checked code (the
@@ -56,6 +58,7 @@ EXIT_CODES_HELP = """exit codes:
        (the message names it; nothing written); --allow-out-of-theory runs it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
 """ + _EXIT_5 + """  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+  141  broken pipe: the output's reader stopped reading (| head); what was computed is stored
   143  terminated (SIGTERM): as an interrupt"""
 
 
@@ -64,7 +67,8 @@ EXIT_CODES_SIMPLE = """exit codes:
   0    done
   2    bad input or work refused: one line on stderr, no traceback, nothing written
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C)"""
+  130  interrupted (Ctrl-C)
+  141  broken pipe: the output's reader stopped reading (| head)"""
 
 EXIT_CODES_SWEEP = EXIT_CODES_HELP.replace("no claim violated (holds", "no claim violated in any cell (holds").replace(
     "some claim violated", "some claim violated in some cell").replace(
@@ -77,14 +81,16 @@ EXIT_CODES_POWER = """exit codes:
   3    not applicable: an assumption of the theorem fails on the scenario (nothing written);
        --allow-out-of-theory measures it anyway
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+  141  broken pipe: the output's reader stopped reading (| head); what was computed is stored"""
 
 EXIT_CODES_REPRODUCE = """exit codes:
   0    no empirical claim "not reproduced" (reproduced or inconclusive: the table says which)
   1    some empirical claim not reproduced
   2    bad input or work refused: one line on stderr, no traceback, nothing written
   4    internal error (a bug): one line on stderr, the traceback in a log file it names
-  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"""
+  130  interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume
+  141  broken pipe: the output's reader stopped reading (| head); what was computed is stored"""
 
 
 def _reproduce_epilog() -> str:
@@ -1147,7 +1153,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "different algorithm); the verdict is then out of theory (default: checked)")
     s.add_argument("--policy-timeout", dest="policy_timeout", type=_real, metavar="SECONDS",
                    help="time limit of one call into a user's policy code (ask, tell, select, update); overrunning "
-                        "it is an error, exit 2 (default: 60)")
+                        "it is an error, exit 2 (0.001 to 86400, a day; default: 60)")
     s.add_argument("--allow-incomplete", dest="allow_incomplete", action="store_true",
                    help="exit 0 when the verdict is incomplete (every judged claim holds but some claims were not "
                         "applicable to the checked code; default: exit 5)")
@@ -1478,6 +1484,8 @@ def _main(argv: list[str] | None) -> int:
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # every warning is one line with the one prefix
         try:
+            if argv is None:  # the command line's own process: its standard output checked and made its own
+                api.command_started()
             args = parser.parse_args(argv)
             if args.func in (cmd_verify, cmd_sweep, cmd_power, cmd_reproduce, cmd_gamma, cmd_report):
                 api.check_environment()  # the commands that compute: environment variables first
@@ -1487,6 +1495,8 @@ def _main(argv: list[str] | None) -> int:
                 # raised inside the extension's own nested evaluation, which clears it; the command still ends
                 # as interrupted
                 raise _Terminated if _signals[-1] == int(signal.SIGTERM) else KeyboardInterrupt
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a broken pipe or a full disk behind stdout is reported here, not lost at exit
             return code
         except NotApplicable as exc:  # not an error of the user's input: the theorem does not cover the scenario
             msg = " ".join(str(exc.args[0] if exc.args else exc).split())
@@ -1498,17 +1508,29 @@ def _main(argv: list[str] | None) -> int:
             print(f"boundcheck: error: {what}; completed chunks are stored — re-run the same command to resume",
                   file=sys.stderr)
             return code
-        except SystemExit as exc:  # --help
+        except SystemExit as exc:  # --help; rich's answer to a broken pipe (SystemExit(1), raised while handling it)
+            with contextlib.suppress(OSError, ValueError):  # the help's last lines, still buffered
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+            # argparse swallows a write error: the command's stdout remembers it (api.command_started)
+            if isinstance(exc.__context__, BrokenPipeError) or isinstance(getattr(sys.stdout, "failed", None),
+                                                                          BrokenPipeError):
+                return EXIT_BROKEN_PIPE
             return exc.code if isinstance(exc.code, int) else EXIT_OK
         except BrokenPipeError:  # output piped into a command that stopped reading (| head)
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 141
+            return EXIT_BROKEN_PIPE
         except Exception as exc:  # noqa: BLE001 - the boundary: bad input exit 2, else one line + a log (exit 4)
             th = sys.modules.get("theory")  # imported lazily: only commands that use it can raise its errors
             if isinstance(exc, BoundcheckError) or (th is not None and isinstance(exc, th.UnknownTheorem)):
                 msg = " ".join(str(exc.args[0] if exc.args else exc).split())
                 print(f"boundcheck: error: {msg}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            if isinstance(exc, OSError) and exc.errno in _DISK_FULL and getattr(exc, "boundcheck_stream", None):
+                print(f"boundcheck: error: no space left on the device of {exc.boundcheck_stream} "
+                      f"({os.strerror(exc.errno)}): the output is cut short; what the command stores (a verify's "
+                      f"results) is kept — re-run it with the output elsewhere", file=sys.stderr)
                 return EXIT_BAD_INPUT
             if isinstance(exc, OSError) and exc.errno in _DISK_FULL:
                 where = Path(exc.filename).parent if exc.filename else "the output folder"

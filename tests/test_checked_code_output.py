@@ -174,7 +174,7 @@ def _help_codes() -> dict[int, str]:
 
 def test_the_exit_codes_have_one_source():
     constants = {cli.EXIT_OK, cli.EXIT_VIOLATED, cli.EXIT_BAD_INPUT, cli.EXIT_NOT_APPLICABLE, cli.EXIT_INTERNAL_ERROR,
-                 cli.EXIT_INCOMPLETE, cli.EXIT_INTERRUPTED, cli.EXIT_TERMINATED}
+                 cli.EXIT_INCOMPLETE, cli.EXIT_INTERRUPTED, cli.EXIT_TERMINATED, cli.EXIT_BROKEN_PIPE}
     help_codes = _help_codes()
     readme = _table_codes(ROOT / "README.md")
     docs = _table_codes(ROOT / "docs" / "cli.md")

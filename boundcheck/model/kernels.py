@@ -94,14 +94,21 @@ class RBF(Kernel):
 #: the smallest lengthscale a kernel takes: below it ℓ² underflows to 0 (or d²/ℓ² overflows on any domain), the
 #: Gram matrix is 0/0 on its diagonal, and numpy would print warnings before the non-finite matrix is refused
 MIN_LENGTHSCALE = 1e-100
+#: the largest: far above it ℓ² overflows (≈ 1e154; an OverflowError, an internal error, where ℓ is squared as a
+#: Python float), and the kernel is constant on any domain long before
+MAX_LENGTHSCALE = 1e100
 
 
 def check_lengthscale(value, name: str = "lengthscale") -> float:
-    """A kernel lengthscale: a finite number ≥ :data:`MIN_LENGTHSCALE` (one line otherwise, no numpy warnings)."""
+    """A kernel lengthscale: a finite number in [:data:`MIN_LENGTHSCALE`, :data:`MAX_LENGTHSCALE`] (one line
+    otherwise, no numpy warnings)."""
     v = check_positive(name, value)
     if v < MIN_LENGTHSCALE:
         raise BoundcheckError(f"{name} {value!r} is too small: at least {MIN_LENGTHSCALE:g} (below it ℓ² "
                               f"underflows and the kernel matrix is not finite)")
+    if v > MAX_LENGTHSCALE:
+        raise BoundcheckError(f"{name} {value!r} is too large: at most {MAX_LENGTHSCALE:g} (far above it ℓ² "
+                              f"overflows; the kernel is constant long before)")
     return v
 
 

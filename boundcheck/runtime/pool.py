@@ -30,6 +30,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+from ..utils import processes
 from .watchdog import POLL, ParentInfo, watch_parent
 
 if TYPE_CHECKING:
@@ -152,6 +153,8 @@ def _start_trackers() -> None:
         with contextlib.suppress(Exception):
             sys.stderr.flush()
         os.dup2(fd, 2)
+        # the trackers must outlive the command: never ended with the processes a user's code left behind
+        before = processes.children() if processes.watching() else None
         with contextlib.suppress(Exception):  # no tracker now: loky starts them itself, on the inherited stderr
             from multiprocessing import resource_tracker as mp_tracker
 
@@ -159,6 +162,8 @@ def _start_trackers() -> None:
 
             mp_tracker.ensure_running()
             loky_tracker.ensure_running()
+        if before is not None:
+            processes.spare(processes.children() - before)
     finally:
         os.dup2(saved, 2)
         os.close(saved)

@@ -572,6 +572,7 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
         sandbox = usercode.SandboxConfig(timeout=timeout, log=str(store.root / usercode.LOG_NAME),
                                          markers=str(store.root / usercode.MARKER_DIR))
         shutil.rmtree(sandbox.markers, ignore_errors=True)  # an earlier run's markers name no process of this one
+        usercode.threads_to_log(sandbox.log)  # the command line's process: its user threads' output, from now on
     try:
         with monitor:
             if user and options.backend in ("loky", "threading"):

@@ -110,6 +110,7 @@ class VerifySettings:
     out: str | Path | None = None
 
     def __post_init__(self) -> None:
+        from . import usercode
         from . import validation as v
         from .resources import parse_size
 
@@ -144,6 +145,9 @@ class VerifySettings:
             if not isinstance(getattr(self, name), bool):
                 raise BoundcheckError(f"{name.replace('_', ' ')} must be true or false, got {getattr(self, name)!r}")
         put("policy_timeout", v.check_positive("policy timeout", self.policy_timeout))
+        if not usercode.MIN_TIMEOUT <= self.policy_timeout <= usercode.MAX_TIMEOUT:
+            raise BoundcheckError(f"policy timeout must lie in [{usercode.MIN_TIMEOUT:g}, {usercode.MAX_TIMEOUT:g}] "
+                                  f"seconds (a day at most), got {self.policy_timeout!r}")
         if self.max_runs is not None:
             put("max_runs", v.check_int("max runs", self.max_runs))
             if not self.until_conclusive:

@@ -19,6 +19,10 @@ Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched p
   code there: :func:`import_fence` keeps what that code does to the process from outliving the import (exit
   handlers, threads that would hold up the exit, signal handlers and timers, standard streams and hooks, the
   working directory), so that it cannot set the command's exit status, hang its exit or swallow its Ctrl-C;
+* in the command line's own process (:func:`take_stdout`, :func:`contain`), once a user's code was imported there:
+  what the user's threads write to stdout goes to the study's log (or stderr), never into the command's output,
+  and every process the user's code started (at import, in a call, in a worker) is ended with the command
+  (:func:`end_processes`, :mod:`boundcheck.utils.processes`);
 * before it starts, a *marker* (which policy, which call, run and step) is written to a small file named after the
   process, and blanked when it returns: if the process that runs user code dies (``os._exit``, a crash, a signal),
   the parent reads the marker to name the call (:func:`last_call`, :mod:`boundcheck.study.runner`).
@@ -43,10 +47,15 @@ from pathlib import Path
 
 __all__ = ["SandboxConfig", "UserCallFailed", "PolicyTimeout", "sandbox", "call", "last_call", "import_fence",
            "stdout_to_stderr", "time_limit", "installed", "install_locations", "importable", "own_modules",
-           "warnings_in_log", "DEFAULT_TIMEOUT", "LOG_NAME", "WARNINGS_TAG", "MARKER_DIR"]
+           "warnings_in_log", "take_stdout", "contain", "threads_to_log", "end_processes", "DEFAULT_TIMEOUT",
+           "MAX_TIMEOUT", "MIN_TIMEOUT", "LOG_NAME", "WARNINGS_TAG", "MARKER_DIR", "STREAM_ATTR"]
 
 #: seconds one call into user code may take by default (``--policy-timeout``)
 DEFAULT_TIMEOUT = 60.0
+#: the range of ``--policy-timeout``: a day at most (a timer far beyond it overflows the platform's time: every
+#: call then failed with "timestamp out of range", blamed on the user's code), a millisecond at least (a shorter
+#: one rounds to no timer at all)
+MIN_TIMEOUT, MAX_TIMEOUT = 1e-3, 86_400.0
 #: the log of what user code printed, in the results folder
 LOG_NAME = "user-code.log"
 #: the log's line that counts the warnings user calls raised in one task (JSON follows it)
@@ -564,3 +573,137 @@ def time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+# ----------------------------------------------------------------------------- the command's own process
+#: the attribute set on an OSError raised writing the command's standard output (a full disk behind ``> FILE``,
+#: a closed pipe): its value names the stream, for the command line's message
+STREAM_ATTR = "boundcheck_stream"
+
+
+class _CommandOutput:
+    """``sys.stdout`` of the command line's own process (:func:`take_stdout`): the command's output, written by
+    its main thread to ``own``. Once a user's code was imported here (:func:`contain`), what any other thread
+    writes there (a thread the user's code started at import, printing every 0.1 s) goes elsewhere: to the
+    study's log once one is open (:func:`threads_to_log`), else to the standard error; so does what a child
+    process forked from this one writes. An OSError from ``own`` carries :data:`STREAM_ATTR`, and the last one
+    is ``failed`` (a caller that swallows it, argparse printing a help, cannot hide a broken pipe)."""
+
+    def __init__(self, own) -> None:
+        self._own = own
+        self._pid = os.getpid()
+        self._routed = False
+        self._log = None
+        self.failed: OSError | None = None
+
+    def _target(self):
+        if self._routed and (threading.current_thread() is not threading.main_thread() or os.getpid() != self._pid):
+            return self._log or sys.stderr or sys.__stderr__
+        return self._own
+
+    def _mine(self, name: str, *args):
+        target = self._target()
+        if target is not self._own:
+            return getattr(target, name)(*args)
+        try:
+            return getattr(target, name)(*args)
+        except OSError as exc:
+            with contextlib.suppress(AttributeError):
+                setattr(exc, STREAM_ATTR, "the standard output")
+            self.failed = exc
+            raise
+
+    def write(self, text):
+        return self._mine("write", text)
+
+    def writelines(self, lines):
+        return self._mine("writelines", lines)
+
+    def flush(self):
+        return self._mine("flush")
+
+    def __getattr__(self, name):
+        return getattr(self._target(), name)
+
+
+_command: dict = {"stdout": None, "contained": False, "fd1": False}
+
+
+def take_stdout() -> None:
+    """For the command line's own process (never a caller of :func:`boundcheck.cli.main` in its own process):
+    ``sys.stdout`` becomes the command's output (:class:`_CommandOutput`), so that a user's code imported later
+    cannot write into it from another thread (:func:`contain`) and a write error on it is known to be the
+    standard output's; characters the standard output or error cannot encode (``PYTHONIOENCODING=ascii``) are
+    replaced or escaped rather than end the command."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        if getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.reconfigure(errors=errors)
+    if sys.stdout is not None and _command["stdout"] is None:
+        _command["stdout"] = sys.stdout = _CommandOutput(sys.stdout)
+
+
+def contain() -> None:
+    """Before a user's code is first imported in the command's own process (:func:`take_stdout` was called; else
+    nothing happens): from now on the command's output is written to a duplicate of the original standard
+    output, file descriptor 1 points at the standard error (what the user's threads, C code or child processes
+    write below Python: ``os.write(1, …)``, a ``Popen`` that inherits it), other threads' ``sys.stdout`` goes
+    elsewhere (:class:`_CommandOutput`), and this process becomes the child subreaper of what it starts
+    (:func:`boundcheck.utils.processes.become_subreaper`), so that :func:`end_processes` finds every process the
+    user's code started, wherever its parent went."""
+    out = _command["stdout"]
+    if out is None or _command["contained"]:
+        return
+    _command["contained"] = True
+    from . import processes
+
+    processes.become_subreaper()
+    own = out._own
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        own.flush()
+    out._routed = True
+    try:
+        dup = os.dup(own.fileno())
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture): Python-level routing only
+        return
+    out._own = open(dup, "w", encoding=getattr(own, "encoding", None), errors=getattr(own, "errors", None),  # noqa: SIM115
+                    buffering=1 if getattr(own, "line_buffering", False) else -1)
+    try:
+        os.dup2(2, 1)  # below Python, what the user's code writes to stdout goes to stderr
+    except OSError:  # no standard error: below Python, the user's output goes nowhere
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+    _command["fd1"] = True
+
+
+def threads_to_log(log: str | os.PathLike) -> None:
+    """In the command's own process, once a user's code was imported there (:func:`contain`): what other threads
+    write to ``sys.stdout`` and what anything writes below Python on file descriptor 1 go to the study's
+    ``log`` from now on (nothing happens otherwise)."""
+    out = _command["stdout"]
+    if out is None or not out._routed:
+        return
+    try:
+        f = open(log, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open until the process ends
+    except OSError:
+        return
+    if _command["fd1"]:
+        with contextlib.suppress(OSError):
+            os.dup2(f.fileno(), 1)
+    out._log = f
+
+
+def end_processes() -> list[int]:
+    """At the end of the command (its own process, after its workers were stopped): end every process a user's
+    code started and left running (:func:`boundcheck.utils.processes.end_descendants`); nothing unless a user's
+    code was imported in this command (:func:`contain`). Returns the pids ended."""
+    if not _command["contained"]:
+        return []
+    from . import processes
+
+    try:
+        return processes.end_descendants()
+    except KeyboardInterrupt:  # a second Ctrl-C: no grace for what is left
+        return processes.end_descendants(grace=0.0)
