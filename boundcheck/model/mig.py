@@ -1,146 +1,12 @@
-r"""Certified brackets on the maximum information gain γ_T of a finite domain.
+r"""Certified brackets on the maximum information gain γ_T of a finite domain (stationary, time-varying, batch).
 
-Definitions: Ziomek et al. 2024 (γ_T of Theorem 4.1, Lemma 5.3); Brunzema et al. 2022, Sec. 3 (ledger E5);
-Chowdhury & Gopalan 2017, §2 (γ with λ = 1 + η); Sandberg et al. 2025, eq. (4) (γ_{TK}, over multisets: ledger S3).
-The domain has ``n`` points with the PSD Gram matrix ``K = k_X(x_i, x_j)``. The noise variance is ``s2``
-(``R²``, or the regulariser ``λ = 1 + η``). For a multiset ``A`` of observations,
-``I(y_A; f) = ½ log det(I + s2⁻¹ K̃_A)``.
+:func:`gamma_bracket` returns, for every ``t ≤ T`` in one pass, a lower end attained by an actual point set (the
+greedy) and an upper end: the minimum of certified bounds (:mod:`~boundcheck.model.mig_certificates`), closed
+under monotonicity and subadditivity. Every bound is a theorem plus floating-point rounding; nothing is
+estimated. The definitions, each method and its proof, and the costs are in docs/gamma.md.
 
-* stationary ``γ_T``: the max over ``T`` points, repeats allowed (a multiset), of ``½ log det(I + s2⁻¹ K_A)``;
-* time-varying ``γ̃_T`` (``eps > 0``): one point at each time ``1..T``, with the kernel
-  ``K̃[(x,i),(x',j)] = K[x,x'] (1-eps)^{|i-j|/2}`` (Bogunovic et al. 2016);
-* batch ``γ_{TK}``: ``T`` rounds of ``K`` points each (repeats allowed). With ``eps = 0`` it is the stationary
-  ``γ`` of ``TK`` points. With ``eps > 0`` all ``K`` points of round ``t`` share the time ``t``.
-
-:func:`gamma_bracket` returns, for every ``t ≤ T`` in one pass, a lower end (the greedy value, attained by an
-actual point set) and an upper end: the pointwise minimum of the certified bounds below, then closed under
-monotonicity (``γ_t ≤ γ_{t'}`` for ``t ≤ t'``) and subadditivity (``γ_{a+b} ≤ γ_a + γ_b``: Fischer's
-inequality splits ``I + s2⁻¹ K̃_A`` into the first ``a`` rounds and the last ``b``, and the kernel is
-translation invariant in time). Every bound is a theorem plus floating-point rounding. Nothing is estimated.
-
-Notation. ``F(A) = I(y_A; f)`` on the ground set of labelled observations (point, time, copy).
-``σ²_S(x, t)`` is the posterior variance of ``f(x, t)`` given the observations ``S``. ``m = tK`` is the
-number of observations after ``t`` rounds.
-
-Methods (keys of :attr:`GammaBracket.methods`; ``nan`` where a method does not apply):
-
-``greedy`` (lower end)
-    The greedy picks ``argmax_x σ²(x, t)`` (posterior variance at the current time), one observation after
-    another. This is the sequential greedy when ``eps > 0``. The value is recomputed directly as
-    ``½ log det(I + s2⁻¹ K̃_A)`` of the chosen multiset (Cholesky prefixes give every ``t`` at once). So
-    ``lower ≤ γ_t`` holds by definition.
-
-``greedy_submodular`` (``eps = 0`` only)
-    ``F`` is monotone submodular (information gain with conditionally independent noise; Krause & Guestrin
-    2005). A multiset of ``m`` points is a set of ``m`` labelled copies, so ``γ`` is a cardinality-constrained
-    maximum. Nemhauser, Wolsey & Fisher (1978, Math. Prog. 14, Thm 4.2) give
-    ``G_m ≥ (1 − 1/e) γ_m``, hence ``γ_m ≤ G_m / (1 − 1/e)``.
-
-``seq_greedy_2x``
-    One observation per time (``K`` per round: ``K`` labelled copies of ``X × {t}``) is a partition matroid on
-    the ground set ``X × [T] × [K]``. The sequential greedy is the locally greedy heuristic, which processes
-    the blocks in order and picks the best element of each. By Fisher, Nemhauser & Wolsey (1978, Math. Prog.
-    Study 8, §4, locally greedy on a partition matroid) it is within ``1/2`` of the optimum, hence
-    ``γ̃ ≤ 2 G_seq``. This also holds for ``eps = 0`` (blocks that are copies of ``X``), where it is weaker
-    than ``greedy_submodular``.
-
-``greedy_online`` (data-dependent submodular bound)
-    For every reference set ``S``, monotonicity and submodularity give
-    ``F(OPT) ≤ F(OPT ∪ S) ≤ F(S) + Σ_{o ∈ OPT} Δ(o | S)`` (Nemhauser, Wolsey & Fisher 1978, Prop. 2.1;
-    the "online bound" of Leskovec et al. 2007, KDD, §3).
-
-    * Stationary: ``S`` is the greedy prefix ``S_j``, for any ``j`` (also ``j > m``). Each of the ``m``
-      gains is at most ``δ_{j+1} = max_x ½ log(1 + σ²_{S_j}(x)/s2)``, so
-      ``γ_m ≤ min_j G_j + m δ_{j+1}``.
-    * Time-varying: ``S`` is the sequential greedy set up to time ``t``. ``S_{≤τ} ⊆ S`` and submodularity
-      give ``Δ((x,τ) | S) ≤ ½ log(1 + σ²_{τ|τ}(x)/s2)``, where ``σ²_{τ|τ}`` is the filtered variance after
-      the greedy's picks at ``τ``. So ``γ̃_t ≤ G_seq(t) + K Σ_{τ≤t} max_x ½ log(1 + σ²_{τ|τ}(x)/s2)``. This
-      is never above ``seq_greedy_2x``.
-
-``relaxation`` (concave relaxation with a Frank–Wolfe duality certificate)
-    A design ``w ≥ 0`` puts weight ``w_{x,τ}`` at ``(x, τ)``. Weight ``w`` is an observation with noise
-    variance ``s2/w``, and integer designs are multisets. ``φ(w) = ½ log det(I + s2⁻¹ W^{1/2} K̃ W^{1/2})``
-    is concave (log det of an affine PSD map). Its gradient is ``g_{x,τ} = σ²_w(x,τ) / (2 s2)``, with
-    ``σ²_w`` the posterior variance under ``w``. Every admissible multiset is feasible for the relaxation
-    {``w ≥ 0``, mass ``m`` (stationary) or mass ``K`` per time (time-varying)}. Concavity gives, for
-    every ``w`` (feasible or not) and every feasible ``v``,
-    ``φ(v) ≤ φ(w) + ⟨g(w), v − w⟩ ≤ φ(w) − ⟨g(w), w⟩ + (max over feasible v of ⟨g(w), v⟩)``.
-    The right-hand side is the Frank–Wolfe gap bound (Jaggi 2013, ICML, §2). It is certified for any
-    ``w``, however poorly optimised.
-
-    * Stationary: the bound is the line ``φ(w) − ⟨g,w⟩ + m max_x g_x`` in ``m``. Every iterate of a
-      multiplicative-update solver (Silvey, Titterington & Torsney 1978), run at a ladder of budgets, gives
-      one line. So do the greedy count vectors. The curve is the lower envelope, valid for every ``m``.
-    * Time-varying: time-invariant designs ``w_{x,τ} = ω w̄_x``. With features ``K_r = ΦΦᵀ`` the process is
-      ``f(x,τ) = φ_xᵀ z_τ`` with ``z_{τ+1} = ρ z_τ + √(1−ρ²) ξ`` and ``ρ² = 1 − eps``. The information matrix
-      ``ΦᵀWΦ/s2 = V diag(a) Vᵀ`` rotates the state into ``r`` independent scalar AR(1) modes, each observed
-      with precision ``a_k``. Then ``φ = ½ Σ_k Σ_τ log(1 + a_k p_k(τ|τ−1))`` (scalar Kalman filters), and
-      by the two-filter formula and time reversibility the smoothed variance is
-      ``s_k(τ; t) = 1 / (1/p_k(τ|τ) + 1/p_k(t−τ+1|t−τ) − 1)``. This gives
-      ``σ²_w(x,τ) = Σ_k (ΦV)_{xk}² s_k(τ; t)`` and ``⟨g_τ, w_τ⟩ = ½ Σ_k a_k s_k(τ; t)``. The smoothed
-      variance decreases in both ``τ−1`` and ``t−τ``, so a coarse grid over these two distances gives upper
-      bounds on the max terms (round down) and lower bounds on the subtracted term (round up). Every ``t``
-      is covered at once.
-
-``conditioning`` (any Gaussian reference design)
-    For any reference observations ``y_S``, including fractional designs,
-    ``I(y_A; f) ≤ I(y_A, y_S; f) = I(y_S; f) + Σ_i I(y_{a_i}; f | y_S, y_{a_{<i}})``. Since
-    ``I(y_a; f | D) = ½ log(1 + σ²_D(a)/s2)`` decreases as ``D`` grows,
-    ``γ ≤ φ(w) + Σ_{observations} max_x ½ log(1 + σ²_w(x,τ)/s2)`` for every ``w ≥ 0``. This is the
-    online bound with a fractional reference set. With small total weight it is much tighter than the
-    relaxation when the noise is small, where the relaxation is loose because fractional designs spread
-    over many points. It is evaluated for scaled copies ``ω w`` of the relaxation's designs: lines in ``m``
-    (stationary), or through the same scalar-mode smoother and grid (time-varying).
-
-``kronecker`` (eigenvalue bound, derived here)
-    ``K̃`` on ``X × [T]`` is ``K ⊗ D_T`` with ``(D_T)_{ij} = ρ^{|i−j|}``. An admissible multiset is
-    ``P K̃ Pᵀ`` with ``PᵀP = diag(counts)``. Sylvester gives
-    ``det(I + s2⁻¹ P K̃ Pᵀ) = det(I + s2⁻¹ K̃^{1/2} PᵀP K̃^{1/2})``, and ``PᵀP ≼ c I``. So
-    ``γ ≤ ½ Σ_i log det(I + s2⁻¹ c λ_i(K) D_t)``, with ``c = m`` (stationary: ``D = J``, rank one) or
-    ``c = K`` (time-varying: at most ``K`` copies per time). The determinants for every ``t`` come from
-    scalar Kalman filters.
-
-``block`` (``eps > 0``; an alternative to Bogunovic et al.'s form, proved here)
-    ``γ̃_t ≤ ⌈t/N⌉ (γ^{up}_{NK} + ¼ κ s2⁻¹ K^{3/2} N^{5/2} eps)``, minimised over block lengths ``N``.
-    Here ``κ = max_x k(x,x)`` (1 for kernels normalised to k(x,x) ≤ 1) and ``γ^{up}`` is the certified
-    stationary upper curve of this module.
-
-    Proof:
-    1. Cut ``[t]`` into ``⌈t/N⌉`` blocks of at most ``N`` consecutive rounds. Fischer's inequality for the PD
-       matrix ``I + s2⁻¹K̃_A`` gives ``log det ≤ Σ_b log det(blocks)``.
-    2. In a block of ``m ≤ NK`` observations, ``K̃_b = K_b − E`` with ``E = K_b ∘ (J − D_b)``. Since
-       ``|K_{ij}| ≤ κ``, ``|E_{ij}| ≤ κ δ_N`` with ``δ_N = 1 − (1−eps)^{(N−1)/2}``. For ``N ≥ 2``,
-       ``δ_N ≤ max(1, (N−1)/2) eps ≤ N eps/2``. This uses Bernoulli for exponents ``≥ 1``, and
-       ``1 − √(1−eps) ≤ eps`` for the exponent ``½``, which is where ``N ≥ 2`` is needed. For ``N = 1``,
-       ``E = 0``.
-    3. ``log det`` is concave, so ``log det(X − E/s2) ≤ log det X − s2⁻¹ tr(X⁻¹E)`` with
-       ``X = I + s2⁻¹K_b``. Since ``‖X⁻¹‖ ≤ 1``, this is ``≤ log det X + s2⁻¹ ‖E‖_*``. Then
-       ``‖E‖_* ≤ √m ‖E‖_F ≤ m^{3/2} κ δ_N``, and ``½ log det X ≤ γ_m ≤ γ^{up}_{NK}``.
-    4. Hence the per-block term is ``½ s2⁻¹ (NK)^{3/2} κ N eps / 2``, the formula above. For ``K = κ = 1``
-       it is ``¼ R⁻² N^{5/2} eps``. A shorter last block is covered because both terms grow
-       with the block length.
-    Bogunovic et al.'s form ``(T/N + 1)(γ_N + σ⁻² N³ ε)`` is not used (ledger TV2, theory/et_gp_ucb.py).
-
-``block_hadamard`` (``eps > 0``)
-    The same as ``block``, with the sharper ``‖E‖_* ≤ κ ‖J − D_b‖_*``. For PSD ``A``, Schur's theorem gives
-    ``‖A ∘ C‖ ≤ max_i a_ii ‖C‖`` in operator norm (Horn & Johnson, Topics in Matrix Analysis, §5.5). By
-    duality it holds in trace norm, because ``C ↦ A ∘ C`` is self-adjoint for the trace inner product
-    (checked numerically in the tests). With
-    ``K`` copies per round, ``J − D_b = (J_N − D_N) ⊗ J_K``, so ``‖E‖_* ≤ κ K ‖J_N − D_N‖_*``. The factor
-    ``‖J_N − D_N‖_*`` is computed exactly (eigvalsh) for ``N ≤ 256`` and bounded by ``√N ‖J_N − D_N‖_F``
-    above that. The per-block term is ``½ s2⁻¹ κ K ‖J_N − D_N‖_*``, never above ``block``'s. A shorter
-    block gives a principal submatrix, and compressions do not increase the trace norm.
-
-The upper bounds use ``K₊`` (negative rounding eigenvalues set to 0). ``K ≼ K₊``, and ``log det(I + ·)`` is
-monotone, so ``γ(K) ≤ γ(K₊)``. The relaxation and conditioning bounds use the leading eigenpairs
-``K_r``, keeping eigenvalues above ``1e-13 λ_max``. The dropped part ``K_⊥ ⪰ 0`` costs at most
-``½ m s2⁻¹ tr K_⊥``, which is added: ``det(I+A+B) ≤ det(I+A) det(I+B)`` for PSD ``A, B``, and
-``log(1+x) ≤ x``.
-
-Cost: the greedy is ``O(TK n²)``. Each relaxation iterate is ``O(n r²)``. The time-varying certificates
-are ``O(r³ + n r G²)`` per design (``G`` ≈ 60 grid distances), plus ``O(r T)`` filters. On the 400-point
-2-D grid with ``T = 1000``, expect a few seconds. The computation runs with single-threaded OpenBLAS (see
-:data:`LIMIT_BLAS_THREADS`).
+This module holds the greedy, the drivers, the disk cache with the checks an entry passes before it is used, the
+brute-force reference (tests) and :func:`gamma_for_grid`.
 """
 
 from __future__ import annotations
@@ -156,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.linalg import LinAlgError, solve_triangular
+from scipy.linalg import LinAlgError
 from threadpoolctl import threadpool_limits
 
 from ..errors import BoundcheckError
@@ -165,6 +31,17 @@ from ..utils.validation import check_int, check_positive, check_square_matrix, c
 from .domains import grid
 from .information import gain_increments
 from .kernels import check_psd, make_kernel, spatio_temporal_gram
+from .mig_certificates import (  # noqa: F401 (_tv_design_certificates: the tests reach it through this module)
+    _block_bounds,
+    _envelope,
+    _kronecker_tv,
+    _monotone,
+    _relaxation_stationary,
+    _relaxation_tv,
+    _Spectrum,
+    _subadditive,
+    _tv_design_certificates,
+)
 
 __all__ = [
     "GammaBracket",
@@ -190,11 +67,9 @@ _STATIONARY_ONLY = {"greedy_submodular"}
 _TV_ONLY = {"block", "block_hadamard"}
 
 _E_FACTOR = 1.0 - 1.0 / math.e
-_EIG_REL = 1e-13  # eigenvalues below this fraction of λ_max go to the (bounded) tail
 _MAX_GRID_POINTS = 6000  # gamma_for_grid: n×n matrices and O(n³) steps beyond this are impractical
 _MAX_BRUTEFORCE = 300_000  # exact_gamma_bruteforce: candidate sets enumerated at most
 _EXACT_PREFIX_MAX = 3000  # Cholesky recomputation of the greedy value up to this many observations
-_SUBADD_MAX = 20_000  # subadditive closure (O(T²)) up to this horizon
 
 
 #: Run the bracket with single-threaded BLAS (restored afterwards, via threadpoolctl). The work is thousands
@@ -255,30 +130,6 @@ def _check_K(K) -> np.ndarray:
 def _validate(K, horizon, noise_var, eps, batch):
     return (_check_K(K), check_int("horizon", horizon), check_positive("noise_var", noise_var),
             check_unit_interval("eps", eps), check_int("batch", batch))
-
-
-# ------------------------------------------------------------------------------------------- spectrum
-class _Spectrum:
-    """Eigen-split of K₊: features Φ (n×r) of the leading part and the trace of the (tiny) tail."""
-
-    def __init__(self, K: np.ndarray) -> None:
-        lam, U = np.linalg.eigh(K)
-        lam = np.clip(lam, 0.0, None)
-        self.lam = lam[::-1].copy()  # descending, K₊ spectrum
-        lam_max = float(self.lam[0])
-        keep = self.lam > lam_max * _EIG_REL if lam_max > 0 else np.zeros_like(self.lam, dtype=bool)
-        U = U[:, ::-1]
-        self.Phi = U[:, keep] * np.sqrt(self.lam[keep])
-        self.tail_trace = float(self.lam[~keep].sum())
-        self.kappa = float(max(np.max(np.diag(K)), 0.0))
-
-    @property
-    def r(self) -> int:
-        return int(self.Phi.shape[1])
-
-    def tail(self, m: np.ndarray, s2: float) -> np.ndarray:
-        """Bound ½ m s2⁻¹ tr K_⊥ on the information the dropped eigen-directions can add (m observations)."""
-        return 0.5 * np.asarray(m, dtype=np.float64) * self.tail_trace / s2
 
 
 # --------------------------------------------------------------------------------------------- greedy
@@ -354,282 +205,6 @@ def _prefix_info(K: np.ndarray, s2: float, eps: float, picks: np.ndarray, times:
     return np.cumsum(gains)
 
 
-# ------------------------------------------------------------------------------- stationary relaxation
-def _relax_eval(Phi: np.ndarray, w: np.ndarray, s2: float):
-    """φ(w) = ½ log det(I + ΦᵀWΦ/s2) and σ²_w(x) = φ_xᵀ(I + ΦᵀWΦ/s2)⁻¹φ_x (features Φ, r columns)."""
-    r = Phi.shape[1]
-    A = np.eye(r) + (Phi.T * (w / s2)) @ Phi
-    L = np.linalg.cholesky(A)
-    phi = float(np.log(np.diag(L)).sum())
-    Vs = solve_triangular(L, Phi.T, lower=True)
-    var = np.einsum("ij,ij->j", Vs, Vs)
-    return phi, var
-
-
-def _scaled_lines(Phi: np.ndarray, w: np.ndarray, s2: float, scales: np.ndarray):
-    """Frank–Wolfe and conditioning lines (intercept, slope) of the designs ω·w for every ω in ``scales``."""
-    A0 = (Phi.T * (w / s2)) @ Phi
-    a0, V = np.linalg.eigh(0.5 * (A0 + A0.T))
-    a0 = np.clip(a0, 0.0, None)
-    Psi2 = (Phi @ V) ** 2
-    a = scales[:, None] * a0[None, :]  # (S, r)
-    phi = 0.5 * np.log1p(a).sum(1)
-    wg = 0.5 * (a / (1.0 + a)).sum(1)  # ⟨g, ωw⟩
-    var = (1.0 / (1.0 + a)) @ Psi2.T  # (S, n)
-    vmax = var.max(1)
-    fw = np.stack([phi - wg, vmax / (2.0 * s2)], axis=1)
-    cond = np.stack([phi, 0.5 * np.log1p(vmax / s2)], axis=1)
-    return fw, cond
-
-
-def _relaxation_stationary(spec: _Spectrum, s2: float, m_max: int, *, max_iter: int = 25,
-                           n_budgets: int = 10, tol: float = 1e-3):
-    """Lines for the stationary relaxation (FW certificate) and conditioning bounds, valid for every m."""
-    Phi = spec.Phi
-    n, r = Phi.shape
-    if r == 0:
-        z = np.zeros((1, 2))
-        return z, z
-    # budgets below m_max/128 are left to the greedy-based bounds (the relaxation is loose there anyway)
-    lo = max(1.0, m_max / 128.0)
-    budgets = np.unique(np.round(np.geomspace(lo, m_max, min(n_budgets, m_max))).astype(int))
-    budgets = budgets[budgets >= 1]
-    fw_lines, cond_lines = [], []
-    scales = np.geomspace(1e-3, 2.0, 16)
-    w = np.full(n, 1.0 / n)
-    for h in budgets:
-        w = 0.9 * w * (h / w.sum()) + 0.1 * h / n
-        power, prev_phi = 1.5, -np.inf
-        for _ in range(max_iter):
-            phi, var = _relax_eval(Phi, w, s2)
-            g = var / (2.0 * s2)
-            gw, gmax = float(g @ w), float(g.max())
-            fw_lines.append((phi - gw, gmax))
-            cond_lines.append((phi, 0.5 * math.log1p(var.max() / s2)))
-            if gmax <= 0 or h * gmax - gw <= tol * max(phi, 1e-300):
-                break
-            if phi < prev_phi:  # over-relaxed step overshot: fall back to the monotone update
-                power = 1.0
-            prev_phi = phi
-            w = w * (g / gmax) ** power
-            w *= h / w.sum()
-        fw, cond = _scaled_lines(Phi, w, s2, h * scales)
-        fw_lines.extend(map(tuple, fw))
-        cond_lines.extend(map(tuple, cond))
-    return np.asarray(fw_lines), np.asarray(cond_lines)
-
-
-def _envelope(lines: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """min over lines (a, b) of a + b·m, for every m (chunked to bound memory)."""
-    out = np.full(len(m), np.inf)
-    for s in range(0, len(lines), 512):
-        L = lines[s:s + 512]
-        out = np.minimum(out, (L[:, 0][:, None] + L[:, 1][:, None] * m[None, :]).min(0))
-    return out
-
-
-# ----------------------------------------------------------------------------- time-varying machinery
-def _ar1_filter(a: np.ndarray, rho2: float, T: int, record: np.ndarray):
-    """Scalar AR(1) Kalman filters (stationary variance 1, ρ² = 1−ε), one per entry of ``a`` (observation
-    precision per step). Returns the per-step ½Σ log(1 + a p_pred) summed over entries (length T), and
-    p_pred, p_filt at the steps in ``record`` (arrays (len(a), len(record)))."""
-    a = np.asarray(a, dtype=np.float64)
-    shape = a.shape
-    a = a.ravel()
-    p = np.ones_like(a)
-    q = 1.0 - rho2
-    info = np.empty((T,) + shape[:-1]) if len(shape) > 1 else np.empty(T)
-    rec_pos = {int(v): i for i, v in enumerate(record)}
-    pp_rec = np.empty((a.size, len(record)))
-    pf_rec = np.empty((a.size, len(record)))
-    for t in range(T):
-        sv = 1.0 + a * p
-        lg = np.log(sv)
-        info[t] = 0.5 * (lg.reshape(shape).sum(-1))
-        pf = p / sv
-        i = rec_pos.get(t)
-        if i is not None:
-            pp_rec[:, i] = p
-            pf_rec[:, i] = pf
-        p = rho2 * pf + q
-    return info, pp_rec.reshape(shape + (len(record),)), pf_rec.reshape(shape + (len(record),))
-
-
-def _tv_grid(T: int, dense: int = 32, ratio: float = 1.15) -> np.ndarray:
-    """Distances 0..T−1 at which smoothed variances are evaluated: all below ``dense``, geometric above,
-    always including T−1."""
-    vals = set(range(min(T, dense)))
-    x = float(dense)
-    while x < T - 1:
-        vals.add(int(x))
-        x *= ratio
-    vals.add(T - 1)
-    return np.array(sorted(vals), dtype=np.int64)
-
-
-def _antidiag_sums(M: np.ndarray, idx: np.ndarray, T: int) -> np.ndarray:
-    """out[t−1] = Σ_{i=0}^{t−1} M[idx[i], idx[t−1−i]] for t = 1..T, in O(G·T) (idx piecewise constant)."""
-    out = np.zeros(T)
-    s = np.arange(T)
-    # runs of equal idx values: [start, end)
-    change = np.flatnonzero(np.diff(idx)) + 1
-    starts = np.concatenate([[0], change])
-    ends = np.concatenate([change, [T]])
-    for a_p, b_p in zip(starts, ends, strict=True):
-        h = M[idx[a_p], idx]  # h[j] = M[p, idx[j]]
-        Hc = np.concatenate([[0.0], np.cumsum(h)])
-        valid = s >= a_p
-        sv = s[valid]
-        hi = sv - a_p
-        lo = np.maximum(sv - (b_p - 1), 0)
-        out[valid] += Hc[hi + 1] - Hc[lo]
-    return out
-
-
-def _tv_design_certificates(spec: _Spectrum, s2: float, eps: float, T: int, Kb: int, jobs: list):
-    """Relaxation (FW) and conditioning certificates of time-invariant designs, for all t ≤ T at once.
-
-    ``jobs``: tuples ``(w̄, scales, want_fw, want_cond)``. The design ω·w̄ (mass ω per time) is evaluated for
-    every ω in ``scales``.
-    """
-    Phi = spec.Phi
-    rho2 = 1.0 - eps
-    gv = _tv_grid(T)
-    G = len(gv)
-    pos = np.searchsorted(gv, np.arange(T), side="right") - 1  # round down: largest grid value ≤ i
-    ceil = np.searchsorted(gv, np.arange(T), side="left")  # round up: smallest grid value ≥ i
-    fw_best = np.full(T, np.inf)
-    cond_best = np.full(T, np.inf)
-    for w, scales, want_fw, want_cond in jobs:
-        A0 = (Phi.T * (w / s2)) @ Phi
-        a0, V = np.linalg.eigh(0.5 * (A0 + A0.T))
-        a0 = np.clip(a0, 0.0, None)
-        Psi2 = (Phi @ V) ** 2
-        a = np.asarray(scales, dtype=np.float64)[:, None] * a0[None, :]  # (S, r)
-        info, pp, pf = _ar1_filter(a, rho2, T, gv)  # info (T, S); pp, pf (S, r, G)
-        phi_t = np.cumsum(info, axis=0)  # (T, S)
-        for si in range(len(scales)):
-            # smoothed variance of mode k at distances (i, j) from the two ends: 1/(F_k(i) + B_k(j))
-            sm = 1.0 / ((1.0 / pf[si])[:, :, None] + (1.0 / pp[si] - 1.0)[:, None, :])  # (r, G, G)
-            vmax = (Psi2 @ sm.reshape(len(a0), G * G)).max(0).reshape(G, G)
-            if want_cond:
-                c = phi_t[:, si] + Kb * _antidiag_sums(0.5 * np.log1p(vmax / s2), pos, T)
-                cond_best = np.minimum(cond_best, c)
-            if want_fw:
-                wg = 0.5 * np.einsum("k,kij->ij", a[si], sm)  # ⟨g_τ, w_τ⟩ at grid distances
-                f = (phi_t[:, si] - _antidiag_sums(wg, ceil, T)
-                     + Kb * _antidiag_sums(vmax / (2.0 * s2), pos, T))
-                fw_best = np.minimum(fw_best, f)
-    tail = spec.tail(np.arange(1, T + 1) * Kb, s2)
-    return fw_best + tail, cond_best + tail
-
-
-def _tv_optimise_shape(spec: _Spectrum, s2: float, eps: float, h: int, mass: float, w0: np.ndarray,
-                       iters: int) -> np.ndarray:
-    """Multiplicative updates for the time-invariant design of mass ``mass`` per step maximising φ_h.
-
-    This is only a heuristic for *where* to linearise: any design gives a valid certificate.
-    """
-    Phi = spec.Phi
-    rho2 = 1.0 - eps
-    w = w0 * (mass / w0.sum())
-    rec = np.arange(h)
-    for _ in range(iters):
-        A0 = (Phi.T * (w / s2)) @ Phi
-        a, V = np.linalg.eigh(0.5 * (A0 + A0.T))
-        a = np.clip(a, 0.0, None)
-        _, pp, pf = _ar1_filter(a, rho2, h, rec)
-        sm = 1.0 / (1.0 / pf + 1.0 / pp[:, ::-1] - 1.0)  # (r, h): τ−1 = i, t−τ = h−1−i
-        grad = ((Phi @ V) ** 2) @ sm.sum(1)
-        gmax = grad.max()
-        if not np.isfinite(gmax) or gmax <= 0:
-            break
-        w = w * (grad / gmax) ** 1.5
-        w *= mass / w.sum()
-    return w / w.sum()
-
-
-def _relaxation_tv(spec: _Spectrum, s2: float, eps: float, T: int, Kb: int, want_fw: bool,
-                   want_cond: bool):
-    """Time-invariant designs: one optimised at full mass (the relaxation's linearisation point) and one at
-    mass K/32 (small reference designs are what make the conditioning bound tight at small noise)."""
-    n = spec.Phi.shape[0]
-    if spec.r == 0:
-        z = spec.tail(np.arange(1, T + 1) * Kb, s2)
-        return z, z
-    w_full = _tv_optimise_shape(spec, s2, eps, T, float(Kb), np.full(n, 1.0 / n), iters=12)
-    w_small = _tv_optimise_shape(spec, s2, eps, T, Kb / 32.0, w_full, iters=8)
-    jobs = []
-    if want_fw:
-        jobs.append((w_full, Kb * np.array([0.7, 1.0, 1.4]), True, want_cond))
-    if want_cond:
-        jobs.append((w_small, Kb * np.geomspace(1e-3, 0.5, 10), False, True))
-    return _tv_design_certificates(spec, s2, eps, T, Kb, jobs)
-
-
-def _kronecker_tv(lam: np.ndarray, s2: float, eps: float, T: int, Kb: int) -> np.ndarray:
-    lam = lam[lam > 0]
-    if lam.size == 0:
-        return np.zeros(T)
-    info, _, _ = _ar1_filter(Kb * lam / s2, 1.0 - eps, T, np.array([], dtype=np.int64))
-    return np.cumsum(info)
-
-
-def _nuclear_J_minus_D(eps: float, Ns: np.ndarray) -> np.ndarray:
-    """Upper bounds on ‖J_N − D_N‖_* for the block lengths Ns: exact for N ≤ 256, else √N ‖·‖_F."""
-    rho = math.sqrt(1.0 - eps)
-    Nmax = int(Ns.max())
-    d = np.arange(Nmax)
-    c = (1.0 - rho**d) ** 2  # squared entries at offset d
-    C1 = np.concatenate([[0.0], np.cumsum(c)])
-    C2 = np.concatenate([[0.0], np.cumsum(d * c)])
-    out = np.empty(len(Ns))
-    for k, N in enumerate(Ns):
-        N = int(N)
-        frob = math.sqrt(max(2.0 * (N * C1[N] - C2[N]), 0.0))  # 2 Σ_{d=1}^{N−1} (N−d) c_d
-        out[k] = math.sqrt(N) * frob
-        if N <= 256:
-            idx = np.arange(N)
-            Dm = rho ** np.abs(idx[:, None] - idx[None, :])
-            out[k] = min(out[k], float(np.abs(np.linalg.eigvalsh(1.0 - Dm)).sum()))
-    return out
-
-
-def _block_bounds(stat_upper: np.ndarray, kappa: float, s2: float, eps: float, T: int, Kb: int,
-                  want: set[str]) -> dict[str, np.ndarray]:
-    """⌈t/N⌉(γ^{up}_{NK} + correction(N)), minimised over N in a candidate set, for t = 1..T."""
-    Ns = np.unique(np.concatenate([np.arange(1, min(T, 64) + 1),
-                                   np.round(np.geomspace(64, T, 80)).astype(int) if T > 64 else []]))
-    Ns = Ns[(Ns >= 1) & (Ns <= T)].astype(np.int64)
-    g_up = stat_upper[Ns * Kb - 1]
-    t = np.arange(1, T + 1)
-    nblocks = -(-t[:, None] // Ns[None, :])  # ⌈t/N⌉
-    out = {}
-    if "block" in want:
-        corr = 0.25 * kappa / s2 * Kb**1.5 * Ns.astype(float) ** 2.5 * eps
-        out["block"] = (nblocks * (g_up + corr)[None, :]).min(1)
-    if "block_hadamard" in want:
-        corr = 0.5 * kappa / s2 * Kb * _nuclear_J_minus_D(eps, Ns)
-        out["block_hadamard"] = (nblocks * (g_up + corr)[None, :]).min(1)
-    return out
-
-
-# ---------------------------------------------------------------------------------------------- closure
-def _monotone(u: np.ndarray) -> np.ndarray:
-    """γ is non-decreasing, so γ_t ≤ min_{t' ≥ t} U(t')."""
-    return np.minimum.accumulate(u[::-1])[::-1]
-
-
-def _subadditive(u: np.ndarray) -> np.ndarray:
-    """γ_{a+b} ≤ γ_a + γ_b: U(t) ← min(U(t), min_a U(a) + U(t−a)) in increasing t."""
-    u = u.copy()
-    if len(u) > _SUBADD_MAX:
-        return u
-    for t in range(2, len(u) + 1):  # u[t-1] is U(t)
-        a = np.arange(1, t // 2 + 1)
-        u[t - 1] = min(u[t - 1], float((u[a - 1] + u[t - a - 1]).min()))
-    return u
-
 
 # --------------------------------------------------------------------------------------------- drivers
 def _stationary_curves(K: np.ndarray, spec: _Spectrum, s2: float, m_max: int, want: set[str],
@@ -700,7 +275,7 @@ def gamma_bracket(K: np.ndarray, horizon: int, *, noise_var: float, eps: float =
     ``K``: the n×n Gram matrix of k_X on the domain (symmetric PSD). ``noise_var``: ``s2`` (``R²`` or ``λ``).
     ``eps``: 0 for the stationary γ, ``> 0`` for the time-varying γ̃ of Bogunovic et al. ``batch``: ``K``
     observations per round (γ_{TK}; the curve is indexed by rounds). ``methods``: the upper-bound methods to
-    compute (default: all). The lower end, ``"greedy"``, is always computed. See the module docstring for
+    compute (default: all). The lower end, ``"greedy"``, is always computed. See docs/gamma.md for
     the definitions and the proof behind each method.
     """
     K, T, s2, eps, Kb = _validate(K, horizon, noise_var, eps, batch)
@@ -750,10 +325,10 @@ _CHECK_RTOL = 1e-9  # recomputed values must agree with the stored ones to this 
 def _code_fingerprint() -> bytes:
     import scipy
 
-    from . import domains, information, kernels
+    from . import domains, information, kernels, mig_certificates
 
     h = hashlib.sha256(f"{np.__version__}|{scipy.__version__}|{LIMIT_BLAS_THREADS}".encode())
-    for mod in (__file__, domains.__file__, information.__file__, kernels.__file__):
+    for mod in (__file__, mig_certificates.__file__, domains.__file__, information.__file__, kernels.__file__):
         h.update(Path(mod).read_bytes())
     return h.digest()
 
