@@ -2,20 +2,12 @@
 :func:`~boundcheck.api.power` return: the command's JSON summary, with its tables as pandas DataFrames and a rich
 display for notebooks.
 
-Every result object *is* the JSON summary: a :class:`dict` subclass holding exactly the keys the command writes
-(``verify --json`` prints the same; docs/cli.md), so ``summary["verdict"]``, ``json.dumps(summary)`` and every
-caller written for the plain dicts keep working. On top of it:
-
-* ``.claims``, ``.runs``, ``.regret``: tidy :class:`pandas.DataFrame` views, one row per observation, their
-  columns documented in :data:`CLAIM_COLUMNS`, :data:`RUN_COLUMNS` and :data:`REGRET_COLUMNS` (and docs/cli.md,
-  "In a notebook"). ``.claims`` comes from the summary itself; ``.runs`` and ``.regret`` are read from the
-  results folder's stored, checksummed tables (:class:`~boundcheck.study.store.ResultStore`) when asked for;
-* ``._repr_html_()``: the HTML report's headline, verdict cards and claims table with the regret figure
-  (:mod:`boundcheck.report.notebook`), what Jupyter shows for a result at the end of a cell;
-* ``.to_json()``: the summary as the CLI prints it with ``--json``.
-
-A verify run with ``out=None`` and ``report=False`` stores its results in a temporary folder; its result keeps
-that folder (and so its tables) until the result itself is garbage-collected.
+Every result object *is* the JSON summary (a :class:`dict` subclass holding exactly the keys the command writes),
+so ``summary["verdict"]`` and ``json.dumps(summary)`` keep working. On top of it: ``.claims``, ``.runs``,
+``.regret`` (tidy DataFrames, their columns in :data:`CLAIM_COLUMNS`, :data:`RUN_COLUMNS`, :data:`REGRET_COLUMNS`
+and docs/cli.md, "In a notebook"; ``.runs`` and ``.regret`` read from the stored, checksummed tables),
+``._repr_html_()`` (the HTML report's headline for Jupyter) and ``.to_json()``. A verify with ``out=None`` and
+``report=False`` keeps its temporary results folder until the result is garbage-collected.
 
 >>> from boundcheck import api
 >>> res = api.verify("gp_ucb", runs=20, horizon=30, seed=1, report=False)  # doctest: +SKIP

@@ -1,24 +1,15 @@
 """Empirical claims: the sentences of a paper's experiment sections, as data beside its theorems.
 
 A theorem's :class:`~theory.core.Claim` is a mathematical statement checked against its level on every run.
-An :class:`EmpiricalClaim` is what a paper says its *experiments* showed ("PE-GP-UCB has the lowest regret",
-"MLE keeps selecting the same wrong prior", "resets increase with δ_B"): the paper's wording and where it
-stands, the experiment (and panel) it belongs to, and the one statistic that tests it. The verification layer
-(``boundcheck.claims.empirical``) turns the statistic into a verdict: **reproduced**, **not reproduced** or
-**inconclusive**, with an effect size, inside one family-wise false-alarm budget per ``boundcheck reproduce``.
+An :class:`EmpiricalClaim` is what a paper says its *experiments* showed ("PE-GP-UCB has the lowest regret"):
+the paper's wording and where it stands, the experiment (and panel) it belongs to, and the one statistic that
+tests it. The verification layer (``boundcheck.claims.empirical``) turns the statistic into a verdict:
+**reproduced**, **not reproduced** or **inconclusive**, inside one false-alarm budget per ``boundcheck reproduce``.
 
-Kinds of test (``kind``), each on a per-run ``metric`` of the ``subject`` algorithm (and of the ``others``):
-
-* ``less``         E[m(subject) − m(other)] < 0: a one-sided paired test over identical functions and noise;
-* ``lowest``       ``less`` against every one of ``others`` (an intersection-union test: reproduced only if
-                   every comparison is; not reproduced if any is reversed);
-* ``noninferior``  E[m(subject) − (1 + margin)·m(other)] ≤ 0: "does not do worse than", with a relative margin;
-* ``similar``      both ways within the relative margin (two one-sided tests, TOST): "performs the same";
-* ``above``/``below``  E[m(subject)] > / < ``threshold`` (behavioural claims, e.g. a share of steps);
-* ``interval``     E[m(subject)] within ``band`` (a number the paper prints, with its stated precision);
-* ``increasing``/``decreasing``  m(subject) trends across the ordered ``panels`` (per-run slope, paired by run).
-
-Metrics (``metric``): see :data:`METRICS`. Pure Python: nothing here imports ``boundcheck``.
+Kinds of test (``kind``: ``less``, ``lowest``, ``noninferior``, ``similar``, ``above``/``below``, ``interval``,
+``increasing``/``decreasing``) compare a per-run ``metric`` (:data:`METRICS`) of the ``subject`` algorithm with
+the ``others``, a threshold, a band or a trend across panels; what each tests: docs/extending/paper.md, "Empirical
+claims". Pure Python: nothing here imports ``boundcheck``.
 """
 
 from __future__ import annotations

@@ -3,23 +3,13 @@ Optimization", arXiv 2208.10790, early version) and the two algorithms it builds
 (Bogunovic, Scarlett, Cevher 2016); the paper's typos and gaps are in the corrections ledger below.
 
 Setting (Assumptions 1–3): f_1 = g_1, f_t = √(1−ε) f_{t−1} + √ε g_t with g_t ~ GP(0, k) i.i.d., k ≤ 1 stationary;
-y_t = f_t(x_t) + w_t, w_t ~ N(0, σ_n²) (σ_n is the symbol ``R``); regret against the noise-free per-step maximum.
-π_t = π²t²/6 throughout, so 2π_t/δ = π²t²/(3δ), 4π_t/δ = 2π²t²/(3δ), 8π_t/δ = 4π²t²/(3δ).
+y_t = f_t(x_t) + w_t, w_t ~ N(0, σ_n²) (σ_n is the symbol ``R``); π_t = π²t²/6 throughout.
 
-Four theorem objects (stable ids; ``et_trigger`` is Lemma 3 on its own because its premise, ε = 0,
-is not the premise of Theorem 1):
-
-* ``et_gp_ucb`` — Theorem 1, in three forms: (A) as stated (the bound terms), (B) realised
-  blocks (closes gaps G1–G3, computed per run by the family from the pieces below), (C) finite domain.
-  Vacuous for every ε > 0 of the experiments (the mismatch term Tφ_T): the report says by how much.
-* ``et_r_gp_ucb`` — Theorem 2 (R-GP-UCB with a fixed reset period N), with the δ-budget corrected (ledger R14).
-* ``tv_gp_ucb`` — TV-GP-UCB on a finite domain: Srinivas et al.'s Theorem-1 argument on the spatio-temporal
-  kernel k(x,x')(1−ε)^{|t−s|/2}, with the certified time-varying γ̃_T (``boundcheck gamma --eps``).
-* ``et_trigger`` — Lemma 3 (no false reset under ε = 0, level δ_B = the study's δ) and its exact corollary
-  P(any false reset) ≤ Σ_t 2Φ̄(√ρ_t) (Lemma 3's union bound), with the Lemma-1/Lemma-2 parts and the trigger compensator.
-
-Schedules whose variable is a block size N are written with the symbol ``t`` standing for N (their names end in
-``_N``), so that ``Theorem.schedule_values`` evaluates them like any other schedule.
+Four theorem objects: ``et_gp_ucb`` (Theorem 1 in three forms: (A) as stated, (B) realised blocks closing gaps
+G1–G3, (C) finite domain), ``et_r_gp_ucb`` (Theorem 2, the δ-budget corrected: ledger R14), ``tv_gp_ucb``
+(Srinivas et al.'s argument on the spatio-temporal kernel with the certified γ̃_T) and ``et_trigger`` (Lemma 3
+on its own: its premise ε = 0 is not Theorem 1's). Schedules whose variable is a block size N are written with
+the symbol ``t`` standing for N (their names end in ``_N``). The paper page: docs/papers/et_gp_ucb.md.
 """
 
 from __future__ import annotations

@@ -5,15 +5,10 @@ Frequentist setting: f is a fixed member of the RKHS of k with ‖f‖_k ≤ B, 
 R-sub-Gaussian noise. The model is GP(0, k) with likelihood variance λ = 1 + η, η = 2/T (the theory setting);
 γ is the maximum information gain with that same λ, over multisets, replaced by a *certified upper bound*.
 
-* ``igp_ucb_confidence`` (Theorem 2): w.p. ≥ 1 − δ, for all x ∈ D and 1 ≤ t ≤ T,
-  |μ_{t−1}(x) − f(x)| ≤ β_t σ_{t−1}(x),  β_t = B + R√(2(γ_{t−1} + 1 + ln(1/δ))).
-* ``igp_ucb`` (Theorem 3, Appendix D + Lemma 4): w.p. ≥ 1 − δ,
-  R_T ≤ 2 β_T √(4(T + 2) γ_T)   (β_T evaluated with γ_T ≥ γ_{T−1}, as the paper writes it).
-* ``gp_ts`` (Theorem 4, Lemma 13), finite-domain variant D_t = D with |D| = n (ledger CG13, derived), w.p. ≥ 1 − δ,
-  R_T ≤ 8B + (11 c_T/p)√(4(T+2)γ_T) + 2Bπ²/6 + √(2 ln(2/δ) Σ_t α_t²),
-  v_t = B + R√(2(γ_{t−1} + 1 + ln(2/δ))), c̃_t = √(2 ln(n t²)), c_t = v_t(1 + c̃_t), p = 1/(4e√π),
-  α_t = 2B + 11c_t/p + 2B/t² ≤ a + b/t² (a = 2B + 11c_T/p, b = 2B), Σ α_t² ≤ T a² + 2ab π²/6 + b² π⁴/90.
-  The 8B is the §8 item 5 correction (Lemma 10 is vacuous for t ≤ 4, where r_t ≤ 2B is used instead).
+Theorems: ``igp_ucb_confidence`` (Theorem 2: |μ_{t−1}(x) − f(x)| ≤ β_t σ_{t−1}(x) for all x and t ≤ T),
+``igp_ucb`` (Theorem 3: R_T ≤ 2 β_T √(4(T + 2) γ_T)) and ``gp_ts`` (Theorem 4, finite-domain variant: ledger
+CG13, with the §8 item 5 correction 8B), each w.p. ≥ 1 − δ; the explicit forms are in their ``Theorem`` objects
+below and in docs/papers/igp_ucb_gp_ts.md.
 """
 
 from __future__ import annotations

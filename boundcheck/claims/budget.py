@@ -94,7 +94,7 @@ class PerClaimBudget(ErrorBudget):
         return self.interval / 2
 
     def sizes(self, kinds: Sequence[str]) -> list[float | None]:
-        """Each claim's test size by kind (the interface before issue 10; ``allocate`` decides claims now)."""
+        """Each claim's test size by kind (an older interface; ``allocate`` decides claims now)."""
         return [self.calibration if k in ("calibration", "equality") else self.interval
                 if k in ("probability", "expectation", "deterministic") else None for k in kinds]
 

@@ -1,26 +1,16 @@
 """Conformance observed from the outside: is the checked code the theorem's algorithm?
 
-The theorem's claims hold for the theorem's algorithm; code that runs without the records a claim reads (a
-user's ask/tell class, say) leaves most of them "not applicable", and a wrong width or a too-narrow sampler
-could pass what remains. So every checked implementation runs in lockstep beside a *shadow*: a fresh instance of
-the theorem's own algorithm (``theory.Theorem.algorithm``), given the same run context and a random stream of
-its own (:func:`~boundcheck.model.sampling.shadow_stream`), told the implementation's actions and observations
-and nothing else (never f). At every step, before its update, the shadow says how the implementation's action
-compares with what it would do (:meth:`~boundcheck.policies.Policy.conformance`, called by
-:func:`boundcheck.study.engine.simulate`):
+The theorem's claims hold for the theorem's algorithm, and code that runs without the records a claim reads
+leaves most of them "not applicable". So every checked implementation runs in lockstep beside a *shadow*: a fresh
+instance of the theorem's own algorithm, given the same run context and a random stream of its own, told the
+implementation's actions and observations and nothing else (never f). Before each update the shadow says how the
+implementation's action compares with its own (:meth:`~boundcheck.policies.Policy.conformance`): for
+deterministic algorithms a choice that does not maximise the shadow's index within :data:`TOLERANCE` is a
+counterexample (a ``deterministic`` claim); for randomised ones the randomised rank of the choice among the
+shadow's is tested as a ``calibration`` claim.
 
-* deterministic algorithms (the UCB family: :meth:`boundcheck.policies.ucb.UCBPolicy.conformance`): the
-  implementation's choice must maximise the shadow's index over X_t (super arms: the oracle's value) within a
-  relative tolerance :data:`TOLERANCE`; one step beyond it is a counterexample (a ``deterministic`` claim,
-  outside the budget). A reset or a window of the theorem's algorithm shows in the index, hence in the choices.
-* randomised algorithms (GP-TS: :meth:`boundcheck.policies.gp_ts.GPTS.conformance`): the randomised rank of the
-  choice among M independent choices of the shadow is exactly U(0, 1) and independent over steps under
-  conformance; its normal score ``conform_z`` is tested as a ``calibration`` claim (one p-value in the budget).
-
-The claim needs no record, so it applies to built-in and user code alike. When the checked code *is* the
-theorem's own unwrapped algorithm (a plain verify) no shadow runs: the claim is true by construction and shown
-as a sanity identity, outside the verdict (:func:`identity_reasons`). ``verify --no-conformance`` turns it off
-for a deliberately different algorithm; the study is then out of theory ("not the theorem's algorithm").
+When the checked code *is* the theorem's own unwrapped algorithm no shadow runs and the claim is a sanity identity
+(:func:`identity_reasons`); ``verify --no-conformance`` turns it off. The statistics: docs/conformance.md.
 """
 
 from __future__ import annotations

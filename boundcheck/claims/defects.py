@@ -1,19 +1,15 @@
 """Planted defects: the library a verification is shown to catch (``boundcheck power``, ``verify --defect``).
 
 A defect is a *wrapper*, never a switch inside an algorithm: it wraps the checked algorithm's
-:class:`~boundcheck.policies.PolicySpec` (changing one instance after it is built: the context it is told, or a
-model it exposes through :meth:`~boundcheck.policies.Policy.models`), transforms the scenario (the truth or the
-data's noise), or transforms the theorem instance (the bound's evaluation: a defect of the verification itself).
-Running a theorem's claims against every defect measures which claims catch what, with what probability: the
-power of the verification.
+:class:`~boundcheck.policies.PolicySpec` (the context it is told, or a model it exposes through
+:meth:`~boundcheck.policies.Policy.models`), transforms the scenario (the truth or the data's noise), or
+transforms the theorem instance (a defect of the verification itself). Running a theorem's claims against every
+defect measures which claims catch what, with what probability: the power of the verification.
 
-This module holds the generic defects, which act through declared interfaces only: the run context, the
-policy's ``update``, the model roles of :data:`~boundcheck.policies.base.MODEL_ROLES`, the scenario and the
-theorem instance. Each needs one *hook* (:data:`HOOKS`), and applies to the theorems whose paper declares that
-hook for them: a paper's ``defects`` part (``boundcheck/papers/<slug>/defects.py``) defines ``HOOKS``
-(theorem id -> the hooks its algorithm and family offer) and ``DEFECTS``, the paper's own defects, each naming the
-theorems it applies to. The defects that change the world (a truth outside the model, the wrong noise) make the
-study fall outside the theorem, which is what a negative control is.
+This module holds the generic defects, which act through declared interfaces only. Each needs one *hook*
+(:data:`HOOKS`) and applies to the theorems whose paper declares that hook for them: a paper's ``defects`` part
+defines ``HOOKS`` (theorem id -> the hooks its algorithm and family offer) and ``DEFECTS``, its own defects. The
+defects that change the world make the study fall outside the theorem, which is what a negative control is.
 """
 
 from __future__ import annotations

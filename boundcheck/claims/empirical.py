@@ -1,23 +1,16 @@
 """Empirical (paper) claims: their per-run metrics, the tests, and verdicts inside one false-alarm budget.
 
-A :class:`theory.empirical.EmpiricalClaim` names a metric (``regret``, ``late_share_truth``, ...), a kind of
-test and the algorithms it compares. Here the metric is computed per run from the stored ``runs`` and ``steps``
-tables of the experiment's panel (:class:`PanelData`), and each claim becomes two one-sided tests:
+A :class:`theory.empirical.EmpiricalClaim` names a metric, a kind of test and the algorithms it compares. Here the
+metric is computed per run from the stored tables of the experiment's panel (:class:`PanelData`), and each claim
+becomes two one-sided tests: "the claim is false" (rejecting it: **reproduced**) and "the claim is true"
+(rejecting it: **not reproduced**); a claim whose two tests both stay above the budget is **inconclusive**, with
+the runs that would settle it.
 
-* "the claim is false" (rejecting it: **reproduced**), and
-* "the claim is true"  (rejecting it: **not reproduced**).
-
-Every test is a t-test on a per-run contrast (run r of every algorithm saw the same function and noise, so a
-difference is paired); intersection-union tests combine several contrasts that must all hold (``lowest``,
-``similar``, ``interval``: the largest p-value), Bonferroni the ones of which one suffices. All the p-values of
-a ``boundcheck reproduce`` run go through the false-alarm budget of ``verify`` (:class:`~.budget.HolmBudget`:
-Holm's step-down procedure, one allocation over every test of the run) at the run's budget A, so the
-probability that *any* verdict of the run is wrong is at most A (up to the t approximation). A claim whose two
-tests both stay above the budget is **inconclusive**; the report says how many runs would settle it if the
-observed effect persisted.
-
-The intervals shown with an effect are simultaneous (Bonferroni) intervals at the same budget: each one-sided
-end at A/H for H hypotheses, so an interval that excludes the null implies the Holm decision.
+Every test is a paired t-test on a per-run contrast (run r of every algorithm saw the same function and noise);
+intersection-union tests combine contrasts that must all hold, Bonferroni those of which one suffices. All the
+p-values of a ``boundcheck reproduce`` go through one Holm budget (:class:`~.budget.HolmBudget`), so the chance
+that *any* verdict of the run is wrong is at most A; the intervals shown are simultaneous (Bonferroni) at the same
+budget, so an interval that excludes the null implies the Holm decision.
 """
 
 from __future__ import annotations

@@ -1,46 +1,17 @@
-"""Where a vacuous bound would bite (issue 36, item 6).
+"""Where a vacuous bound would bite: for a regret-bound claim that is a sanity identity at the study's settings
+(its bound at least the largest regret any algorithm could incur), the smallest horizon T* with
+Bound(T*) < r_max(T*)·T*, from which a verify would test the theorem's bound.
 
-A regret-bound claim is a sanity identity where its bound is at least the largest regret any algorithm could incur
-(the vacuity rule of :mod:`boundcheck.claims.table` on the runs, or a family's ``vacuous_claims``: Bound ≥ r_max·T
-a priori): such a verify never tests the theorem's bound. This module says from which horizon it would: the
-smallest T* with
+The search doubles from the study's horizon, then bisects between the last two doubling points, up to
+:data:`CAP` (10⁷ rounds); the figure is advisory (≈). Bound(T) is the claim's bound evaluated from the theorem's
+sympy expression at the values a study at T would use (checked to reproduce the study's own bound first);
+r_max is what the identity rule compared with. Beyond the study's horizon γ_T is computed by instantiating the
+family at powers of two (:data:`EXACT_HORIZON`, :data:`EXACT_WORK`, :data:`EXACT_FACTOR`), then bracketed soundly
+(lower end held; upper end by subadditivity and, for stationary kernels, the eigenvalue bound): ``T`` is where the
+upper end bites, ``not_before`` where the lower end could.
 
-    Bound(T*) < r_max(T*)·T*,
-
-searched by doubling from the study's horizon, then by bisection on the integers between the last two doubling
-points (a bound that crosses r_max·T once there), up to :data:`CAP` (10⁷ rounds). The figure is advisory (≈).
-
-**Bound(T)** is the claim's bound at horizon T (the end Bound_T(T) of an anytime claim's curve), evaluated from the
-theorem's sympy expression at the values a study at T would use: the family's ``bound_values(scenario, T, δ)``
-(computed at the powers of two up to 2¹² and at the computed horizons, interpolated linearly in log T between
-them, extrapolated so above), γ_T as below, and the study's value for every other symbol (``held``: the scenario's fixed
-numbers, and a family's own horizon-dependent constants such as ET-GP-UCB's τ̄). The claim's bound is read through
-its :attr:`~boundcheck.claims.table.ClaimSpec.bound` on a view of that instance (the family's ``extra_constants``
-refreshed at T); a bound that reads anything else (a per-run, data-dependent bound; a constant the family does not
-recompute at T) is not extrapolated, and says so. The evaluation is checked to reproduce the study's bound at its own
-horizon before it is used.
-
-**r_max** is what the identity rule compared with: the family's bound on every step's regret at T
-(``max_step_regret``: 2B√κ, 2B, 2L, recomputed at T), or, for the runs-based rule, the per-step regret of the runs —
-Σ_t (max − min f_t) / T, recovered per run from ``vacuity_<id>`` (Bound / vacuity; for a curve an upper estimate, as
-the rule itself uses), its maximum over the runs for a claim on each run, its mean for an expectation claim — held
-constant in T.
-
-**γ_T beyond the study's horizon** (the one symbol a study computes rather than reads from the scenario). Up to the
-study's horizon the study's own certified curve is used; beyond it, where the search needs it, the family itself is
-instantiated at the powers of two up to :data:`EXACT_HORIZON` (as far as the domain allows, :data:`EXACT_WORK`, and
-to :data:`EXACT_FACTOR` times the study's horizon; through the instance cache), whose certified γ (and every other
-number) is exactly what a study at that horizon uses. Beyond
-the last computed horizon H γ is bracketed soundly and both ends are searched:
-
-* lower end: the greedy lower end of the bracket at H (a value some design attains), held (γ is nondecreasing);
-* upper end: the subadditive extension γ_{qH+r} ≤ q·γ_H + γ_r (Fischer's inequality, :mod:`boundcheck.model.mig`)
-  and, for stationary kernels whose batch the study's greedy lower end confirms, the eigenvalue bound
-  ½ Σ_i log(1 + T b λ_i / s²), valid at every T.
-
-``T`` (``bites_from_T``) is where the bound first bites with the *upper* end of γ: a rerun at ``--horizon T`` tests the
-bound (the study's certified γ there is at most this end). ``not_before`` is where it first could with the lower end:
-the bound cannot bite earlier. They agree where γ was computed; where they differ the message says so.
+What each quantity is and the measured horizons of every built-in theorem: docs/verdicts.md, "Where a vacuous
+bound would bite".
 """
 
 from __future__ import annotations

@@ -1,36 +1,16 @@
-"""Statistical tests: turn per-run booleans, per-run values and pooled samples into claim verdicts (design:
-"Claims and verdicts").
+"""Statistical tests: turn per-run booleans, per-run values and pooled samples into claim verdicts.
 
 Every stochastic claim is reduced to **one p-value** for the null hypothesis "the claim is true"; the error
-budget (:mod:`boundcheck.claims.budget`) splits the verify's false-alarm budget A across those p-values with
-Holm's step-down procedure and gives each claim its *share* a (the level its own test is compared with). A
-claim is **violated** only if the procedure rejects it; it **holds** when its interval at its share lies below
-its level; otherwise it is **inconclusive** (with the runs that would settle it).
+budget (:mod:`boundcheck.claims.budget`) splits the verify's false-alarm budget across those p-values with
+Holm's step-down procedure and gives each claim its share (the level its test is compared with). A claim is
+**violated** only if the procedure rejects it; it **holds** when its interval at its share lies below its level;
+otherwise it is **inconclusive** (with the runs that would settle it).
 
-* probability claim "E fails w.p. ≤ α": k failures of N runs. p-value: exact one-sided binomial test of
-  "rate ≤ α", P(Bin(N, α) ≥ k). Interval: one-sided Clopper–Pearson bounds at confidence 1 − a each (together
-  the two-sided (1 − 2a) interval); the lower end exceeds α exactly when p ≤ a (duality).
-* expectation claim "E[X] ≤ b": per-run values of X. p-value: one-sided Student-t test of "mean ≤ b";
-  interval: one-sided t bounds at 1 − a each.
-* calibration "u i.i.d. N(0,1)": ONE omnibus p-value: an Anderson–Darling test of the pooled values against
-  the fully specified N(0, 1) (Marsaglia & Marsaglia 2004 for its distribution) and a Ljung–Box test of serial
-  dependence within runs (lags 1..5), Bonferroni-combined (valid under any dependence between the two).
-  Mean, variance and lag-1 autocorrelation (with their own p-values) are diagnostics only.
-* deterministic implication: any counterexample beyond a relative tolerance of 1e-9 is **violated**; outside
-  the budget. Sanity identities (kind ``identity``, true by construction) are computed the same way and shown
-  outside the verdict.
-
-**Anytime-valid (sequential) versions**, for ``verify --until-conclusive``, which looks at the data after every
-chunk: the p-values are valid at any data-dependent stopping time, so peeking does not spend extra budget.
-
-* probability: a mixture martingale: the likelihood ratio against the boundary rate α mixed over a uniform
-  prior on the alternative side, E_n = ∫_{(α,1]} Π p'^{X}(1−p')^{1−X} dp' / ((1−α) α^k (1−α)^{n−k}) in closed
-  form (a supermartingale under every rate ≤ α); p = 1 / max_n E_n over every prefix of runs (Ville). The
-  confidence sequence inverts the same e-values and is intersected over n.
-* expectation: a betting (hedged-capital) e-process on the values normalised to their declared range
-  [lo, hi] (Waudby-Smith & Ramdas 2023), predictable plug-in bets tuned to the budget's Bonferroni share.
-* calibration: the fixed-N omnibus p-value at looks 1, 2, 4, 8, ... chunks (a schedule fixed in advance),
-  union-bounded over looks with weights 1/((j+1)(j+2)).
+Probability claims use an exact binomial test and Clopper–Pearson bounds, expectation claims a Student-t test,
+calibration one omnibus p-value (Anderson–Darling and Ljung–Box, Bonferroni-combined); deterministic
+implications are counterexamples outside the budget. ``verify --until-conclusive`` uses anytime-valid versions
+(a mixture martingale, a betting e-process, union-bounded looks). Each test: docs/verdicts.md, "How each claim
+is tested".
 """
 
 from __future__ import annotations

@@ -4,31 +4,14 @@ Each :class:`ClaimSpec` joins a claim of the theory layer (statement, source, ki
 probability or expectation bound) with the statistic that measures it on every run (a method of the family's
 chunk evaluator) and the policy records that statistic needs. :func:`judge` turns the stored per-run
 statistics into :class:`~boundcheck.claims.stats.ClaimResult` objects: one p-value per stochastic claim, the
-error budget deciding them together and giving each its share, recorded in the result with its interval.
+error budget deciding them together.
 
-Per-run columns in the ``runs`` table: ``fail_<id>`` (probability / deterministic / identity),
-``premise_<id>`` (deterministic: the runs where the premise held), ``value_<id>`` (expectation, equality; with
-``lo_<id>``/``hi_<id>``, its range known in advance), ``vacuity_<id>`` (a bound claim: its bound over the
-largest regret any algorithm could incur on the run, see below). Calibration claims and anytime expectation
-claims (an expectation claim with a ``sample``: E[X_t] ≤ b at every t) read their sample, one row per run, from
-one or more columns of the ``steps`` table.
-
-**The vacuity rule** (one for every family; issue 24). A bound claim — a priori, anytime or realised — declares
-its bound (:attr:`ClaimSpec.bound`). On a run the largest regret any algorithm could incur by step t is
-Σ_{s≤t} (max − min of f_s over X_s) (the engine records the per-step range:
-:attr:`~boundcheck.world.trajectory.Trajectories.f_range`); ``vacuity_<id>`` is min_t Bound(t) / that sum (one
-t, the horizon, for a bound on R_T). The rule follows the claim's kind:
-
-* a claim on each run (probability: P(R_T > Bound) ≤ δ; deterministic, realised bounds) whose vacuity is ≥ 1 on
-  *every* run cannot fail there (:func:`vacuous_on_every_run`); one run below 1 is a run where it can, and the
-  claim is judged;
-* an expectation claim (E[R_t] ≤ Bound(t): the combinatorial Bayes regret) is tested on the sample mean, which
-  cannot exceed the bound when the mean over runs of the largest regret does not (:func:`vacuous_on_the_mean`),
-  although single runs may; it is then checked as an identity *of the sample mean*.
-
-:func:`judge` shows such a claim as a sanity identity with that reason, outside the budget and the verdict; a
-claim that can fail on the sample at hand is never one. Families whose truth is not observed whole add their
-theorem's trivial bound (r_max·T) through ``vacuous_claims``; all end in the same ``vacuous`` mapping here.
+Per-run columns in the ``runs`` table: ``fail_<id>``, ``premise_<id>``, ``value_<id>`` (with ``lo_<id>`` /
+``hi_<id>``), ``vacuity_<id>``; calibration and anytime expectation claims read their sample from the ``steps``
+table. **The vacuity rule**, one for every family: a bound claim that no algorithm could violate on the sample at
+hand (:func:`vacuous_on_every_run` for a claim on each run, :func:`vacuous_on_the_mean` for an expectation claim)
+is shown as a sanity identity, outside the budget and the verdict; families add their theorem's trivial bound
+through ``vacuous_claims``. The rule by the claim's kind: docs/verdicts.md, "Verdicts that can be trusted".
 """
 
 from __future__ import annotations

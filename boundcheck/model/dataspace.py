@@ -1,34 +1,15 @@
 """The data-space form of the exact GP posterior: O(n·|D|) per observation when the data are short.
 
-When the data an algorithm conditions on are short — since a reset (R-GP-UCB, ET-GP-UCB), inside a sliding
-window (SW-GP-UCB), or simply T ≪ |X| — the posterior is cheaper in data space than on the grid. For each run
-and kernel group g, with the data D = ((x_1, t_1, y_1), …, (x_d, t_d, y_d)) (oldest first), prediction time τ
-and a = 1 − ε_g:
+When the data an algorithm conditions on are short (since a reset in R-GP-UCB and ET-GP-UCB, inside a sliding
+window, or simply T ≪ |X|) the posterior is cheaper in data space than on the grid. :class:`DataSpacePosterior`
+keeps, per run and kernel group, the Cholesky factor of the data's Gram matrix (the exact spatio-temporal
+kernel), the gain rows and the whitened residuals, lazily scaled in time as the grid-state form is; it conditions
+by growing the factor one row, drops the oldest observation with Givens rotations (a rank-one update, never a
+downdate) and resets selected runs.
 
-* the data Gram matrix  C = K_X[X_D, X_D] ⊙ a^{|t_i − t_j|/2} + λI = L Lᵀ  (exact spatio-temporal kernel);
-* the cross-covariance to the prediction time  K_τ[i, x] = K_X[x_i, x] a^{(τ − t_i)/2};
-* V_τ = L⁻¹ K_τ  (d, n), so that  Σ_τ = K_X − V_τᵀ V_τ  and  var_τ(x) = k(x, x) − ‖V_τ[:, x]‖²;
-* z_p = L⁻¹ (y − μ_p(X_D))  per prior p, so that the mean deviation is  μ_τ − μ_p = V_τᵀ z_p;
-* log p(D | p) = −½ (d log 2π + 2 Σ log L_ii + ‖z_p‖²).
-
-Storage is lazy in time exactly as in the grid-state form: ``V_τ = √c_g · V`` with a per-group scalar c_g, so
-:meth:`propagate` (τ ← τ + 1 multiplies K_τ by √a) is ``c_g ← a c_g`` and costs O(1) (plus O(P n) for the mean).
-L does not depend on τ.
-
-Operations (per run and group; m runs are processed at once, never in a Python loop):
-
-* :meth:`condition` — the Cholesky factor grows by one row. The new row of L is ``(V_τ[:, x]ᵀ, √v)`` with
-  v = σ²_τ(x) + λ, the new row of V_τ is ``Σ_τ[x, :] / √v``, the new z entry is the innovation over √v: O(n d).
-* :meth:`drop_oldest` — removing the first observation leaves ``C̃ = L₂₂L₂₂ᵀ + l₂₁l₂₁ᵀ``, a rank-one *update*
-  (never a downdate) of the trailing factor. d − 1 Givens rotations ``[L₂₂, l₂₁] Q = [L̃, 0]`` restore the
-  triangle; the same orthogonal Q applied to the rows of ``[V₂; v₁]`` and ``[z₂; z₁]`` gives Ṽ and z̃, and the
-  row it pushes out is exactly what leaves Σ and μ. Orthogonal, so stable: O(d² + n d) per drop.
-* :meth:`reset` — forget the data of selected runs (ET-GP-UCB may condition again right away: it keeps its
-  triggering point).
-
-:func:`make_posterior` picks this form or the grid-state :class:`~boundcheck.model.posterior.BatchedPosterior`
-by cost; both implement :class:`~boundcheck.model.posterior.Posterior` and agree to round-off (tests: 1e-10
-against :func:`~boundcheck.model.posterior.naive_posterior`).
+:func:`make_posterior` picks this form or the grid-state :class:`~boundcheck.model.posterior.BatchedPosterior` by
+cost; both implement :class:`~boundcheck.model.posterior.Posterior` and agree to round-off (tests: 1e-10 against
+:func:`~boundcheck.model.posterior.naive_posterior`). The formulas: docs/model.md, "The data-space form".
 """
 
 from __future__ import annotations
@@ -48,7 +29,7 @@ _LOG2PI = float(np.log(2.0 * np.pi))
 
 
 class DataSpacePosterior(GroupedPosterior):
-    """Exact posterior of several GP priors for a batch of runs, in data space (see the module docstring).
+    """Exact posterior of several GP priors for a batch of runs, in data space (docs/model.md).
 
     Parameters
     ----------
@@ -236,8 +217,8 @@ class DataSpacePosterior(GroupedPosterior):
     def drop_oldest(self, runs: np.ndarray | None = None) -> None:
         """Remove the oldest observation of every run (or of ``runs``) that holds one (sliding window).
 
-        Givens rotations restore the Cholesky factor of the remaining data and carry V and z along (see the
-        module docstring); the row they push out leaves Σ, μ and log p(D | p)."""
+        Givens rotations restore the Cholesky factor of the remaining data and carry V and z along (docs/model.md,
+        "The data-space form"); the row they push out leaves Σ, μ and log p(D | p)."""
         sel = rows_of(runs, self.m)
         sel = sel[self.d[sel] > 0]
         if sel.size == 0:

@@ -1,38 +1,13 @@
-"""ONE exact GP posterior engine over a finite domain, batched over runs, float64.
+"""The exact GP posterior over a finite domain, batched over runs, float64: the grid-state form.
 
-State for a batch of ``m`` runs and ``P`` candidate priors grouped into ``G`` kernel groups (priors with the
-same ``(K, ε)`` share a covariance, PE-GP-UCB's toy problem has G = 1 for 11 priors):
+:class:`BatchedPosterior` holds, for ``m`` runs and ``P`` candidate priors in ``G`` kernel groups, the posterior
+covariance of each group (stored as ``K_g − c_g D_g``, so the ε chain's Kalman predict is an O(1) scalar update),
+the mean deviations and the log marginal likelihoods; :meth:`condition`, :meth:`propagate` and :meth:`reset` cost
+O(n²) per observation and group. The data-space form is :mod:`~boundcheck.model.dataspace`; joint posterior draws
+for Thompson sampling come from :class:`PathwiseSampler` and :class:`SqrtSampler` (:func:`joint_sampler`).
 
-* ``Σ_g``: (m, n, n) posterior covariance of f_t on the domain under group g (stored as K_g − c_g D_g);
-* ``dev``: (m, P, n) posterior mean minus prior mean;
-* ``loglik``: (m, P) log marginal likelihood log p(D | p), accumulated from one-step predictive densities
-  (chain rule), used by the MLE and fully Bayesian baselines.
-
-Storage: ``Σ_g = K_g − c_g D_g`` with a per-group scalar ``c_g``. The Kalman predict of the ε chain,
-``Σ ← (1−ε)Σ + εK``, is then ``D ← (1−ε) D``, i.e. the O(1) update ``c ← (1−ε)c`` (D is renormalised
-when c underflows), so a time step costs one rank-1 update and nothing else.
-
-Operations (grid-state form, O(n²) per observation and group):
-
-* :meth:`condition` — rank-1 update with one observation per run (call it K times for a semi-bandit round:
-  sequential conditioning is exact). Uses the model noise variance ``noise_var`` (R², or λ for IGP-UCB).
-* :meth:`propagate` — Kalman predict of the ε Markov chain: ``dev ← √(1-ε) dev``,
-  ``Σ ← (1-ε) Σ + ε K``. Exact for the kernel ``k_X (1-ε)^{|t-t'|/2}``.
-* :meth:`reset` — back to the prior for selected runs (R-GP-UCB, ET-GP-UCB).
-
-The data-space form (O(n·|D|) per observation, resets and sliding windows) is
-:class:`~boundcheck.model.dataspace.DataSpacePosterior`; :func:`~boundcheck.model.dataspace.make_posterior`
-picks the cheaper form by cost.
-
-Joint posterior draws (Thompson sampling) come from :class:`PathwiseSampler` up to a horizon of
-:data:`PATHWISE_MAX_HORIZON`, and from :class:`SqrtSampler` (a square-root factor of Σ_t downdated by rank one per
-observation, O(n r) per step whatever t) beyond it (:func:`joint_sampler`). Pathwise: Matheron's rule
-``h = g − K_{DX}(K_XX + λI)⁻¹(g_X + e)`` with a prior draw ``g`` from a factor of K computed once and the
-data-space gain ``W_t = K_{DX}(K_XX + λI)⁻¹`` updated in O(n t) per step, so a draw costs O(n r + n t) per run
-instead of a per-step O(n³) factorisation of the posterior covariance.
-
-Convention: before step t's selection the state is the posterior given D_{t-1} *predicting time t*;
-after observing y_t call ``condition`` then ``propagate``.
+Convention: before step t's selection the state is the posterior given D_{t-1} *predicting time t*; after
+observing y_t call ``condition`` then ``propagate``. The state, the operations and their costs: docs/model.md.
 """
 
 from __future__ import annotations

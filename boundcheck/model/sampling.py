@@ -204,7 +204,7 @@ class ChainSampler:
     def __init__(self, prior: GPPrior, jitter: float = 1e-10) -> None:
         self.prior = prior
         self.info: dict[str, np.ndarray] = {}
-        if getattr(prior, "sampling_factor", "cholesky") == "eigen":  # low-rank exact root, no jitter (issue 15)
+        if getattr(prior, "sampling_factor", "cholesky") == "eigen":  # low-rank exact root, no jitter
             self.L, self.jitter = _cached_root(prior.K), 0.0
         else:
             self.L, self.jitter = cholesky_jittered(prior.K, jitter)

@@ -1,28 +1,13 @@
 """Time-varying RKHS functions with an exact norm and an exact variation budget (Zhou & Shroff 2021; spec
 docs/papers/r_sw_gp_ucb.md), streamed over time.
 
-Construction. Anchors z_1..z_a are points of the finite domain D; every member is f_t = Σ_i α_{t,i} k(z_i, ·).
-With K_Z = U diag(s) Uᵀ (eigendecomposition, eigenvalues below ``rank_tol``·max dropped, no jitter) and
-α_t = U_r diag(s_r)^{−1/2} θ_t, the RKHS inner product is exactly Euclidean in θ:
+Every member is a combination of kernel sections at anchor points of the domain, written in Mercer coordinates θ
+of the anchors' Gram matrix, where the RKHS norm and the norm of a step are Euclidean: ‖f_t‖_k = ‖θ_t‖ and
+‖f_{t+1} − f_t‖_k = ‖θ_{t+1} − θ_t‖. The sequences ``rotation`` (slowly varying), ``switch`` (abrupt) and
+``random_walk`` are designed in θ to spend the budget P_T exactly (or, for the walk, at most, computed per run).
 
-    ‖f_t‖²_k = α_tᵀ K_Z α_t = ‖θ_t‖²,   ‖f_{t+1} − f_t‖_k = ‖θ_{t+1} − θ_t‖,   f_t|_D = Φ θ_t,
-    Φ = K_{D,Z} U_r s_r^{−1/2}.
-
-These are norms in the RKHS of k on the whole input space (the restriction to D has the same norm: f lies in the
-span of {k(z, ·) : z ∈ D}). Sequences are designed in θ (Mercer coordinates, Zhou & Shroff 2021, Theorem 3):
-
-* ``rotation`` (slowly varying): θ_t = B(cos(ωt)u + sin(ωt)v) with u ⊥ v random unit vectors per run; every step
-  moves by exactly 2B sin(ω/2), and ω = 2 arcsin(P_T / (2B(T−1))) makes Σ_{t<T}‖θ_{t+1} − θ_t‖ = P_T exactly.
-  ‖f_t‖_k = B for every t. Needs P_T ≤ 2B(T−1).
-* ``switch`` (abrupt): M switches at t_j = ⌊jT/(M+1)⌋, θ constant in between; each switch jumps by exactly d = P_T/M
-  to a random point of norm B (θ' = cos φ θ + sin φ ‖θ‖ ŵ, ŵ ⊥ θ random, 2B sin(φ/2) = d). Default
-  M = ⌈P_T/(2B)⌉ (the fewest switches with d ≤ 2B).
-* ``random_walk``: θ_{t+1} = Π_B(θ_t + ρ ξ_t), ξ_t random unit vectors, Π_B the projection onto the ball of radius
-  B, ρ = P_T/(T−1). Projections are non-expansive, so every realised step is ≤ ρ and the realised budget is
-  ≤ P_T; it is computed exactly per run from the θ's.
-
-The sampler streams f_t (never a runs × T × |D| array) and keeps θ_t (runs × T × r, r = rank ≤ #anchors) for the
-verifier, with the realised budget Σ‖θ_{t+1} − θ_t‖ and max_t ‖θ_t‖ per run.
+The sampler streams f_t (never a runs × T × |D| array) and keeps θ_t for the verifier, with the realised budget
+and max_t ‖θ_t‖ per run. The construction and each sequence: docs/model.md, "Drifting RKHS functions".
 """
 
 from __future__ import annotations
@@ -49,7 +34,7 @@ KINDS = ("rotation", "switch", "random_walk")
 @dataclass(frozen=True, eq=False)
 class VariationBudgetSequence(_OnDomain):
     """A family of RKHS function sequences f_1..f_T on a finite domain with ‖f_t‖_k ≤ B and
-    Σ_{t<T}‖f_{t+1} − f_t‖_k ≤ P_T, both exact (see the module docstring). Each run draws its own sequence."""
+    Σ_{t<T}‖f_{t+1} − f_t‖_k ≤ P_T, both exact (docs/model.md). Each run draws its own sequence."""
 
     name: str
     K: np.ndarray = field(repr=False)

@@ -1,29 +1,14 @@
 """A data-space GP posterior over a *window* of retained observations, batched over runs: append, reset and
 drop-the-oldest, all exact (R-GP-UCB restarts, SW-GP-UCB's sliding window; Zhou & Shroff 2021).
 
-State of run r with p_r retained observations x_1..x_{p_r} (oldest first), capacity ``cap`` (rows ≥ p_r are
-zero, and L is the identity there):
+Per run it keeps the Cholesky factor of the retained observations' Gram matrix, the gain rows, the whitened
+residuals (and optional extra targets the verifiers replay), the mean and the variance on the whole domain.
+Appending grows the factor by one row; dropping the oldest is a rank-1 *update* done with Givens rotations, so it
+cannot lose positive definiteness and rounding errors do not grow; both cost O(p n), never an O(p³)
+refactorisation. Runs may hold different numbers of observations (zero padding).
 
-* ``L`` (m, cap, cap): the lower Cholesky factor of K_XX + λI;
-* ``V`` (m, cap, n): L⁻¹ K_{X,D} (the data-space "gain" rows);
-* ``a`` (m, cap): L⁻¹ (y − m(X));  ``A`` (m, cap, k): L⁻¹ Z for k optional extra target columns (verifiers replay
-  a run with the noise, the truth and its features as targets to split μ − f into bias, drift and noise);
-* ``mu`` = m(D) + Vᵀa and ``s2`` = diag K − Σ_rows V² on the whole domain.
-
-Updates (per run, O(p n) each; never an O(p³) refactorisation):
-
-* **append** (:meth:`condition`): the new row of L is l = V[:, x] (column x of L⁻¹K_{X,D}), its diagonal
-  l_pp = √(k(x,x) + λ − ‖l‖²) = √(σ²(x) + λ); the new row of V is (k(x, ·) − lᵀV)/l_pp.
-* **drop the oldest** (:meth:`drop_oldest`): with L = [[l₀₀, 0], [x, L₁₁]], the factor of the remaining
-  observations is chol(L₁₁L₁₁ᵀ + xxᵀ) — a rank-1 *update* (never a downdate, so it cannot lose positive
-  definiteness). It is computed with Givens rotations G_k acting on (column k of L₁₁, x); since
-  K_{X'D} = [L₁₁ | x][V₁; v₀ᵀ] and [L₁₁ | x]G = [L' | 0], the new rows are V' = (Gᵀ[V₁; v₀ᵀ])[:p], i.e. the
-  same rotations applied to (row k of V₁, v₀). Cost O(p² + p n); orthogonal transformations, so rounding
-  errors do not grow (tests: agreement with recomputation to 1e-9 over 10 000 window shifts).
-* **reset**: back to the prior for selected runs.
-
-Implements :class:`~boundcheck.model.posterior.Posterior` (one static prior, ``P = G = 1``). Runs may hold
-different numbers of observations (per-run lengths; zero padding).
+Implements :class:`~boundcheck.model.posterior.Posterior` (one static prior, ``P = G = 1``). The state and the
+update formulas: docs/model.md, "The window form".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where each regret bound of a theorem bites on a scenario, without a verify (``boundcheck show``; issue 36, item 6).
+"""Where each regret bound of a theorem bites on a scenario, without a verify (``boundcheck show``).
 
 For every bound claim of the theorem: is it vacuous at the scenario's horizon (the same rules as a verify: the
 family's a-priori r_max·T, else the largest regret any algorithm could incur on the runs, Σ_t (max − min f_t)), and

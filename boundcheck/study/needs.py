@@ -1,28 +1,15 @@
-"""What a study measures, so that the engine does only that work (issue 26, item 1).
+"""What a study measures, so that the engine does only that work.
 
-A study that checks a theorem needs every step of every run: the claims read the regret (hence max f_t at every
-step), the truth-side monitors and the whole history. An experiment that estimates one quantity may need much
-less. Paper 001's Table 3 estimates the first trigger time τ of ET-GP-UCB (Def. 3): a run is needed up to its
-first reset and no further, and neither the regret nor any truth-side monitor is read. An experiment says so
-with :class:`StudyNeeds` (``Experiment.needs``); :func:`with_needs` turns its study into one that
+A study that checks a theorem needs every step of every run; an experiment that estimates one quantity may need
+much less (paper 001's Table 3 estimates ET-GP-UCB's first trigger time: a run is needed up to its first reset,
+and neither the regret nor any truth-side monitor is read). An experiment says so with :class:`StudyNeeds`
+(``Experiment.needs``), and :func:`with_needs` turns its study into one that stops each run at its event and
+retires it from the batch, skips the regret and the monitors (drawing the truth only where a run observes it),
+and checks no claim (:class:`StoppedFamily`), storing each run's event time and whether it was censored.
 
-* stops each run at its event (the first step at which the checked algorithm's boolean record ``stop_at`` is
-  true) and retires finished runs from the batch (:func:`~boundcheck.study.engine.simulate`; policies that
-  cannot retire runs keep being stepped, their finished runs' later steps ignored);
-* skips max f_t and the regret (``regret = False``) and the truth-side monitors with the engine's reference
-  posterior (``monitors = False``); with neither, the truth is drawn only where a run observes it (the ε chain
-  kept in the coordinates of its root, f_t = μ + L w_t, w_{t+1} = √(1−ε) w_t + √ε z_{t+1}: the same chain from the
-  same normals, O(r) per run and step instead of O(n r); :meth:`~boundcheck.model.sampling.ChainSampler.start_lazy`);
-* checks none of the theorem's claims (they read whole runs: :class:`StoppedFamily`) and stores, per run, the
-  event's time (column ``stop_column``, the horizon T where it never fired) and whether it was ``censored``, and
-  in the steps table the event's own step only.
-
-Every run draws from its own streams exactly as in the full study (retiring keeps each remaining run's
-pre-drawn values and its slot in the blocked products, :func:`~boundcheck.model.sampling.rows_matmul`), so a
-run's choices and its event's time are the full study's and the estimator is unchanged; the observed values and
-the posterior agree to round-off (the truth summed in another order; the posterior's reductions run to the
-batch's longest data, as in any other batching of the full study) — ``tests/test_et_stopping_time.py``. The
-fast path is itself bit-identical for any batching or number of workers (row-wise arithmetic).
+Every run draws from its own streams exactly as in the full study, so its choices and its event's time are the
+full study's and the estimator is unchanged (``tests/test_et_stopping_time.py``). Details: docs/study.md,
+"Studies that measure less".
 """
 
 from __future__ import annotations

@@ -1,21 +1,13 @@
 """A study: one theorem checked on one scenario with a set of policies, as objects.
 
-:class:`StudySpec` is what crosses process boundaries (pickled, never re-resolved by name in a worker) and
-what the resume key hashes: the theorem, its family, the scenario (every array), the policies (class, source
-and parameters), and the run settings. A changed scenario or policy under the same name therefore never reuses
-stale stored chunks.
+:class:`StudySpec` is what crosses process boundaries (pickled, never re-resolved by name in a worker) and what
+the resume key hashes: the theorem, its family, the scenario (every array), the policies (class, source and
+parameters) and the run settings, so a changed scenario or policy under the same name never reuses stale chunks.
 
-The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S) (S = ``chunk_size``),
-so a study extended to more runs (``verify --runs`` larger, or ``--until-conclusive``) reuses every stored
-chunk whose runs are unchanged and results stay identical to a fresh study of the same size, for any number of
-workers or backend.
-
-Chunks are the unit of storage, resuming and sequential looks, not the unit of work: the runner hands a worker
-several consecutive chunks as one vectorised batch (:func:`~boundcheck.study.runner.plan_tasks`, sized from
-the runs, the workers and memory). A run's results do not depend on the batch it was simulated in (blocked,
-position-exact products, :func:`~boundcheck.model.sampling.rows_matmul`; ``tests/test_parallel.py``), so the
-batches are not part of the key. Only the reference arithmetic (the regression pins) depends on its batch: there
-each batch is one chunk, as in the first engine."""
+The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S), so a study extended to more
+runs reuses every stored chunk whose runs are unchanged. Chunks are the unit of storage, resuming and sequential
+looks, not of work: a worker simulates several as one batch, and a run's results do not depend on its batch
+(``tests/test_parallel.py``). Details: docs/study.md, "A study and its resume key"."""
 
 from __future__ import annotations
 

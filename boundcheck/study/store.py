@@ -1,34 +1,14 @@
 """Result store: one parquet file per chunk and table, plus ``manifest.json``; a store that can prove what it holds.
 
-Layout of a results directory::
+Every chunk file is written atomically with its sha256 recorded in the manifest only once both of the chunk's
+files are in place, and every read verifies the bytes against that hash before parsing them: an interrupted run
+loses nothing already computed, and a damaged chunk is reported (:class:`~boundcheck.errors.IntegrityWarning`)
+and recomputed, never used. Readers read exactly the chunks the manifest and the configuration name; one writer
+at a time holds :meth:`ResultStore.lock`. Each chunk also carries its own record (configuration key and hashes),
+so :func:`repair` (``boundcheck store repair DIR``) rebuilds a damaged manifest from ``store.json`` and the
+chunks that verify; :func:`check` lists what verifies.
 
-    manifest.json            theorem, scenario, configuration (+ its key), package version, n_chunks, and for
-                             every chunk done: its runs and the size and sha256 of each of its files
-    store.json               the manifest's header alone (configuration, key, n_chunks, meta; no chunks): what
-                             :func:`repair` rebuilds a lost or damaged manifest from
-    chunks/runs-00003.parquet, chunks/steps-00003.parquet
-    chunks/chunk-00003.json  the chunk's own record: the configuration key it was computed under and the
-                             manifest's entry for it (runs, sha256 of each file); written with the chunk
-    claims.parquet, summary.json, gamma.parquet   (written when a study completes; their hashes in
-                                                   ``manifest["files"]``)
-    .lock                    the writers' advisory lock (see :func:`~boundcheck.utils.io.folder_lock`)
-
-Integrity rules:
-
-* a chunk file is written atomically (temporary file, fsync, rename) with parquet page checksums, and its
-  sha256 is recorded in the manifest only after both of the chunk's files are in place: an interrupted run
-  loses nothing already computed, and a half-written chunk is never recorded;
-* every read verifies the file's bytes against the manifest's sha256 before parsing them. On resume
-  (:meth:`ResultStore.done_chunks`), a chunk that fails (file missing, truncated, altered, recorded without a
-  hash by an older version) is reported as an :class:`~boundcheck.errors.IntegrityWarning` (file, expected
-  and found hash) and recomputed, never used; a read of a completed study refuses it with a one-line error;
-* readers read exactly the chunks ``0 … n_chunks − 1`` that the manifest and the configuration name, and
-  nothing else found in the folder; a folder holding chunk files but no manifest is refused;
-* one writer at a time: :meth:`ResultStore.lock` (held by :func:`~boundcheck.study.runner.run_study`);
-* a damaged manifest loses nothing verified: every chunk carries its own record (``chunk-NNNNN.json``: key and
-  hashes), and :func:`repair` (``boundcheck store repair DIR``) rebuilds the manifest from ``store.json`` and the
-  chunks whose hashes verify and whose key is the configuration's; :func:`check` lists what verifies. Chunks
-  written before these records existed carry no proof of their configuration and are not recovered.
+The folder's layout and the integrity rules: docs/study.md, "The store".
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ __all__ = ["summarize", "paired_regret", "settled", "read_study_tables", "incomp
            "uncaught_defects"]
 
 #: the verdict of a study whose every judged claim holds but some claim of the theorem was not judged on the
-#: checked code (it does not record what the claim reads): "holds" means every claim was judged (issue 24)
+#: checked code (it does not record what the claim reads): "holds" means every claim was judged
 INCOMPLETE = "incomplete"
 
 # probability claims whose failure is "a ratio exceeds 1": the runs-table column holding the ratio

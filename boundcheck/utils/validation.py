@@ -46,7 +46,7 @@ __all__ = [
 MAX_SEED = 2**63 - 1
 
 #: the largest count any setting takes (runs, T, ...): counts become int64 array sizes and floats in the memory
-#: estimates, so a larger one is refused here rather than overflowing there (issue 25: ``--runs 1e400``)
+#: estimates, so a larger one is refused here rather than overflowing there (``--runs 1e400``)
 MAX_INT = 2**63 - 1
 
 #: input TOML files (scenarios, configs) larger than this are refused before they are read: a scenario is a few

@@ -220,7 +220,7 @@ def apply_overrides(data: dict, overrides: Mapping[str, object], source: str = "
     return data
 
 def parse_scenario(data: dict, source: str = "<scenario>", base_dir: str | Path = ".") -> Scenario:
-    """A :class:`Scenario` from the parsed TOML ``data`` (see the module docstring for the keys). Its generators
+    """A :class:`Scenario` from the parsed TOML ``data`` (the keys: docs/scenarios.md). Its generators
     and kernels run on a fixed number of BLAS threads (:func:`~boundcheck.utils.blas.scenario_blas`): the same
     scenario, bit for bit, whatever ``OMP_NUM_THREADS`` says."""
     with scenario_blas():

@@ -1,4 +1,4 @@
-"""The properties of a scenario that matter when it stands in for a paper's real data (issue 27): its size, the
+"""The properties of a scenario that matter when it stands in for a paper's real data: its size, the
 spectrum of its kernel, how fast its covariance decays, its noise level, its availability pattern and horizon.
 
 ``reproduce`` puts them beside what the paper reports about its real data (an experiment's ``stand_in_data``),

@@ -2,18 +2,14 @@
 ``family.instantiate(scenario, horizon, delta, beta_scale)`` read from the runtime's cache ``instances`` when the
 same inputs were instantiated by the same code before.
 
-Instantiating lambdifies the theorem's bound and schedules with sympy's code printer and evaluates them, and reads
-the certified γ bracket (itself cached by :mod:`boundcheck.model.mig`); a repeated ``verify`` reads the numbers
-instead. The key hashes the content of every input (the theorem's expressions, the scenario's matrices, T, δ, the
-β scale) and of the code that may compute the instance: every source file of the theory package and of
-boundcheck's utils, model, world, claims and runtime packages, and of the folder of each of the family's classes
-(its paper), with the numpy and sympy versions. Any change recomputes.
-
-An entry is an ``.npz`` file read without pickle: the arrays, and a JSON description of everything else (floats,
-ints, strings, dicts, tuples, numpy scalars with their dtype), so that the instance read back is the one computed,
-value for value and type for type (tests/test_instance_cache.py). An instance holding anything else (the
-observers a family registers are functions) is not cached. The cache is only an optimisation: ``BOUNDCHECK_CACHE``
-or ``BOUNDCHECK_INSTANCE_CACHE`` set to ``off`` turns it off, and an entry that cannot be read is recomputed.
+Instantiating lambdifies the theorem's bound and schedules with sympy and reads the certified γ bracket; a
+repeated ``verify`` reads the numbers instead. The key hashes the content of every input (the theorem's
+expressions, the scenario's matrices, T, δ, the β scale) and of the code that may compute the instance (the
+theory package; boundcheck's utils, model, world, claims and runtime; the folder of each of the family's classes;
+the numpy and sympy versions): any change recomputes. An entry is an ``.npz`` file read without pickle (arrays and
+a typed JSON description of the rest, so the instance read back is the one computed, value for value and type for
+type); an instance holding anything else is not cached. ``BOUNDCHECK_CACHE`` or ``BOUNDCHECK_INSTANCE_CACHE`` set
+to ``off`` turns the cache off, and an entry that cannot be read is recomputed.
 """
 
 from __future__ import annotations

@@ -3,16 +3,11 @@ theorems of Chowdhury & Gopalan (2017) (``igp_ucb_confidence``, ``igp_ucb``, ``g
 
 One family class serves the four theorems; each instance holds its theorem and the claim table and width
 schedules its paper declares (``boundcheck/papers/srinivas/family.py``, ``boundcheck/papers/igp_ucb_gp_ts/family.py``),
-built from the statistics of :class:`KernelEvaluator`:
-
-* probability claims: the confidence events from the engine's truth-side monitor max_x |f − μ_{t−1}|/σ_{t−1},
-  Theorem 1's self-normalised quantity and its Abbasi-Yadkori form from one Cholesky factor of K_T + λI per
-  run (every prefix t is a leading block, so all t cost one factorisation);
-* deterministic implications: a counterexample at some step where the premise held;
-* expectation claims (GP-TS lemmas): a per-run value whose mean must be ≤ 0, measured on the algorithm's own
-  draws, with the range the value can take (for the anytime-valid test);
-* calibration: the innovations (GP-UCB) or the algorithm's standardised draws (GP-TS) must be i.i.d. N(0, 1);
-* sanity identities (Cauchy–Schwarz, Lemma 4's arithmetic, Lemma 12's supermartingale): outside the verdict.
+built from the statistics of :class:`KernelEvaluator`: the confidence events from the engine's truth-side monitor
+and from one Cholesky factor of K_T + λI per run (every prefix a leading block); deterministic implications;
+expectation claims on the algorithm's own draws (GP-TS lemmas, with their range for the anytime-valid test);
+calibration of the innovations (GP-UCB) or the standardised draws (GP-TS); and sanity identities (Cauchy–Schwarz,
+Lemma 4's arithmetic, Lemma 12's supermartingale), outside the verdict.
 """
 
 from __future__ import annotations
