@@ -1,5 +1,5 @@
 """A theorem checked by another theorem's family: a researcher's own bound, written as a :class:`theory.Theorem`
-in a file, that declares ``family="gp_ucb"`` ("check me like theorem gp_ucb"; docs/extending.md, part 1).
+in a file, that declares ``family="gp_ucb"`` ("check me like theorem gp_ucb"; docs/extending/theorem.md).
 
 The family of the named theorem (the *reference*) does all the work: it instantiates the scenario, runs the
 algorithms and computes every claim statistic. What comes from the user's theorem is its content: the explicit
