@@ -8,9 +8,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .scenario_reader import _MISSING, _show
-
 __all__ = ["GRAPHML_NS", "GraphMLGraph", "read_graphml"]
+
+#: "no value given" (the scenario-file reader shares it: a refusal without a ``got`` says nothing more)
+_MISSING = object()
+
+
+def _show(v) -> str:
+    """A value as an error message shows it: an array by its shape, anything else by a repr of at most 60
+    characters (the scenario-file reader's messages use it too)."""
+    if isinstance(v, np.ndarray):
+        return f"an array of shape {v.shape}"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 GRAPHML_NS = "http://graphml.graphdrawing.org/xmlns"
 

@@ -11,21 +11,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import BoundcheckError
+from .graphml import _MISSING, GraphMLGraph, _Refused, _show, read_graphml
 from .scenario import Scenario
-
-if TYPE_CHECKING:
-    from .graphml import GraphMLGraph
 
 __all__ = ["ScenarioFileError", "FORMAT", "FileReader", "object_schema", "COMMON_PROPERTIES", "Common",
            "read_common", "finish_common", "MAX_DOMAIN_POINTS", "MAX_DOMAIN_DIM", "MAX_DATA_BYTES"]
 
 FORMAT = 1
-_MISSING = object()
 
 
 class ScenarioFileError(BoundcheckError):
@@ -47,13 +43,6 @@ MAX_DATA_BYTES = 16 * 1024**2
 
 _TEMPLATE = re.compile(r"\$\{(\w+)(?::([^}]*))?\}")
 _REF = re.compile(r"^\$(\w+)(?:\[(\d+)\])?$")
-
-
-def _show(v) -> str:
-    if isinstance(v, np.ndarray):
-        return f"an array of shape {v.shape}"
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class FileReader:
@@ -259,8 +248,6 @@ class FileReader:
             data = path.read_bytes()
         except OSError as exc:
             raise self.error(key, "a readable GraphML file", f"{value}: {exc.strerror or exc}") from None
-        from .graphml import _Refused, read_graphml  # only road-network files need it
-
         try:
             return read_graphml(data, node_attrs, edge_attrs, undirected=undirected)
         except _Refused as exc:
