@@ -99,14 +99,12 @@ def test_every_claim_in_the_verdict_has_a_defect_that_catches_it(theorem, runs, 
 
 
 def test_every_library_defect_applies_to_some_theorem_and_catches_something_there():
-    from test_combinatorial import REGISTERED_CATCHES  # paper 002's defects: tests/test_combinatorial.py
-    from test_et_gp_ucb import LIBRARY_CATCHES  # paper 001's defects are caught in tests/test_et_gp_ucb.py
-    from test_variation_budget import LIBRARY_CATCHES as VB_CATCHES  # paper 003's: tests/test_variation_budget.py
+    from planted_catches import COMBINATORIAL_CATCHES, ET_GP_UCB_CATCHES, R_SW_GP_UCB_CATCHES
 
     caught = {_name(d) for rows in CATCHES.values() for d, _ in rows}
-    caught |= {d for _, _, rows in LIBRARY_CATCHES.values() for d, _ in rows}
-    caught |= {d for rows in VB_CATCHES.values() for d, _ in rows}
-    caught |= {d for _, d in REGISTERED_CATCHES}
+    caught |= {d for _, _, rows in ET_GP_UCB_CATCHES.values() for d, _ in rows}
+    caught |= {d for rows in R_SW_GP_UCB_CATCHES.values() for d, _ in rows}
+    caught |= {d for _, d in COMBINATORIAL_CATCHES}
     from theory import plugins
 
     def outside(d) -> bool:  # a defect of an installed paper plugin (its own tests show what it catches)

@@ -86,7 +86,7 @@ def test_bound_json_value_and_terms(capsys):
                                                "mu_max=2.0")]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    from test_theory import spec_bound  # an independent reference implementation
+    from pe_gp_ucb_reference import spec_bound  # an independent reference implementation
 
     assert out["value"] == pytest.approx(spec_bound(60, 11, 0.1, 0.1, 50, 187, 2.0), rel=1e-12)
     assert out["terms"]["critical_rounds"] == pytest.approx(149.5, abs=0.1)

@@ -15,33 +15,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tiny_scenarios import grid_scenario
 
 from boundcheck.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SCENARIO = textwrap.dedent("""\
-    name = "NAME"
-    description = "a small grid"
-    horizon = 5
-    delta = 0.1
-    noise = 0.1
-    runs = 2
-
-    [domain]
-    grid = {n = 8, dim = 1, low = 0.0, high = 1.0}
-
-    [kernel]
-    family = "rbf"
-    lengthscale = LS
-
-    [[priors]]
-    name = "p"
-    mean = 0.0
-
-    [truth]
-    prior = "p"
-    """)
+SCENARIO = grid_scenario("NAME", "a small grid", 5, "LS")  # NAME and LS replaced by each case
 
 POLICIES = textwrap.dedent("""\
     class NoAsk:

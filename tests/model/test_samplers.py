@@ -10,6 +10,7 @@ far outside the same band."""
 from __future__ import annotations
 
 import numpy as np
+from sampler_bands import band
 
 from boundcheck.model.kernels import RBF
 from boundcheck.model.posterior import BatchedPosterior, PathwiseSampler
@@ -17,16 +18,6 @@ from boundcheck.model.priors import GPPrior, RKHSFamily
 from boundcheck.model.sampling import ChainSampler, RKHSSampler
 
 Z = 5.0  # standard errors allowed per entry
-
-
-def _band(draws: np.ndarray, mean: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
-    """(largest |empirical − true| of the mean, of the covariance), each in standard errors."""
-    N = draws.shape[0]
-    d = np.diag(cov)
-    se_cov = np.sqrt((np.outer(d, d) + cov**2) / N) + 1e-300
-    se_mean = np.sqrt(d / N) + 1e-300
-    emp_cov = np.cov(draws, rowvar=False)
-    return float(np.max(np.abs(draws.mean(axis=0) - mean) / se_mean)), float(np.max(np.abs(emp_cov - cov) / se_cov))
 
 
 def _posterior_cov(K: np.ndarray, X: np.ndarray, lam: float) -> np.ndarray:
@@ -52,10 +43,10 @@ def test_pathwise_sampler_on_arms_observed_several_times():
         post.condition(np.full(N, xt), np.full(N, yt))
     h = paths.draw([np.random.default_rng(10_000 + i) for i in range(N)])
     Sigma = _posterior_cov(K, X, lam)
-    dm, dc = _band(h, np.zeros(n), Sigma)
+    dm, dc = band(h, np.zeros(n), Sigma)
     assert dm < Z and dc < Z, (dm, dc)
     once = _posterior_cov(K, np.unique(X), lam)  # repeats counted once: a wrong law
-    assert _band(h, np.zeros(n), once)[1] > 4 * Z
+    assert band(h, np.zeros(n), once)[1] > 4 * Z
 
 
 def test_count_pathwise_sampler_joint_law_with_repeated_arms():
@@ -75,9 +66,9 @@ def test_count_pathwise_sampler_joint_law_with_repeated_arms():
     X = np.concatenate([r[r >= 0] for r in rounds])
     h = smp.draw([np.random.default_rng(20_000 + i) for i in range(N)])
     Sigma = _posterior_cov(K, X, lam)
-    dm, dc = _band(h, np.zeros(n), Sigma)
+    dm, dc = band(h, np.zeros(n), Sigma)
     assert dm < Z and dc < Z, (dm, dc)
-    assert _band(h, np.zeros(n), _posterior_cov(K, np.unique(X), lam))[1] > 4 * Z
+    assert band(h, np.zeros(n), _posterior_cov(K, np.unique(X), lam))[1] > 4 * Z
 
 
 def test_chain_sampler_mean_and_time_covariance():
@@ -95,9 +86,9 @@ def test_chain_sampler_mean_and_time_covariance():
         smp = ChainSampler(prior)
         rngs = [np.random.default_rng(30_000 + i) for i in range(N)]
         F = np.concatenate([smp.start(rngs)] + [smp.step(rngs) for _ in range(T - 1)], axis=1)  # (N, T·n)
-        dm, dc = _band(F, np.tile(mu, T), law)
+        dm, dc = band(F, np.tile(mu, T), law)
         assert dm < Z and dc < Z, (factor, dm, dc)
-        assert _band(F, np.tile(mu, T), np.kron(np.ones((T, T)), K))[1] > 4 * Z  # a static f: wrong
+        assert band(F, np.tile(mu, T), np.kron(np.ones((T, T)), K))[1] > 4 * Z  # a static f: wrong
 
 
 def test_rkhs_sampler_posterior_mean_members():
@@ -110,7 +101,7 @@ def test_rkhs_sampler_posterior_mean_members():
     f = smp.start([np.random.default_rng(40_000 + i) for i in range(N)])
     G = np.linalg.solve(K + lam * np.eye(n), K)  # (K + λI)⁻¹K
     law = G.T @ K @ G  # Cov(Kα) = K(K+λI)⁻¹K(K+λI)⁻¹K
-    dm, dc = _band(f, np.zeros(n), law)
+    dm, dc = band(f, np.zeros(n), law)
     assert dm < Z and dc < Z, (dm, dc)
     alpha = np.linalg.solve(K, f[:50].T).T  # f = Kα (K invertible here)
     np.testing.assert_allclose(smp.info["rkhs_norm"][:50], np.sqrt(np.einsum("ri,ij,rj->r", alpha, K, alpha)),

@@ -13,42 +13,17 @@ user's policy file is).
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
+from tiny_scenarios import grid_scenario
 
 from boundcheck import api
 from boundcheck.cli import main
 from boundcheck.errors import UserCodeError
 from boundcheck.policies import Policy
 
-SCENARIO = textwrap.dedent("""\
-    name = "tiny_alternating"
-    description = "8 points, point 0 not available on even t"
-    horizon = 3
-    delta = 0.1
-    noise = 0.1
-    runs = 2
-
-    [domain]
-    grid = {n = 8, dim = 1, low = 0.0, high = 1.0}
-
-    [kernel]
-    family = "rbf"
-    lengthscale = 0.3
-
-    [[priors]]
-    name = "p"
-    mean = 0.0
-
-    [truth]
-    prior = "p"
-
-    [availability]
-    kind = "alternating"
-    restricted = [1, 2, 3, 4, 5, 6, 7]
-    """)
+SCENARIO = grid_scenario("tiny_alternating", "8 points, point 0 not available on even t", 3, "0.3",
+                         availability='kind = "alternating"\nrestricted = [1, 2, 3, 4, 5, 6, 7]\n')
 
 
 # ------------------------------------------------------------------ batched: the engine checks them

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sympy as sp
+from planted_catches import COMBINATORIAL_CATCHES
 
 import theory
 from boundcheck import api
@@ -527,36 +528,6 @@ def test_stored_results_do_not_depend_on_batching(tmp_path, monkeypatch):
     assert len(hashes[0]) == 2 and hashes[0] == hashes[1]
 
 
-# every claim in the verdicts of paper 002's theorems, caught by a defect of the library (claims/defects.py), so
-# that ``verify --defect`` and ``boundcheck power`` reach it: (theorem, defect) -> claims that must say violated
-REGISTERED_CATCHES = {
-    ("comb_gp_ucb", "prior_narrow_low"): ["R1_left_term", "R1_conditional", "coverage", "lemma_A4", "lemma_A10",
-                                          "K1_innovations", "K2_innovation_norms"],
-    ("comb_gp_ucb", "prior_wide"): ["R1_chain_pathwise", "radius_chain"],
-    ("comb_gp_ucb", "argmin"): ["decomposition"],
-    ("comb_gp_ucb", "beta_small"): ["special_functions"],
-    ("comb_gp_ucb", "bound_understated"): ["bayes_regret", "bayes_regret_anytime"],
-    ("comb_gp_ts", "prior_narrow_low"): ["R1_left_term", "R1_conditional", "coverage", "K1_innovations"],
-    ("comb_gp_ts", "prior_narrow_high"): ["ts_lcb", "ts_identity", "K2_innovation_norms", "lemma_A10"],
-    ("comb_gp_ts", "prior_wide"): ["R1_chain_pathwise", "radius_chain"],
-    ("comb_gp_ts", "bound_understated"): ["bayes_regret", "bayes_regret_anytime", "lemma_A5"],
-    ("comb_gp_ucb_infinite", "discretisation_coarse"): ["lemma_A6"],
-    ("comb_gp_ucb_infinite", "lipschitz_understated"): ["lemma_A7"],
-    ("comb_gp_ucb_infinite", "prior_narrow"): ["lemma_A4", "K1_innovations", "K2_innovation_norms"],
-    ("comb_gp_ucb_infinite", "prior_wide"): ["radius_chain", "lemma_A10"],
-    ("comb_gp_ucb_infinite", "argmin"): ["decomposition"],
-    ("comb_gp_ucb_infinite", "beta_small"): ["special_functions"],
-    ("comb_gp_ucb_infinite", "bound_understated"): ["bayes_regret", "bayes_regret_anytime"],
-    ("comb_gp_ucb_infinite", "prior_narrow_low"): ["R1_left_term", "lemma_A4"],
-    ("comb_gp_ucb_infinite", "contexts_snapped"): ["lemma_3_2", "lemma_A7"],
-    ("comb_gp_bucb_infinite", "contexts_snapped"): ["lemma_3_2"],
-    ("comb_gp_ts_infinite", "prior_narrow_low"): ["R1_left_term", "K1_innovations"],
-    ("comb_gp_ts_infinite", "prior_narrow_high"): ["ts_lcb", "ts_identity", "K2_innovation_norms", "lemma_A10"],
-    ("comb_gp_ts_infinite", "contexts_snapped"): ["lemma_3_2", "lemma_A7"],
-    ("comb_gp_ts_infinite", "discretisation_coarse"): ["lemma_A6"],
-    ("comb_gp_ts_infinite", "prior_wide"): ["radius_chain"],
-    ("comb_gp_ts_infinite", "bound_understated"): ["bayes_regret", "bayes_regret_anytime", "lemma_A5"],
-}
 #: claims of the infinite case no library defect catches at small N (none left: reported here if one returns)
 INFINITE_GAPS: set[str] = set()
 #: horizons other than 15: contextual GP-TS learns fast, so its regret passes 1 % of the bound (which grows like √T)
@@ -564,14 +535,14 @@ INFINITE_GAPS: set[str] = set()
 HORIZONS = {("comb_gp_ts_infinite", "bound_understated"): 4}
 
 
-@pytest.mark.parametrize(("theorem", "defect"), list(REGISTERED_CATCHES))
+@pytest.mark.parametrize(("theorem", "defect"), list(COMBINATORIAL_CATCHES))
 def test_registered_defects_are_caught(theorem, defect):
     from boundcheck.testing import run_check
 
     s = run_check(theorem, runs=30, horizon=HORIZONS.get((theorem, defect), 15), seed=1,
                   policies=[theory.get(theorem).algorithm], defects=[defect])
     v = {c["id"]: c["verdict"] for c in s["claims"]}
-    missed = [c for c in REGISTERED_CATCHES[(theorem, defect)] if v[c] != "violated"]
+    missed = [c for c in COMBINATORIAL_CATCHES[(theorem, defect)] if v[c] != "violated"]
     assert not missed, (defect, missed)
     assert s["verdict"] == "violated" and not s["in_theory"]
     # the sanity identities (true by construction, outside the verdict) hold whatever the defect
@@ -582,7 +553,7 @@ def test_every_claim_of_paper_002_has_a_registered_defect():
     from boundcheck.claims.defects import defects_for
 
     covered: dict[str, set] = {}
-    for (th, d), claims in REGISTERED_CATCHES.items():
+    for (th, d), claims in COMBINATORIAL_CATCHES.items():
         assert d in {x.name for x in defects_for(th)}, (th, d)
         covered.setdefault(th, set()).update(claims)
     ids = {th: {c.id for c in theory.get(th).claims if c.kind != "identity"} for th in

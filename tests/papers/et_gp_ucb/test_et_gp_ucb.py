@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import sympy as sp
+from planted_catches import ET_GP_UCB_CATCHES
 from scipy.stats import norm
 
 import theory
@@ -483,33 +484,12 @@ def test_trigger_lemma_negative_controls_and_defects():
 
 
 # ------------------------------------------------------------------------ the defect library (issue 10)
-# theorem -> (scenario arguments, runs, [(library defect, claims it must catch)]): the wrappers of
-# boundcheck/claims/defects.py and boundcheck/papers/et_gp_ucb/defects.py planted in a verify (``verify --defect``),
-# each caught where the tests above catch the hand-written subclasses
-LIBRARY_CATCHES = {
-    "et_gp_ucb": (dict(eps=0.05, horizon=40), 12, [
-        ("trigger_post_update", ["algorithm_bookkeeping"]), ("reset_drops_point", ["algorithm_bookkeeping"]),
-        ("lazy_trigger", ["algorithm_bookkeeping"]), ("t_prime_off_by_one", ["algorithm_bookkeeping"]),
-        ("dropped_observation", ["algorithm_bookkeeping", "information_steps"]), ("argmin", ["regret_decomposition"]),
-        ("lemma8_exponent_flipped", ["lemma8_mismatch"])]),
-    "et_r_gp_ucb": (dict(eps=0.05, horizon=40), 8, [
-        ("period_off_by_one", ["reset_schedule"]), ("lemma8_exponent_flipped", ["lemma8_mismatch"]),
-        ("stale_action", ["information_steps", "regret_decomposition"])]),
-    "tv_gp_ucb": (dict(eps=0.05, horizon=40), 12, [
-        ("eps_told_wrong", ["D3_information", "K1_calibration"]),
-        ("no_prediction_step", ["confidence_event", "D3_information", "K1_calibration"]),
-        ("bound_understated", ["regret_bound", "regret_bound_anytime"]), ("beta_small", ["D1_optimism"])]),
-    "et_trigger": (dict(eps=0.0, horizon=40), 20, [
-        ("noise_doubled", ["lemma2_part", "K1_calibration"]),
-        ("truth_outside_model", ["false_reset", "lemma1_part", "K1_calibration"]),
-        ("trigger_post_update", ["trigger_bookkeeping"])]),
-}
-LIB_CASES = [(th, d, cs) for th, (_, _, rows) in LIBRARY_CATCHES.items() for d, cs in rows]
+LIB_CASES = [(th, d, cs) for th, (_, _, rows) in ET_GP_UCB_CATCHES.items() for d, cs in rows]
 
 
 @pytest.mark.parametrize("theorem, defect, claims", LIB_CASES, ids=[f"{c[0]}-{c[1]}" for c in LIB_CASES])
 def test_library_defects_are_caught(theorem, defect, claims):
-    kw, runs, _ = LIBRARY_CATCHES[theorem]
+    kw, runs, _ = ET_GP_UCB_CATCHES[theorem]
     s = run_check(theorem, scenario=line("lib", **kw), runs=runs, horizon=kw["horizon"], seed=3,
                   policies=[theory.get(theorem).algorithm], defects=[defect])
     assert not s["in_theory"] and any(defect in r for r in s["out_of_theory_reasons"])

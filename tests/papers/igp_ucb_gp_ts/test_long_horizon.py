@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sampler_bands import band
 
 from boundcheck.model.kernels import RBF
 from boundcheck.model.posterior import (
@@ -20,7 +21,7 @@ from boundcheck.model.posterior import (
 )
 from boundcheck.model.priors import GPPrior
 
-Z = 5.0  # standard errors allowed per entry (see tests/test_samplers.py)
+Z = 5.0  # standard errors allowed per entry (see tests/model/test_samplers.py)
 
 
 def _kernel(n: int, ell: float = 0.35, seed: int = 0) -> np.ndarray:
@@ -30,13 +31,6 @@ def _kernel(n: int, ell: float = 0.35, seed: int = 0) -> np.ndarray:
 
 def _posterior_cov(K: np.ndarray, X: np.ndarray, lam: float) -> np.ndarray:
     return K - K[:, X] @ np.linalg.solve(K[np.ix_(X, X)] + lam * np.eye(X.size), K[X, :])
-
-
-def _band(draws: np.ndarray, mean: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
-    """The samplers' test's band (tests/test_samplers.py): |empirical − true| of mean and covariance in SEs."""
-    from test_samplers import _band as band
-
-    return band(draws, mean, cov)
 
 
 def test_sqrt_factor_is_the_grid_posterior_covariance():
@@ -65,11 +59,11 @@ def test_sqrt_sampler_joint_law_with_repeated_arms():
         post.condition(np.full(N, xt), np.zeros(N))
     h = smp.draw([np.random.default_rng(40_000 + i) for i in range(N)])
     Sigma = _posterior_cov(K, X, lam)
-    dm, dc = _band(h, np.zeros(n), Sigma)
+    dm, dc = band(h, np.zeros(n), Sigma)
     assert dm < Z and dc < Z, (dm, dc)
-    assert _band(h, np.zeros(n), _posterior_cov(K, np.unique(X), lam))[1] > 4 * Z
+    assert band(h, np.zeros(n), _posterior_cov(K, np.unique(X), lam))[1] > 4 * Z
     k = smp.draws([np.random.default_rng(50_000 + i) for i in range(N)], 2).reshape(-1, n)
-    dm, dc = _band(k, np.zeros(n), Sigma)
+    dm, dc = band(k, np.zeros(n), Sigma)
     assert dm < Z and dc < Z, (dm, dc)
 
 

@@ -1,19 +1,11 @@
 """The explicit bound and schedules of Theorem 4.1 against an independent reference implementation."""
 
-import math
 
 import pytest
 import sympy as sp
+from pe_gp_ucb_reference import spec_bound
 
 import theory
-
-
-def spec_bound(T, nU, R, delta, nX, gamma_T, mu_star_max):  # from Theorem 4.1, Lemmas 5.1–5.3, App. C
-    beta = lambda t: math.sqrt(2 * math.log(T * nX * math.pi**2 * t**2 / (3 * delta)))  # noqa: E731
-    xi_T = 2 * R**2 * math.log(nU * math.pi**2 * T**2 / (3 * delta))
-    B = beta(1) + mu_star_max
-    C = 2 / math.log(1 + R**-2)
-    return 2 * nU * B + 2 * math.sqrt(nU * xi_T * T) + 2 * beta(T) * math.sqrt(C * T * nU * gamma_T)
 
 
 @pytest.mark.parametrize("vals", [(60, 11, 0.1, 0.1, 50, 187.0, 2.0), (200, 13, 0.05, 0.01, 100, 500.0, 0.0)])

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from planted_catches import R_SW_GP_UCB_CATCHES
 
 import theory
 from boundcheck.api import build_study
@@ -371,15 +372,7 @@ def test_new_policies_pass_check_policy(name):
 
 
 # ------------------------------------------------------------------------------------ paper 003's library defects
-#: the paper's own planted defects (boundcheck/papers/r_sw_gp_ucb/defects.py) and the claims each must catch at
-#: small settings with a fixed seed (their power at the shipped tables' settings: boundcheck/papers/r_sw_gp_ucb/power/)
-LIBRARY_CATCHES = {
-    "r_gp_ucb": [("restart_late", ["D1_posterior", "D2_information"]),
-                 ("norm_understated", ["confidence_event", "confidence_event_block"])],
-    "sw_gp_ucb": [("window_off_by_one", ["D1_posterior", "D2_information"]),
-                  ("norm_understated", ["confidence_event"])],
-}
-LIB_CASES = [(th, d, cs) for th, rows in LIBRARY_CATCHES.items() for d, cs in rows]
+LIB_CASES = [(th, d, cs) for th, rows in R_SW_GP_UCB_CATCHES.items() for d, cs in rows]
 
 
 @pytest.mark.parametrize("theorem, defect, claims", LIB_CASES, ids=[f"{c[0]}-{c[1]}" for c in LIB_CASES])
