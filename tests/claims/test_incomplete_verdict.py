@@ -3,8 +3,9 @@
 exit 5 unless --allow-incomplete; assert_bound_holds fails unless allow_incomplete=True.
 
 The example's GP-UCB without records is complete when its conformance shadow runs (its claims are judged on the
-shadow's records: tests/test_shadow_records.py); with --no-conformance no shadow runs, and the claims that read
-records are not applicable: the incomplete verdict these tests need."""
+shadow's records: tests/claims/test_shadow_records.py); with --no-conformance no shadow runs, and the claims that read
+records are not applicable: the incomplete verdict these tests need. With several checked implementations the
+verdict is the worst of theirs, and "incomplete" is worse than "holds"."""
 
 import importlib.util
 import json
@@ -80,3 +81,37 @@ def test_reports_name_the_unjudged_claims(tmp_path):
     assert "not judged on the checked code" in html and "D1_optimism" in html and "verdict: incomplete" in html
     tex = (tmp_path / "report.tex").read_text()
     assert "not judged on the checked code" in tex
+
+
+# ---------------------------------------------------------------------- the worst of several implementations
+def _example_gp_ucb():
+    spec = importlib.util.spec_from_file_location("example_gp_ucb_audit", ROOT / "examples" / "gp_ucb.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.MyGPUCB
+
+
+class WithRecords(_example_gp_ucb()):
+    """The example's GP-UCB, reporting μ, σ, β: every claim is judged on its own records."""
+
+
+class WithoutRecords(WithRecords):
+    """The same code reporting nothing: without a shadow (--no-conformance) the lemma-level claims are not judged."""
+
+    records = ()
+
+
+def test_one_incomplete_implementation_makes_the_verify_incomplete(tmp_path, capsys, monkeypatch):
+    """The complete one first (its "holds" is the verdict so far), then the incomplete one: exit 5."""
+    monkeypatch.setenv("BOUNDCHECK_LOG_DIR", str(tmp_path / "logs"))
+    args = ["verify", "--theorem", "gp_ucb", "--scenario", "gp_sample_se", "--runs", "75", "--horizon", "12",
+            "--seed", "2", "--jobs", "1", "--no-report", "--no-conformance", "--json",
+            "--algorithm", f"{__file__}:WithRecords", "--algorithm", f"{__file__}:WithoutRecords",
+            "--out", str(tmp_path / "out")]
+    rc = main(args)
+    s = json.loads(capsys.readouterr().out)
+    assert {name: c["verdict"] for name, c in s["checked"].items()} == {"WithRecords": "holds",
+                                                                        "WithoutRecords": "incomplete"}
+    assert s["verdict"] == "incomplete" and rc == EXIT_INCOMPLETE
+    # told to accept it (resumed: nothing recomputed), an incomplete verdict with nothing violated exits 0
+    assert main([*args, "--allow-incomplete"]) == 0

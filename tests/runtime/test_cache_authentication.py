@@ -320,3 +320,17 @@ def test_a_fifo_in_place_of_an_entry_is_refused_not_waited_on(tmp_path, monkeypa
     os.mkfifo(c.path("k", ".txt"))
     with pytest.warns(CacheIntegrityWarning, match="not a regular file"):
         assert c.read("k", ".txt", lambda p: p.read_text()) is None
+
+
+# ---------------------------------------------------------------------- cache entries cannot be moved
+def test_an_entry_moved_under_another_key_is_refused(tmp_path, monkeypatch):
+    """The entry's tag covers its name, not only its namespace and content."""
+    monkeypatch.setenv("BOUNDCHECK_CACHE", str(tmp_path / "root"))
+    monkeypatch.setenv("BOUNDCHECK_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
+    c = runtime_cache("ns")
+    c.write("key_a", ".json", lambda tmp: Path(tmp).write_text('{"for": "a"}'))
+    assert c.read("key_a", ".json", lambda p: json.loads(p.read_text())) == {"for": "a"}
+    c.path("key_b", ".json").write_bytes(c.path("key_a", ".json").read_bytes())  # authentic bytes, another name
+    with pytest.warns(CacheIntegrityWarning, match=r"key_b\.json is not used .*tag does not verify"):
+        assert c.read("key_b", ".json", lambda p: json.loads(p.read_text())) is None
+    assert c.read("key_a", ".json", lambda p: json.loads(p.read_text())) == {"for": "a"}  # the original stands
