@@ -4,9 +4,9 @@
 process: the exit status, stderr without a traceback or a ``resource_tracker`` warning, and no process the command
 started (its forked or loky workers, their resource tracker) alive 2 s after it exited.
 
-Used by tests/test_pool_exit.py (a few of each kind); run as a script for the long loop::
+Used by tests/runtime/test_pool_exit.py (a few of each kind); run as a script for the long loop::
 
-    PYTHONPATH=. python tests/early_exits.py --repeat 100          # 100 of each kind
+    PYTHONPATH=. python tests/_support/early_exits.py --repeat 100          # 100 of each kind
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Fingerprints of verify results at fixed seeds, for pinning behaviour across refactorings.
 
-``python tests/regression_pins.py --write`` records the fingerprints of every case in ``CASES`` into
-``tests/data/regression_pins.json``; ``tests/test_regression.py`` recomputes them and asserts bit-identity of
-every stored column and of the summary's regret statistics and bound. A column that a later change adds is
-not compared; a column that disappears or changes is a failure.
+``python tests/_support/regression_pins.py --write`` records the fingerprints of every case in ``CASES`` into
+``tests/_support/data/regression_pins.json``; ``tests/study/test_regression.py`` recomputes them and asserts
+bit-identity of every stored column and of the summary's regret statistics and bound. A column that a later
+change adds is not compared; a column that disappears or changes is a failure.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def case_key(case) -> str:
 
 if __name__ == "__main__":
     if "--write" not in sys.argv:
-        sys.exit("usage: python tests/regression_pins.py --write")
+        sys.exit("usage: python tests/_support/regression_pins.py --write")
     pins = {case_key(c): fingerprint(*c) for c in CASES}
     PINS.write_text(json.dumps(pins, indent=1, sort_keys=True))
     print(f"wrote {len(pins)} pins to {PINS}")

@@ -1,5 +1,5 @@
-"""The Python builders the built-in scenarios of papers 001, 002 and 003 had before they became scenario files
-(issue 28), kept as the reference ``tests/test_scenario_files.py`` builds next to each file and compares field by
+"""The Python builders the built-in scenarios of papers 001, 002 and 003 had before they became scenario files,
+kept as the reference ``tests/world/test_scenario_files.py`` builds next to each file and compares field by
 field, array by array (the builders themselves stay in the papers' catalogues: sweeps and benchmarks use them)."""
 
 from __future__ import annotations

@@ -1,25 +1,13 @@
-"""Pins of every built-in scenario, recorded on the tree *before* the scenarios moved into TOML files (issue 12).
+"""Pins of every built-in scenario, recorded before the scenarios moved from Python builders into TOML files.
 
-``python tests/scenario_pins.py --write`` records, for every built-in scenario, the content fingerprint of the
-:class:`~boundcheck.world.scenario.Scenario` object (every array, number and string it holds: identical
+``python tests/_support/scenario_pins.py --write`` records, for every built-in scenario, the content fingerprint
+of the :class:`~boundcheck.world.scenario.Scenario` object (every array, number and string it holds: identical
 fingerprints mean identical simulations at any seed), a fingerprint of its numbers and arrays alone, and, for
-the scenarios that ``tests/regression_pins.py`` does not cover, the fingerprints of a small verify (every
-stored column, claims, regret, bound) into ``tests/data/scenario_pins.json``.
-``tests/test_scenario_files.py`` recomputes them from the TOML files. (The scenario fingerprints were recorded
-with the code of commit 530cfc0, before any change of issue 12: ``PYTHONPATH=<that tree> python
-tests/scenario_pins.py --write``.)
-
-Result pins re-pinned when issue 10 merged with issue 12, on purpose and only in these respects (the same as
-``tests/test_regression.py`` documents for the regression pins): the ``claims`` of every result case (one
-false-alarm budget, Holm; identities outside the verdict; GP-TS claims on its draws), and the stored columns
-issue 10 removed (``steps.lemma8_p``; GP-TS's ``fail_/premise_D1_anticoncentration``,
-``value_ts_supermartingale``, ``value_ts_unsaturated``) dropped. Every other pinned column, every regret
-statistic and every bound was checked bit-identical to the previous pins; the scenario fingerprints are
-unchanged.
-
-Text only, issue 23: the descriptions of ``sensors_004`` and ``sensors_004_replication`` cite the docs instead of
-a design note outside the repository; their ``full`` fingerprints were re-pinned after checking that their
-``numbers`` fingerprints are unchanged.
+the scenarios that ``tests/_support/regression_pins.py`` does not cover, the fingerprints of a small verify
+(every stored column, claims, regret, bound) into ``tests/_support/data/scenario_pins.json``;
+``tests/world/test_scenario_files.py`` recomputes them from the TOML files. The result pins' claims follow the
+regression pins (tests/study/test_regression.py says how they are compared); where only a description's text
+changed, the ``full`` fingerprint was re-pinned with the ``numbers`` fingerprint unchanged.
 """
 
 from __future__ import annotations
@@ -105,7 +93,7 @@ def case_key(case) -> str:
 
 if __name__ == "__main__":
     if "--write" not in sys.argv:
-        sys.exit("usage: python tests/scenario_pins.py --write")
+        sys.exit("usage: python tests/_support/scenario_pins.py --write")
     sys.path.insert(0, str(Path(__file__).parent))
     from boundcheck.world import get_scenario, scenario_names
 

@@ -165,7 +165,8 @@ def test_bad_defect_input_one_line_exit_2_nothing_written(argv, fragment, tmp_pa
 @pytest.mark.parametrize("theorem", ["r_gp_ucb", "sw_gp_ucb"])
 def test_library_defects_reach_the_variation_budget_theorems(theorem):
     """The generic wrappers apply to R-/SW-GP-UCB too (same posterior interface, β from the study's schedule);
-    issue 16's own planted defects for every claim of these theorems are in tests/test_variation_budget.py."""
+    paper 003's own planted defects for every claim of these theorems are in
+    tests/papers/r_sw_gp_ucb/test_variation_budget.py."""
     alg = theory.get(theorem).algorithm
     assert {"dropped_observation", "noise_doubled", "bound_understated"} <= {d.name for d in defects_for(theorem)}
     s = run_check(theorem, runs=8, horizon=60, seed=1, policies=[alg], defects=["dropped_observation"])

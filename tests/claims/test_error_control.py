@@ -1,4 +1,4 @@
-"""Error control (issue 24, item 8): every statistical mechanism keeps its false-alarm rate on synthetic nulls and
+"""Error control: every statistical mechanism keeps its false-alarm rate on synthetic nulls and
 catches a known alternative.
 
 Each null check repeats the real test (``boundcheck.claims.stats`` / ``budget``) R times on synthetic data at a

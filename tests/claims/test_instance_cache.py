@@ -1,4 +1,4 @@
-"""Issue 26 item 3: a theorem's instantiation is kept on disk between commands
+"""A theorem's instantiation is kept on disk between commands
 (boundcheck.claims.families.instance_cache). Read back it is the instance computed — every array bit for bit,
 every number and its type — a change of any input computes a new one, a damaged entry is recomputed, ``off``
 writes nothing, and an instance holding functions (observers) is not cached."""

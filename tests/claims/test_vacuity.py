@@ -9,7 +9,7 @@ hand is a sanity identity, outside the verdict; a claim that can fail is never o
 * the range it reads is max − min of f_t over X_t (the engine's ``f_range``), and the ratio of an anytime bound
   is its minimum over t.
 
-Direct tests of the functions on made-up runs (cheap), and the issue's example: comb_gp_ucb on comb_topk, T = 100,
+Direct tests of the functions on made-up runs (cheap), and the motivating example: comb_gp_ucb on comb_topk, T = 100,
 25 runs (bound / Σ range per run: mean 1.89, min 0.92), whose Bayes-regret claims are identities.
 """
 
@@ -151,7 +151,7 @@ def test_an_anytime_expectation_claim_reads_its_sample_at_every_t():
 
 
 def test_comb_gp_ucb_bayes_regret_at_t_100_is_an_identity():
-    """The issue's example: comb_gp_ucb on comb_topk, T = 100, 25 runs (seed 3: bound / Σ range per run has mean
+    """The motivating example: comb_gp_ucb on comb_topk, T = 100, 25 runs (seed 3: bound / Σ range per run has mean
     1.89, median 1.92, min 0.92). The sample mean of the regret can never reach the bound: both Bayes-regret claims
     are sanity identities (on the mean), outside the verdict."""
     s = api.verify("comb_gp_ucb", "comb_topk", runs=25, horizon=100, seed=3, jobs=1, report=False,

@@ -1,4 +1,4 @@
-"""The verdict layer (issue 10): one p-value per claim, one false-alarm budget (Holm), the omnibus calibration
+"""The verdict layer: one p-value per claim, one false-alarm budget (Holm), the omnibus calibration
 test, anytime-valid tests, each against an independent computation or a Monte Carlo of its null."""
 
 import math
@@ -210,7 +210,7 @@ def test_detectable_rate_is_the_power_point_of_the_exact_test():
 
 
 def test_claims_not_applicable_to_the_policy_take_no_share_of_the_budget():
-    """judge(skip=...) (issue 12's per-policy "not applicable") with issue 10's budget: Holm runs over the claims
+    """judge(skip=...) (the per-policy "not applicable") with the false-alarm budget: Holm runs over the claims
     that apply only, so each of them gets the share it would get if the skipped claims did not exist."""
     rng = np.random.default_rng(2)
     specs = _claims(3)

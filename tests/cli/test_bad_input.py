@@ -129,7 +129,7 @@ ARGUMENT_CASES = [
         {"config_key": "other", "config": {"seed": 0}, "chunks": {}})}, "holds results of a different configuration"),
     ("verify foreign chunks without manifest", V, {"o/results/chunks/runs-00000.parquet": "x"}, "no manifest.json"),
     ("verify corrupt manifest", V, {"o/results/manifest.json": "{not json"}, "corrupt manifest"),
-    # ------------------------------------------------------------------ verify: the verdict layer (issue 10)
+    # ------------------------------------------------------------------ verify: the verdict layer
     ("verify false-alarm zero", V + ["--false-alarm", "0"], {}, "false-alarm budget must lie in (0, 1)"),
     ("verify false-alarm one", V + ["--false-alarm", "1"], {}, "false-alarm budget must lie in (0, 1)"),
     ("verify max-runs below a chunk", V + ["--until-conclusive", "--max-runs", "10"], {}, "smaller than one chunk"),

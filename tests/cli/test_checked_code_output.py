@@ -1,4 +1,4 @@
-"""What the checked code says is shown (issue 36, item 7).
+"""What the checked code says is shown.
 
 The warnings a user's algorithm raises in the workers are counted and the first of each kind printed with the
 log that holds them (not only buried in ``results/user-code.log``); a conformance violation made only of gaps

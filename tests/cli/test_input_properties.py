@@ -1,4 +1,4 @@
-"""Issue 13, property-based: generated bound-symbol values and verify configs either run or exit 2 with one line;
+"""Property-based: generated bound-symbol values and verify configs either run or exit 2 with one line;
 never a traceback, never a NaN, infinite or negative bound printed as a result."""
 
 import json

@@ -199,7 +199,7 @@ def test_gamma_for_grid_and_to_dict():
     assert d["lower"] <= d["upper"] < 1.3 * d["lower"]
     assert d["methods"]["block"] is None
     # the lower end is the information gain of an actual set of 30 grid points: recompute it independently
-    # (the sequential greedy's picks, then ½ log det(I + G/σ²) of their Gram matrix; issue 10: not the
+    # (the sequential greedy's picks, then ½ log det(I + G/σ²) of their Gram matrix; not the
     # bracket's own greedy curve, which the lower end is built from)
     from boundcheck.model.domains import grid as _grid
 

@@ -1,4 +1,4 @@
-"""Every sampler's joint law (issue 24, item 8): the empirical mean and covariance of many draws against the law
+"""Every sampler's joint law: the empirical mean and covariance of many draws against the law
 it must sample, computed here independently from the kernel matrix (never from the code under test).
 
 Tolerance: with N independent draws the empirical covariance entry (i, j) has standard error

@@ -1,4 +1,4 @@
-"""Every built-in policy against an independent implementation (issue 10: tests that can catch a defect).
+"""Every built-in policy against an independent implementation (tests that can catch a defect).
 
 Each policy runs through the engine on a small scenario; its every choice is then recomputed from the same data
 by a plain reference written here from the paper's pseudocode: a Gaussian-process posterior refitted from

@@ -1,4 +1,4 @@
-"""Issue 24, item 6: the γ cache cannot change a verdict.
+"""The γ cache cannot change a verdict.
 
 Entries of the on-disk caches carry an HMAC tag keyed by a per-user secret outside the cache folders
 (boundcheck.runtime.cache), and a γ bracket is accepted only after independent checks against the instance

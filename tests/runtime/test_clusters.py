@@ -1,4 +1,4 @@
-"""Issue 26 item 4: the batch-scheduler configuration of docs/clusters.md, tested without a cluster.
+"""The batch-scheduler configuration of docs/clusters.md, tested without a cluster.
 
 ``examples/slurm_cluster.py`` builds dask-jobqueue's ``SLURMCluster`` (a scheduler in this process; nothing is
 submitted) with the settings docs/clusters.md prints; the job script it would hand to ``sbatch`` is checked

@@ -1,4 +1,4 @@
-"""Issue 12: the dask.distributed backend, tested in CI (``distributed`` is a test extra: this is not skipped).
+"""The dask.distributed backend, tested in CI (``distributed`` is a test extra: this is not skipped).
 
 A verify on a ``LocalCluster`` of two worker processes, reached through its scheduler address as an existing
 cluster would be (``--backend dask --scheduler tcp://HOST:8786``), stores runs and steps tables bit-identical to

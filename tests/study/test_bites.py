@@ -1,4 +1,4 @@
-"""Issue 36, item 6: where a regret bound that is a sanity identity (vacuous) at the study's horizon would bite.
+"""Where a regret bound that is a sanity identity (vacuous) at the study's horizon would bite.
 
 For PE-GP-UCB, GP-UCB and R-GP-UCB the computed T* is the smallest horizon with Bound(T*) < r_max·T*
 (Bound(T*−1) ≥ r_max·(T*−1) in the module's own evaluation, the family's own instance at T* agrees), and the note

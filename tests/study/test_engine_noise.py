@@ -1,4 +1,4 @@
-"""The observation noise the engine hands to the policies has the scenario's law (issue 24, item 8): before this
+"""The observation noise the engine hands to the policies has the scenario's law: before this
 test, noise drawn at half its level (benchmarks/mutation.py, S4) was caught only by one claim of one in-theory
 verify at a fixed seed. Here the law is checked directly: y_t − f_t(x_t), with f_t(x_t) = max f_t − r_t taken from
 the engine's own record, is exactly the recorded ε_t, and over many runs ε_t/R is N(0, 1) (the default scenario of

@@ -1,4 +1,4 @@
-"""Issue 27: replication at the papers' own settings — Table 2's gap tested (the continuous maximum of the truth
+"""Replication at the papers' own settings — Table 2's gap tested (the continuous maximum of the truth
 and a finer optimiser of the acquisition), Fig. 4b of paper 004 on a synthetic stand-in, the stand-ins' properties
 beside the paper's data, and ``reproduce --all``. Tiny runs only; the full runs are recorded in docs/."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: bounded resources (memory estimates against measured peaks, sizes, lazy chunks), step-level
+"""Bounded resources (memory estimates against measured peaks, sizes, lazy chunks), step-level
 progress from inside a chunk (one worker and several), help-friendly parsing, bound-symbol domains, output
 folders checked without writing."""
 

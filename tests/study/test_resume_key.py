@@ -1,4 +1,4 @@
-"""The resume key (issue 24, item 8): every field of a study's configuration changes it, and nothing else does.
+"""The resume key: every field of a study's configuration changes it, and nothing else does.
 
 A stored chunk is reused when the key matches (``boundcheck.study.spec.StudySpec.key``), so a field left out of
 the key would mix results of different studies silently (a rerun with another ``--beta-scale`` reusing stored

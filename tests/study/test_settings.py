@@ -1,4 +1,4 @@
-"""Issue 23: one frozen, validated VerifySettings shared by verify, sweep, power, reproduce and run_check."""
+"""One frozen, validated VerifySettings shared by verify, sweep, power, reproduce and run_check."""
 
 import dataclasses
 import inspect

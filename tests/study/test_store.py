@@ -145,7 +145,7 @@ def test_foreign_files_beside_the_chunks_are_ignored(reference, tmp_path):
 
 
 def test_chunks_without_a_manifest_are_refused(reference, tmp_path):
-    """The issue's case: a folder holding another study's chunks and no manifest, rerun with fewer runs."""
+    """A folder holding another study's chunks and no manifest, rerun with fewer runs."""
     _, ref_out = reference
     shutil.copytree(ref_out, tmp_path / "run")
     (tmp_path / "run" / "results" / "manifest.json").unlink()

@@ -1,4 +1,4 @@
-"""Issue 12: `boundcheck sweep` — a 3×3 grid of studies on a small scenario, its tidy table, its page, and
+"""`boundcheck sweep` — a 3×3 grid of studies on a small scenario, its tidy table, its page, and
 resuming after an interruption without recomputing finished cells."""
 
 import json

@@ -1,4 +1,4 @@
-"""Schedules against the printed formulas (issue 24, item 8): β_t, v_t, c̃_t, ξ_t and their γ indices, written out
+"""Schedules against the printed formulas: β_t, v_t, c̃_t, ξ_t and their γ indices, written out
 here by hand from the papers with the instance's certified γ curve, never through the code that computes them for
 the study (the theory module's lambdified expressions, the families' ``schedules``) — a γ index off by one there
 would otherwise stay consistent with itself. Then the same numbers must be what the policies *used* at each step

@@ -1,4 +1,4 @@
-"""User code cannot lie or take over the verifying process (issue 24, item 3).
+"""User code cannot lie or take over the verifying process.
 
 Records are validated (finite, one per run); SystemExit / KeyboardInterrupt raised by a policy, ``os._exit`` in
 ``ask`` or at import, and a sleeping ``ask`` (``--policy-timeout``) are one line and exit 2; what a policy prints

@@ -1,4 +1,4 @@
-"""A policy file in a folder that also holds its virtual environment (issue 36, item 5).
+"""A policy file in a folder that also holds its virtual environment.
 
 ``project/policy.py`` beside ``project/.venv``: what the file imports from the environment's site-packages is an
 installed package, imported by name in the worker processes, never the user's own code shipped by value (torch

@@ -1,4 +1,4 @@
-"""Issue 12: a user's own policy verified against a theorem (ask/tell form, batched form), from the command line
+"""A user's own policy verified against a theorem (ask/tell form, batched form), from the command line
 and from pytest; the built-in algorithms as paired baselines; not-applicable claims; user-code errors."""
 
 import importlib.util
@@ -372,7 +372,7 @@ def test_the_reference_posterior_follows_a_drifting_truth(tmp_path):
 
 
 def test_ask_tell_gp_ts_reporting_draw_dev_turns_on_the_concentration_claim():
-    """Issue 10 checks GP-TS on its draws: an ask/tell GP-TS that reports ``draw_dev`` gets Lemma 5's
+    """GP-TS is checked on its draws: an ask/tell GP-TS that reports ``draw_dev`` gets Lemma 5's
     concentration claim; the claims that read the built-in GP-TS's draws and monitors stay not applicable (and
     take no share of the false-alarm budget)."""
 
@@ -411,7 +411,7 @@ def test_a_policy_file_has_the_same_resume_key_in_every_process(tmp_path):
 
 
 def test_a_not_applicable_identity_reads_not_applicable_everywhere(tmp_path, capsys):
-    """Issue 24 (display): a sanity identity that reads records the checked code does not declare is "not
+    """A sanity identity that reads records the checked code does not declare is "not
     applicable" in the terminal, the HTML and the LaTeX report — never "BROKEN" or "0/0 violated"."""
     path = tmp_path / "first_ts.py"
     path.write_text("import numpy as np\nclass FirstTS:\n    def __init__(self, ctx):\n        pass\n"

@@ -1,4 +1,4 @@
-"""A theorem of your own runs its own schedules, and its bound is validated in one place (issue 36, items 1–2).
+"""A theorem of your own runs its own schedules, and its bound is validated in one place.
 
 Item 1: a family reads every schedule of the checked algorithm and of its claims from the theorem it holds, never
 from its paper's module. A single-file theorem whose width is 3× the built-in's runs with that width (the study's

@@ -1,4 +1,4 @@
-"""Issue 25 item 7: results do not depend on the BLAS threads the environment asks for. The built-in scenarios
+"""Results do not depend on the BLAS threads the environment asks for. The built-in scenarios
 whose generators factorise (hartmann3, rosenbrock: the projection ``P f``) load bit-identical to their pins
 whatever thread count is in force when they are built; ``make test-threads`` (run by .ci/run) runs the pinned
 tests once more under ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``."""

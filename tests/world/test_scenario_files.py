@@ -1,5 +1,5 @@
-"""Issue 12: scenarios as TOML files. Every built-in scenario is a file and loads bit-identical to the scenario
-the Python code built before the move (pins recorded before it: tests/scenario_pins.py); bad files give one
+"""Scenarios as TOML files. Every built-in scenario is a file and loads bit-identical to the scenario
+the Python code built before the move (pins recorded before it: tests/_support/scenario_pins.py); bad files give one
 line naming the file, the key and what was expected (exit 2), and nothing is written."""
 
 import json
@@ -47,7 +47,7 @@ def test_results_of_scenarios_outside_the_regression_pins_are_bit_identical(case
     want = PINNED["results"][case_key(case)]
     with use_arithmetic("reference"):  # the pins were recorded with the first engine's arithmetic
         got = result_fingerprint(*case)
-    # the generic conformance claim (issue 24) came later: a sanity identity here (no shadow runs), left out
+    # the generic conformance claim came later: a sanity identity here (no shadow runs), left out
     extra = [c for c in got["claims"] if c["id"] == "conformance"]
     assert all(c["kind"] == "identity" and c["violations"] == 0 for c in extra)
     got["claims"] = [c for c in got["claims"] if c["id"] != "conformance"]
@@ -194,7 +194,7 @@ def test_the_example_scenario_file_is_valid():
     assert sc.domain.n == 60 and sc.default_runs == 100 and sc.truth_index == 0
 
 
-# ------------------------------------------------------------------ issue 28: a file format for every family
+# ------------------------------------------------------------------ a file format for every family
 def _reference_builders() -> dict:
     import scenario_builders
 
@@ -290,7 +290,7 @@ def test_a_users_variation_budget_file(tmp_path):
 
 
 def test_a_users_misspecified_eps_chain_is_not_applicable_and_violated_when_run_anyway(tmp_path, capsys):
-    """Issue 28's acceptance: truth ℓ = 0.1, model ℓ = 0.2: exit 3 naming the predicate; exit 1 (a violation,
+    """A user's misspecified ε chain: truth ℓ = 0.1, model ℓ = 0.2: exit 3 naming the predicate; exit 1 (a violation,
     outside the theorem) with --allow-out-of-theory; scenario show says why, predicate by predicate."""
     path = tmp_path / "it.toml"
     path.write_text(EPS_CHAIN)
@@ -554,7 +554,7 @@ def test_a_family_of_ones_own(tmp_path):
     assert "mine.line" in api.scenario_schema()["oneOf"][-1]["title"]
 
 
-# ------------------------------------------------------------------------------------ GraphML (issue 28)
+# ------------------------------------------------------------------------------------ GraphML
 def _graphml(path: Path, nodes: list[dict], edges: list[tuple], *, directed: bool = True, defaults: dict | None = None,
              head: str = '<?xml version="1.0" encoding="UTF-8"?>\n', graph_extra: str = "") -> Path:
     """A GraphML file: ``nodes`` (attribute dicts, ids n0, n1, ...), ``edges`` (source, target, attribute dict)

@@ -1,4 +1,4 @@
-"""Issue 17: paper 002 (combinatorial volatile semi-bandits): theory, models, action sets, the six theorems'
+"""Paper 002 (combinatorial volatile semi-bandits): theory, models, action sets, the six theorems'
 claims, planted defects each claim must catch, bad input, and the experiments on the synthetic road network."""
 
 from __future__ import annotations
@@ -581,7 +581,7 @@ def test_shipped_power_tables_match_the_claims():
                "comb_gp_ts_infinite"):
         t = json.loads((plugins.paper_of_theorem(th).power_dir / f"{th}.json").read_text())
         claims = theory.get(th).claims
-        # bound claims vacuous at the table's settings (the claim table's vacuity rule, issue 24) are outside
+        # bound claims vacuous at the table's settings (the claim table's vacuity rule) are outside
         assert t["theorem"] == th and set(t["claims"]) == {c.id for c in claims if c.kind != "identity"} - set(
             t["vacuous"])
         assert set(t["identities"]) == {c.id for c in claims if c.kind == "identity"}
@@ -589,7 +589,7 @@ def test_shipped_power_tables_match_the_claims():
         assert all(d == "none" or t["defects"][d]["caught_by"] for d in t["defects"]), th
         # the false-alarm rate is estimated from t["subsets"] subsets of one pool of runs: allow two binomial
         # standard errors of that estimate (comb_gp_bucb_infinite's K2 measures 3/200 = 0.015 since the vacuous
-        # bayes_regret claims left the Holm budget, issue 24)
+        # bayes_regret claims left the Holm budget)
         a, k = t["false_alarm"], t["subsets"]
         assert max(t["defects"]["none"]["probability"].values()) <= a + 2 * (a * (1 - a) / k) ** 0.5
 

@@ -1,4 +1,4 @@
-"""Seed 001 (issue 15): ET-GP-UCB, R-GP-UCB and TV-GP-UCB on the ε Markov chain — the theorems' numbers against
+"""Paper 001: ET-GP-UCB, R-GP-UCB and TV-GP-UCB on the ε Markov chain — the theorems' numbers against
 tables by hand, the independent block recomputation against refitting from scratch, the algorithms' conventions, the
 limiting cases (ε = 0, ε = 1, δ_B → 0), every claim holding on correct code and catching its planted defect (defects are
 policy subclasses or theorem variants here, never switches in the algorithms), the experiments and bad input.
@@ -483,7 +483,7 @@ def test_trigger_lemma_negative_controls_and_defects():
     assert claim(s, "trigger_bookkeeping")["verdict"] == "violated", format_claims(s)
 
 
-# ------------------------------------------------------------------------ the defect library (issue 10)
+# ------------------------------------------------------------------------ the defect library
 LIB_CASES = [(th, d, cs) for th, (_, _, rows) in ET_GP_UCB_CATCHES.items() for d, cs in rows]
 
 
@@ -678,7 +678,7 @@ def _values_on_line(n: int, T: int, delta: float = 0.1) -> dict:
 
 
 def test_finite_form_needs_beta_to_cover_the_finite_domain_event_at_every_t():
-    """Issue 24 item 5: form (C) uses β_T = Max(β_Thm1(T), β_C(T)), sound only if β_Thm1(t) ≥ β_C(t) =
+    """Form (C) uses β_T = Max(β_Thm1(T), β_C(T)), sound only if β_Thm1(t) ≥ β_C(t) =
     2 ln(Mπ²t²/(2δ)) at every t ≤ T. On a 3 000-point 1-d grid (ℓ = 0.2, δ = 0.1) that fails at t = 1–5 — computed
     here from the printed formulas, independently of the family's helper; the built-in grids are covered."""
     from boundcheck.papers.et_gp_ucb.family import finite_form_uncovered

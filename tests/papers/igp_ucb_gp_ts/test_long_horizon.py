@@ -1,4 +1,4 @@
-"""Paper 004 at the paper's horizon (issue 26 item 2): the long-horizon forms agree with the short-horizon ones.
+"""Paper 004 at the paper's horizon: the long-horizon forms agree with the short-horizon ones.
 
 * GP-TS's square-root sampler (:class:`~boundcheck.model.posterior.SqrtSampler`): its factor reproduces the grid
   posterior's covariance to 1e-10, and its draws have the posterior's law (empirical mean and covariance of
