@@ -6,7 +6,7 @@ files the commands name), in the README's order, through the real ``boundcheck``
 earlier one's default output folder fails here as it fails for the user. Each command must exit as its
 trailing ``# … exit N`` comment promises (0 without one) and say what the README says it does.
 
-Not run, and why (``tests/test_readme.py`` checks that each exists and parses): ``make …`` and
+Not run, and why (``tests/cli/test_readme.py`` checks that each exists and parses): ``make …`` and
 ``pip install …`` (a fresh virtual environment), the dask lines (a cluster), ``reproduce`` (minutes of work).
 A command about the example plugin paper runs where the plugin is installed (``make test``); elsewhere it is
 skipped unless ``BOUNDCHECK_REQUIRE_PLUGIN`` is set.

@@ -1,6 +1,6 @@
 """Faster posterior kernels and the data-space representation change floating-point order, nothing else.
 
-On every pinned regression case (tests/regression_pins.py), the default arithmetic (blocked rank-K folds, data
+On every pinned regression case (tests/_support/regression_pins.py), the default arithmetic (blocked rank-K folds, data
 space where it is cheaper) against the reference arithmetic the pins were recorded with, and the grid against
 the data-space representation: identical selections (every integer, boolean and categorical column of the
 stored tables), identical claims and regret statistics, stored floats equal to round-off (1e-10 relative or

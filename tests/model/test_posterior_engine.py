@@ -82,7 +82,7 @@ def test_sampler_covariance_matches_time_varying_kernel():
 
 def test_run_streams_depend_only_on_seed_and_run():
     """A run's streams are a function of (seed, run) alone, equal to the run-th child of SeedSequence(seed).spawn
-    (how chunk size and worker count leave results unchanged is tested end to end in test_verify.py)."""
+    (how chunk size and worker count leave results unchanged is tested end to end in tests/study/test_verify.py)."""
     a = run_streams(7, 5, 2).f.standard_normal(3)
     b = run_streams(7, 5, 2).f.standard_normal(3)
     c = run_streams(7, 6, 2).f.standard_normal(3)

@@ -86,4 +86,4 @@ def test_docs_show_the_tested_configuration(example):
     """docs/clusters.md prints the configuration tested here, as it is in examples/slurm_cluster.py."""
     text = DOC.read_text()
     assert inspect.getsource(example.slurm_cluster) in text
-    assert "examples/slurm_cluster.py" in text and "tests/test_clusters.py" in text
+    assert "examples/slurm_cluster.py" in text and "tests/runtime/test_clusters.py" in text

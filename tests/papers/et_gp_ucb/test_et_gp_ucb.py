@@ -508,7 +508,7 @@ def test_vacuous_forms_are_outside_the_verdict():
     assert 40 * 30 * 2 * norm.sf(L) == pytest.approx(0.1 / 3, rel=1e-9)
     fam = ETFamily(theory.get("et_gp_ucb"))
     vac = fam.vacuous_claims(drift, fam.instantiate(drift, 40, 0.1))
-    # (conformance: a sanity identity when no shadow runs, as in a plain verify; tests/test_conformance.py)
+    # (conformance: a sanity identity when no shadow runs, as in a plain verify; tests/claims/test_conformance.py)
     assert set(vac) - {"conformance"} == {"regret_bound", "regret_bound_finite", "stopping_time", "blocks_short"}
     assert "vacuous" in vac["regret_bound"] and "r_max" in vac["regret_bound"]
     assert "regret_bound" not in fam.vacuous_claims(static, fam.instantiate(static, 100, 0.1))

@@ -36,7 +36,7 @@ def claim(summary, cid):
 @pytest.mark.parametrize("theorem", NEW)
 def test_default_scenario_in_theory_no_claim_violated(theorem):
     """Correct code on the default scenario: nothing violated. The same N and seed with a planted defect does
-    violate these claims (tests/test_defects.py), so the assertion has the power to fail."""
+    violate these claims (tests/claims/test_defects.py), so the assertion has the power to fail."""
     s = run_check(theorem, runs=24, horizon=40, seed=1)
     assert s["in_theory"], s["out_of_theory_reasons"]
     assert s["scenario"] == theory.get(theorem).default_scenario

@@ -2,7 +2,7 @@
 
 * GP-TS's square-root sampler (:class:`~boundcheck.model.posterior.SqrtSampler`): its factor reproduces the grid
   posterior's covariance to 1e-10, and its draws have the posterior's law (empirical mean and covariance of
-  30 000 fixed-seed draws within 5 standard errors per entry, as in tests/test_samplers.py; a wrong law, the
+  30 000 fixed-seed draws within 5 standard errors per entry, as in tests/model/test_samplers.py; a wrong law, the
   repeats counted once, lies far outside);
 * GP-TS keeps the pathwise sampler (and its pinned results) up to PATHWISE_MAX_HORIZON."""
 
