@@ -100,7 +100,8 @@ def test_every_claim_in_the_verdict_has_a_defect_that_catches_it(theorem, runs, 
     need = {c.id for c in fam.claims if c.kind != "identity"} - set(vacuous)
     assert need <= covered, need - covered
     if theorem == "gp_ts":  # its bound is ≈ 5000× the largest regret any algorithm can incur
-        # (conformance: a sanity identity when no shadow runs, the plain verify's case; tests/claims/test_conformance.py)
+        # (conformance: a sanity identity when no shadow runs, the plain verify's case:
+        # tests/claims/test_conformance.py)
         assert set(vacuous) - {"conformance"} == {"regret_bound", "regret_bound_anytime"}
 
 

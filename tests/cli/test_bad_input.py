@@ -99,7 +99,8 @@ ARGUMENT_CASES = [
     ("verify unknown scenario", V + ["--scenario", "nope"], {}, "unknown scenario"),
     ("verify theorem on a scenario of another family", V[:2] + ["pe_gp_ucb", "--scenario", "rkhs_paper"] + V[3:],
      {}, "cannot be checked on scenario 'rkhs_paper'"),
-    # (without --allow-out-of-theory it is not applicable first: exit 3, tests/papers/igp_ucb_gp_ts/test_kernelized_bandits.py)
+    # (without --allow-out-of-theory it is not applicable first: exit 3,
+    # tests/papers/igp_ucb_gp_ts/test_kernelized_bandits.py)
     ("verify RKHS theorem on a GP scenario", V[:2] + ["igp_ucb", "--scenario", "pe_toy", "--allow-out-of-theory"]
      + V[3:], {}, "gives no RKHS norm bound B"),
     ("verify runs zero", V + ["--runs", "0"], {}, "runs must be at least 1"),

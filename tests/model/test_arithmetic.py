@@ -66,8 +66,8 @@ def test_representation_changes_only_roundoff(case):
 
 
 def test_variation_budget_and_rademacher_noise_change_only_roundoff():
-    """The variation-budget sampler (f_t = Φ θ_t by blocked products), R-/SW-GP-UCB (data-space posteriors), the verifier's
-    window replay and a non-Gaussian noise law."""
+    """The variation-budget sampler (f_t = Φ θ_t by blocked products), R-/SW-GP-UCB (data-space posteriors), the
+    verifier's window replay and a non-Gaussian noise law."""
     case = ("r_gp_ucb", "vb_rademacher", 12, 30, 7, 1.0)
     assert_same_up_to_roundoff(_run(case, "reference"), _run(case, "fast"))
 
