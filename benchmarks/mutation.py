@@ -423,7 +423,7 @@ MUTATIONS = (
     Mutation("UT10", "boundcheck/claims/families/base.py", "        bad = ~np.isfinite(w) | (np.imag(w) != 0)",
              "        bad = np.imag(w) != 0", "a width or claim threshold that is not finite runs",
              (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",
-              "tests/cli/test_bad_input.py::test_hostile_case[beta-huge]")),
+              "tests/cli/test_bad_input.py::test_hostile_input_ends_with_its_exit_code_and_leaves_nothing[beta-huge]")),
     Mutation("UT11", "boundcheck/claims/families/base.py", "        for key, values in (schedules or {}).items():",
              "        for key, values in {}.items():", "claim thresholds (c̃_t, a block's width) not validated",
              (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",)),

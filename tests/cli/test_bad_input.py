@@ -219,14 +219,14 @@ def _listing(tmp: Path) -> list[str]:
     return sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
 
 
-def test_enough_cases():
+def test_the_argument_cases_cover_every_subcommand():
     assert len(ARGUMENT_CASES) >= 60
     commands = {c[1][0] for c in ARGUMENT_CASES if c[1]}
     assert commands == {"frobnicate", "list", "show", "bound", "gamma", "verify", "power", "report"}
 
 
 @pytest.mark.parametrize("case", ARGUMENT_CASES, ids=[c[0] for c in ARGUMENT_CASES])
-def test_bad_input(case, tmp_path, monkeypatch, capsys):
+def test_a_bad_argument_is_one_line_exit_2_and_writes_nothing(case, tmp_path, monkeypatch, capsys):
     _, argv, files, fragment = case
     monkeypatch.chdir(tmp_path)
     _make(tmp_path, files)
@@ -553,7 +553,7 @@ def _snapshot(d: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("argv, code, fragment", [c[1:] for c in HOSTILE_CASES], ids=[c[0] for c in HOSTILE_CASES])
-def test_hostile_case(argv, code, fragment, place, capsys):
+def test_hostile_input_ends_with_its_exit_code_and_leaves_nothing(argv, code, fragment, place, capsys):
     work, inputs = place
     before = _snapshot(inputs)
     argv = [a.replace("{in}", str(inputs)) for a in argv]
