@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
 	touch $@
 
-# the test environment also holds the example plugin paper (docs/extending.md): tests/test_plugin_paper.py runs it
+# the test environment also holds the example plugin paper (docs/extending.md): tests/usercode/test_plugin_paper.py runs it
 $(VENV)/.installed-test: pyproject.toml examples/plugin_paper/pyproject.toml | $(BIN)/activate
 	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e ".[test]" -e examples/plugin_paper
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
@@ -34,7 +34,7 @@ test: $(VENV)/.installed-test  # BOUNDCHECK_REQUIRE_PLUGIN: the plugin paper's t
 	BOUNDCHECK_REQUIRE_PLUGIN=1 $(BIN)/python -m pytest -q
 
 # the pinned results once more with BLAS on one thread by the environment: they must not depend on it (CI runs it)
-PINNED_TESTS := tests/test_regression.py tests/test_scenario_files.py tests/test_blas_threads.py
+PINNED_TESTS := tests/study/test_regression.py tests/world/test_scenario_files.py tests/world/test_blas_threads.py
 test-threads: $(VENV)/.installed-test
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q $(PINNED_TESTS)
 

@@ -7,7 +7,7 @@ copy, and print which tests caught it (last measured: docs/verdicts.md, "Mutatio
 Every mutation below is one line of source replaced by one line, in a throw-away copy of the committed tree
 (``git archive HEAD``; with ``--worktree``, of the working tree's tracked and untracked-but-not-ignored files, to
 measure changes before they are committed); the working tree is never touched. A mutation is *caught* when at
-least one test fails. The regression pins (tests/test_regression.py) would catch every mutation that changes a
+least one test fails. The regression pins (tests/study/test_regression.py) would catch every mutation that changes a
 number; they are left out on purpose, so that what catches each defect is a test of correctness (an independent
 computation, a claim of a theorem), not a pinned value.
 
@@ -46,38 +46,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # test subsets: what a change in that code must break
-MODEL = ["tests/test_engine.py", "tests/test_policies.py", "tests/test_kernelized.py",
-         "tests/test_verify.py::test_in_theory_no_claim_violated",
-         "tests/test_verify.py::test_well_specified_sensors_hold", "tests/test_samplers.py"]
-ERRCTL = ["tests/test_error_control.py"]
-KEY = ["tests/test_resume_key.py"]
-SAMPLERS = ["tests/test_samplers.py"]
-SCHEDULES = ["tests/test_schedules.py"]
-POLICY = ["tests/test_policies.py", "tests/test_kernelized.py::test_default_scenario_in_theory_no_claim_violated",
-          "tests/test_verify.py::test_in_theory_no_claim_violated"]
-TS_DRAWS = "tests/test_paper_policies.py::test_gp_ts_draws_are_n_mu_v2_sigma2_at_the_recorded_points"
+MODEL = ["tests/model/test_posterior_engine.py", "tests/policies/test_builtin_policies.py", "tests/papers/igp_ucb_gp_ts/test_kernelized_bandits.py",
+         "tests/study/test_verify.py::test_in_theory_no_claim_violated",
+         "tests/study/test_verify.py::test_well_specified_sensors_hold", "tests/model/test_samplers.py"]
+ERRCTL = ["tests/claims/test_error_control.py"]
+KEY = ["tests/study/test_resume_key.py"]
+SAMPLERS = ["tests/model/test_samplers.py"]
+SCHEDULES = ["tests/theory/test_schedules.py"]
+POLICY = ["tests/policies/test_builtin_policies.py", "tests/papers/igp_ucb_gp_ts/test_kernelized_bandits.py::test_default_scenario_in_theory_no_claim_violated",
+          "tests/study/test_verify.py::test_in_theory_no_claim_violated"]
+TS_DRAWS = "tests/policies/test_paper_policies.py::test_gp_ts_draws_are_n_mu_v2_sigma2_at_the_recorded_points"
 # Zhou & Shroff's R-/SW-GP-UCB
-VB = ["tests/test_variation_budget.py", "tests/test_schedules.py", "tests/test_paper_policies.py"]
-ET = ["tests/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
-      "tests/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/test_schedules.py"]
-COMB = ["tests/test_combinatorial.py", "tests/test_paper_policies.py"]
+VB = ["tests/papers/r_sw_gp_ucb/test_variation_budget.py", "tests/theory/test_schedules.py", "tests/policies/test_paper_policies.py"]
+ET = ["tests/papers/et_gp_ucb/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
+      "tests/papers/et_gp_ucb/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/theory/test_schedules.py"]
+COMB = ["tests/papers/combinatorial/test_combinatorial.py", "tests/policies/test_paper_policies.py"]
 # issue 36: the audited checks and the ones added with it
-VAC = "tests/test_vacuity.py::"
-OUTPUT = "tests/test_user_output_validation.py::test_bad_output_of_user_code_is_refused_naming_the_policy_and_the_step"
-SENS = "tests/test_conformance_sensitivity.py::"
-AUDIT = "tests/test_audited_mutations.py::"
-UTS = "tests/test_user_theorem_schedules.py::"
+VAC = "tests/claims/test_vacuity.py::"
+OUTPUT = "tests/usercode/test_output_validation.py::test_bad_output_of_user_code_is_refused_naming_the_policy_and_the_step"
+SENS = "tests/claims/test_conformance.py::"
+INCOMPLETE = "tests/claims/test_incomplete_verdict.py::"
+UTS = "tests/usercode/test_user_theorem_schedules.py::"
 UTW = UTS + "test_every_schedule_a_theorem_must_define_is_used_and_no_other_is_read"
 UTB = UTS + "test_a_bad_bound_is_exit_2_naming_your_theorem_the_step_and_the_term"
-LAYOUT = "tests/test_user_project_layout.py::"
-SAYS = "tests/test_checked_code_output.py::"
-SHADOW = "tests/test_shadow_records.py::"
-BITES = "tests/test_bites.py::"
-HOSTILE = "tests/test_hostile_inputs.py::"
-HOSTILE_P = "tests/test_hostile_processes.py::"
-NPF = "tests/test_output_folders.py::"
-NPR = "tests/test_paper_references.py::"
-NPC = "tests/test_console.py::"
+LAYOUT = "tests/usercode/test_project_layout.py::"
+SAYS = "tests/cli/test_checked_code_output.py::"
+SHADOW = "tests/claims/test_shadow_records.py::"
+BITES = "tests/study/test_bites.py::"
+HOSTILE = "tests/cli/test_input_limits.py::"
+HOSTILE_P = "tests/usercode/test_process_isolation.py::"
+NPF = "tests/cli/test_output_folders.py::"
+NPR = "tests/papers/test_paper_references.py::"
+NPC = "tests/cli/test_console.py::"
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ MUTATIONS = (
     Mutation("S4", "boundcheck/study/engine.py",
              "eps_t = noise_draws.next()  # (m, K): one draw per base arm",
              "eps_t = 0.5 * noise_draws.next()  # (m, K): one draw per base arm",
-             "observation noise drawn at half its level", (*MODEL, "tests/test_engine_noise.py")),
+             "observation noise drawn at half its level", (*MODEL, "tests/study/test_engine_noise.py")),
     # ------------------------------------------------------------------ every policy
     Mutation("PE1", "boundcheck/papers/pe_gp_ucb/pe_gp_ucb.py",
              "self.w_t = self.ctx.beta[t] * self.sd_t  # frozen before y_t (C8)",
@@ -281,17 +281,17 @@ MUTATIONS = (
     Mutation("CF4", "boundcheck/api.py", "elif own is not None and by_name[name] == own:",
              "elif own is not None and by_name[name].name == own.name:",
              "checked code compared with the theorem's algorithm by name: wrapped/defect code gets no shadow",
-             ("tests/test_conformance.py::test_every_builtin_algorithm_conforms_as_checked_code[gp_ucb-deterministic]",)),
+             ("tests/claims/test_conformance.py::test_every_builtin_algorithm_conforms_as_checked_code[gp_ucb-deterministic]",)),
     Mutation("SU1", "boundcheck/study/summary.py",
              'rank = {"holds": 0, INCOMPLETE: 1, "inconclusive": 2, "violated": 3}',
              'rank = {"holds": 0, INCOMPLETE: 0, "inconclusive": 2, "violated": 3}',
              "worst of several implementations: incomplete ranks like holds",
-             (AUDIT + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
+             (INCOMPLETE + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
     Mutation("CL1", "boundcheck/cli.py",
              'return EXIT_VIOLATED if summary["verdict"] == "violated" else EXIT_OK\n\n\ndef _render_power',
              'return EXIT_VIOLATED if summary["verdict"] != "holds" else EXIT_OK\n\n\ndef _render_power',
              "verify exits 1 for any verdict but holds (inconclusive, accepted incomplete -> 1)",
-             (AUDIT + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
+             (INCOMPLETE + "test_one_incomplete_implementation_makes_the_verify_incomplete",)),
     Mutation("TB1", "boundcheck/claims/table.py", "if np.all(v >= 1.0):", "if np.any(v >= 1.0):",
              "vacuity rule: vacuous if the bound ≥ the largest regret on ANY run",
              (VAC + "test_a_probability_claim_with_one_run_below_one_is_judged",)),
@@ -309,49 +309,49 @@ MUTATIONS = (
              "user action check: negative indices accepted (−1 silently the last arm)", (OUTPUT + "[ActNegative]",)),
     Mutation("UC1", "boundcheck/utils/usercode.py", "sys.stdout = sys.stderr = st.out", "sys.stderr = st.out",
              "user call redirects stderr only: the user's print() reaches stdout (--json)",
-             ("tests/test_user_code_isolation.py::test_print_does_not_break_json",)),
+             ("tests/usercode/test_isolation.py::test_print_does_not_break_json",)),
     Mutation("GC1", "boundcheck/runtime/cache.py",
              'mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\\0" + name.encode() + b"\\0", hashlib.sha256)',
              'mac = hmac.new(secret, _MAGIC + namespace.encode() + b"\\0", hashlib.sha256)',
              "cache HMAC omits the entry's file name (an entry can be moved under another key)",
-             (AUDIT + "test_an_entry_moved_under_another_key_is_refused",)),
+             ("tests/runtime/test_cache_authentication.py::test_an_entry_moved_under_another_key_is_refused",)),
     Mutation("MG1", "boundcheck/model/mig.py",
              'if _disagree(lower, np.maximum.accumulate(raw)) or _disagree(methods.get("greedy", lower), lower):',
              'if _disagree(methods.get("greedy", lower), lower):',
              "γ cache entry: lower end not checked against its design",
-             ("tests/test_gamma_cache_auth.py::test_beyond_the_exact_prefix_the_design_is_replayed",)),
+             ("tests/runtime/test_cache_authentication.py::test_beyond_the_exact_prefix_the_design_is_replayed",)),
     Mutation("IC1", "boundcheck/claims/families/instance_cache.py", '"beta_scale": repr(float(beta_scale)),',
              '"beta_scale": repr(float(1.0)),', "instance cache key ignores beta_scale",
-             ("tests/test_instance_cache.py::test_inputs_key_the_entry_and_damage_recomputes",)),
+             ("tests/claims/test_instance_cache.py::test_inputs_key_the_entry_and_damage_recomputes",)),
     Mutation("ST1", "boundcheck/study/store.py", 'if rec.get("config_key") != key:',
              'if rec.get("config_key") is None:', "repair recovers chunks of another configuration (key not compared)",
-             ("tests/test_store_repair.py::test_a_chunk_of_another_configuration_is_refused",)),
+             ("tests/study/test_store.py::test_a_chunk_of_another_configuration_is_refused",)),
     Mutation("RT1", "boundcheck/study/engine.py",
              "fired = _stop_flags(pols[0], stop_at, t, live_ids) & (stopped_at[rows_now] == 0)",
              "fired = _stop_flags(pols[0], stop_at, t, live_ids)",
              "stopping time overwritten by a later event of a not-yet-retired run",
-             ("tests/test_et_stopping_time.py::test_fast_path_equals_full_path_run_by_run",)),
+             ("tests/papers/et_gp_ucb/test_et_stopping_time.py::test_fast_path_equals_full_path_run_by_run",)),
     Mutation("SQ1", "boundcheck/model/posterior.py", "beta = 1.0 / (v + np.sqrt(self.noise_var * v))",
              "beta = 1.0 / v", "Potter square-root update with gain 1/v instead of 1/(v + √(λv))",
-             ("tests/test_long_horizon.py::test_sqrt_factor_is_the_grid_posterior_covariance",)),
+             ("tests/papers/igp_ucb_gp_ts/test_long_horizon.py::test_sqrt_factor_is_the_grid_posterior_covariance",)),
     Mutation("GR1", "boundcheck/claims/families/kernelized.py", "ay_q = e2 - lam * np.cumsum(e**2 / v, axis=1)",
              "ay_q = e2 - np.cumsum(e**2 / v, axis=1)", "grid chain (T > 1000): AY quantity without the λ factor",
-             ("tests/test_long_horizon.py::test_grid_claim_statistics_agree_with_the_factorisations",)),
+             ("tests/papers/igp_ucb_gp_ts/test_long_horizon.py::test_grid_claim_statistics_agree_with_the_factorisations",)),
     Mutation("IN1", "boundcheck/model/information.py", "return np.log(np.diag(cholesky(",
              "return 0.5 * np.log(np.diag(cholesky(", "information gain increments halved twice (0.5·log L_ss)",
-             ("tests/test_mig.py::test_stationary_bracket_contains_exact",)),
+             ("tests/model/test_mig.py::test_stationary_bracket_contains_exact",)),
     Mutation("EM1", "boundcheck/claims/empirical.py", "se = float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1",
              "se = float(v.std(ddof=1)) if v.size > 1", "paper vs ours: the SE is the SD (no /√n)",
-             ("tests/test_reproduce.py::test_printed_numbers_beside_ours",)),
+             ("tests/study/test_reproduce.py::test_printed_numbers_beside_ours",)),
     Mutation("EM2", "boundcheck/claims/empirical.py", "n, w = c.n, (float(band[1]) - float(band[0])) / 2.0",
              "n, w = c.n, float(band[1]) - float(band[0])", "band resolution: margin = the full band width, not half",
-             ("tests/test_reproduce.py::test_a_band_too_narrow_for_the_runs_says_so_and_how_many_would_do",)),
+             ("tests/study/test_reproduce.py::test_a_band_too_narrow_for_the_runs_says_so_and_how_many_would_do",)),
     Mutation("EM3", "boundcheck/claims/empirical.py", "return max(cs[0].p_gt, cs[1].p_lt),",
              "return min(cs[0].p_gt, cs[1].p_lt),", "interval (TOST) claim: reproduced when ONE side rejects",
-             ("tests/test_reproduce.py::test_thresholds_bands_trends_and_a_spread_free_sample",)),
+             ("tests/study/test_reproduce.py::test_thresholds_bands_trends_and_a_spread_free_sample",)),
     Mutation("AP1", "boundcheck/api.py", "return [summaries[i] for i in range(len(items))]",
              "return list(summaries.values())", "panels side by side: summaries returned in completion order",
-             (AUDIT + "test_panels_side_by_side_come_back_in_input_order",)),
+             ("tests/study/test_panels.py::test_panels_side_by_side_come_back_in_input_order",)),
     # ------------------------------------------------------------------ checks added with issue 36
     Mutation("VM1", "boundcheck/claims/table.py",
              'if spec.kind != "expectation" or col not in main_runs or not len(main_runs):',
@@ -394,7 +394,7 @@ MUTATIONS = (
     Mutation("UT2", "boundcheck/claims/families/checked_as.py",
              "    lacking = [k for k in reference.schedules_read if k not in theorem.schedules]",
              "    lacking: list[str] = []", "a theorem lacking a schedule its family reads is accepted",
-             ("tests/test_user_theorem.py::test_bad_theorem_one_line_exit_2[NO_WIDTH-reads the schedule(s) width_t]",)),
+             ("tests/usercode/test_user_theorem.py::test_bad_theorem_one_line_exit_2[NO_WIDTH-reads the schedule(s) width_t]",)),
     Mutation("UT3", "boundcheck/claims/families/checked_as.py",
              "    lacking = [k for k in reference.schedules_read if k not in theorem.schedules]",
              "    lacking = [k for k in reference.theorem.schedules if k not in theorem.schedules]",
@@ -423,7 +423,7 @@ MUTATIONS = (
     Mutation("UT10", "boundcheck/claims/families/base.py", "        bad = ~np.isfinite(w) | (np.imag(w) != 0)",
              "        bad = np.imag(w) != 0", "a width or claim threshold that is not finite runs",
              (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",
-              "tests/test_hostile.py::test_hostile_case[beta-huge]")),
+              "tests/cli/test_bad_input.py::test_hostile_input_ends_with_its_exit_code_and_leaves_nothing[beta-huge]")),
     Mutation("UT11", "boundcheck/claims/families/base.py", "        for key, values in (schedules or {}).items():",
              "        for key, values in {}.items():", "claim thresholds (c̃_t, a block's width) not validated",
              (UTS + "test_a_claim_threshold_or_width_that_is_not_a_finite_real_number_is_refused",)),
@@ -760,7 +760,7 @@ MUTATIONS = (
              '                if True:  # this run\'s time (a resume does not add up earlier',
              "a rerun that recomputes nothing replaces the time taken of the results",
              (NPC + "test_a_rerun_that_recomputes_nothing_keeps_the_time_and_the_reports",
-              "tests/test_store_integrity.py::test_a_resume_that_computes_nothing_keeps_the_time_of_the_results")),
+              "tests/study/test_store.py::test_a_resume_that_computes_nothing_keeps_the_time_of_the_results")),
     Mutation("NP11", "boundcheck/api.py", "            if _report_files(out) == written[\"files\"]:", "            if True:",
              "a deleted or edited report file is not written again", (NPC + "test_a_rerun_that_recomputes_nothing_keeps_the_time_and_the_reports",)),
     Mutation("NP12", "boundcheck/api.py", "    h.update(json.dumps(shown, sort_keys=True, default=str).encode())",

@@ -1,8 +1,8 @@
 """A boundcheck study on a SLURM cluster: dask-jobqueue's ``SLURMCluster`` as docs/clusters.md configures it.
 
 ``slurm_cluster()`` only builds the cluster object (a dask scheduler in this process, no job submitted), so it runs
-anywhere; tests/test_clusters.py builds it and checks the job script it would submit. ``main()`` submits the jobs
-(``sbatch``) and runs a verify on their workers: run it on a login node of the cluster, in an environment where
+anywhere; tests/runtime/test_clusters.py builds it and checks the job script it would submit. ``main()`` submits
+the jobs (``sbatch``) and runs a verify on their workers: run it on a login node of the cluster, in an environment where
 boundcheck is installed the same way as on the compute nodes (``pip install 'boundcheck[slurm]'``).
 
     python examples/slurm_cluster.py --jobs 4 --account myproject --partition compute

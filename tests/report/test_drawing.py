@@ -1,0 +1,315 @@
+"""Issue 14 (item 4): the report's speed-ups change nothing in what it writes.
+
+* the report's own PNG writer (boundcheck.report.png) writes the pixels matplotlib's ``print_png`` writes;
+* the figures split between the parent and idle workers (boundcheck.report.drawing): every figure drawn exactly
+  once, the same files and the same reports whether a worker drew part of them or not, a failing worker's
+  figures drawn by the parent;
+* the text is rendered before matplotlib is imported, the paper-literal comparison computed once, from the
+  theorem's own module.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from concurrent.futures import Future
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from boundcheck.cli import main
+from boundcheck.report import drawing, write_reports
+from boundcheck.report.context import load
+from boundcheck.report.png import encode_png, png_size, write_png
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report_drawing")
+    rc = main(["verify", "--theorem", "pe_gp_ucb", "--runs", "6", "--horizon", "30", "--jobs", "1",
+               "--out", str(out), "--no-report"])
+    assert rc in (0, 1)
+    return out / "results"
+
+
+@pytest.fixture(scope="module")
+def worker_pool():
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    executor = ProcessPoolExecutor(max_workers=1)
+    yield executor
+    executor.shutdown(wait=True, kill_workers=True)
+
+
+def _pixels(data: bytes) -> np.ndarray:
+    with Image.open(io.BytesIO(data)) as im:
+        return np.asarray(im.convert("RGBA"))
+
+
+# --------------------------------------------------------------------------------------------- PNG writer
+def _figure(transparent: bool = False):
+    import matplotlib
+
+    from boundcheck.report.figures import RC, _new
+
+    with matplotlib.rc_context(RC):
+        fig, ax = _new(4.0, 2.5)
+        t = np.arange(1, 50)
+        ax.fill_between(t, np.sqrt(t) - 1, np.sqrt(t) + 1, alpha=0.3, linewidth=0)
+        ax.plot(t, np.sqrt(t), label="$R_t$ mean")
+        ax.set_yscale("log")
+        ax.set_title("a title with γ_t and $\\gamma_t$")
+        ax.legend()
+        if transparent:
+            fig.patch.set_alpha(0.0)
+            ax.patch.set_alpha(0.5)
+        fig.get_layout_engine().execute(fig)
+        fig.set_layout_engine("none")
+    return fig
+
+
+@pytest.mark.parametrize("transparent", [False, True])
+def test_png_writer_writes_matplotlibs_pixels(transparent, tmp_path):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _figure(transparent)
+    FigureCanvasAgg(fig).print_png(tmp_path / "matplotlib.png", metadata={"Software": None})
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    ours = write_png(tmp_path / "ours.png", canvas.buffer_rgba(), 150)
+    reference = (tmp_path / "matplotlib.png").read_bytes()
+    np.testing.assert_array_equal(_pixels(ours.read_bytes()), _pixels(reference))
+    with Image.open(ours) as im:  # RGB when opaque (the report's figures), RGBA otherwise; 150 dpi recorded
+        assert im.mode == ("RGBA" if transparent else "RGB")
+        assert round(im.info["dpi"][0]) == 150
+        assert png_size(ours) == im.size
+
+
+def test_png_writer_rejects_non_rgba_and_reads_sizes(tmp_path):
+    with pytest.raises(ValueError, match="RGBA"):
+        encode_png(np.zeros((2, 3, 3), np.uint8))
+    rgba = np.full((3, 5, 4), 255, np.uint8)
+    rgba[1, 2] = (1, 2, 3, 255)
+    path = write_png(tmp_path / "x.png", rgba)
+    assert png_size(path) == (5, 3)
+    np.testing.assert_array_equal(_pixels(path.read_bytes()), rgba)
+    (tmp_path / "no.png").write_bytes(b"not a png at all, not at all")
+    with pytest.raises(ValueError, match="not a PNG"):
+        png_size(tmp_path / "no.png")
+
+
+def test_report_figures_are_written_by_the_png_writer_with_matplotlibs_pixels(results, tmp_path):
+    """A report figure through figures._save against the same figure printed by matplotlib."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from boundcheck.report import figures
+
+    ctx = load(results)
+    saved = {}
+    real_save = figures._save
+
+    def save(fig, out, name):
+        png = real_save(fig, out, name)
+        buf = io.BytesIO()
+        FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})  # the layout is already fixed
+        saved[name] = buf.getvalue()
+        return png
+
+    figures._save = save
+    try:
+        figs = drawing.start(ctx, tmp_path, workers=0).finish()  # all here, where _save is replaced
+    finally:
+        figures._save = real_save
+    assert {f.name for f in figs} == set(saved) and len(saved) >= 5
+    for f in figs:
+        np.testing.assert_array_equal(_pixels(f.png.read_bytes()), _pixels(saved[f.name]))
+        assert f.width_in == pytest.approx(png_size(f.png)[0] / drawing.DPI)
+
+
+# ------------------------------------------------------------------------------------------- the split
+def test_the_figure_names_match_the_figures():
+    from boundcheck.report import figures
+
+    assert tuple(fn.__name__[4:] for fn in figures.FIGURES) == drawing.NAMES
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2, 3])
+def test_split_gives_every_figure_to_exactly_one_lane(workers):
+    costs = {"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.0, "e": 0.15, "f": 0.05}
+    lanes = drawing.split(costs, workers, head=0.08)
+    assert len(lanes) == workers + 1
+    flat = [n for lane in lanes for n in lane]
+    assert sorted(flat) == sorted(costs) and len(flat) == len(set(flat))
+    assert "d" in lanes[0]  # a figure that is not drawn stays with the parent
+    for lane in lanes:  # each lane in the reports' order
+        assert lane == sorted(lane, key=list(costs).index)
+    loads = [0.08 + sum(costs[n] for n in lanes[0])] + [drawing.WORKER_COST + sum(costs[n] for n in lane)
+                                                         for lane in lanes[1:]]
+    if workers:  # balanced: no lane longer than the others' average plus the largest figure
+        assert max(loads) <= sum(loads) / len(loads) + max(costs.values()) + 1e-12
+        assert max(loads) < 0.08 + sum(costs.values())
+
+
+def test_split_balances_the_default_report(results):
+    ctx = load(results)
+    costs = drawing.estimate_costs(ctx)
+    assert {n for n, c in costs.items() if c > 0} == {"regret", "tightness", "claims", "gamma", "prior_selection",
+                                                       "eliminations"}
+    parent, worker = drawing.split(costs, 1, head=drawing.TEXT_COST)
+    assert parent and worker
+    load_p = drawing.TEXT_COST + sum(costs[n] for n in parent)
+    load_w = drawing.WORKER_COST + sum(costs[n] for n in worker)
+    assert abs(load_p - load_w) <= max(costs.values())
+
+
+class _Recorder:
+    """An executor that records what it is sent (and runs it in ``inner``, or fails it)."""
+
+    def __init__(self, inner=None):
+        self.inner, self.sent = inner, []
+        self._max_workers = 1
+
+    def submit(self, fn, names, ctx, out):
+        self.sent.append(list(names))
+        if self.inner is not None:
+            return self.inner.submit(fn, names, ctx, out)
+        fut = Future()
+        fut.set_exception(RuntimeError("worker lost"))
+        return fut
+
+
+def _parent_draws(monkeypatch) -> list[str]:
+    drawn: list[str] = []
+    real = drawing.draw_here
+
+    def here(names, ctx, out):
+        drawn.extend(names)
+        return real(names, ctx, out)
+
+    monkeypatch.setattr(drawing, "draw_here", here)
+    return drawn
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_figures_drawn_in_a_worker_are_drawn_once_into_the_same_files(results, tmp_path, monkeypatch,
+                                                                      worker_pool):
+    alone = drawing.start(load(results), tmp_path / "alone", workers=0).finish()
+    parent = _parent_draws(monkeypatch)
+    rec = _Recorder(worker_pool)
+    split = drawing.start(load(results), tmp_path / "split", executor=rec, workers=1).finish()
+    assert rec.sent and all(rec.sent)  # the worker drew part of them
+    sent = [n for names in rec.sent for n in names]
+    assert sorted(parent + sent) == sorted(drawing.NAMES) and not set(parent) & set(sent)  # each exactly once
+    assert [f.name for f in split] == [f.name for f in alone]
+    assert [(f.title, f.caption, f.png.name, f.width_in) for f in split] == [
+        (f.title, f.caption, f.png.name, f.width_in) for f in alone]
+    assert _files(tmp_path / "split") == _files(tmp_path / "alone")  # the same bytes
+
+
+def test_a_failing_worker_hands_its_figures_back_to_the_parent(results, tmp_path, monkeypatch):
+    alone = drawing.start(load(results), tmp_path / "alone", workers=0).finish()
+    parent = _parent_draws(monkeypatch)
+    rec = _Recorder()  # every future fails
+    figs = drawing.start(load(results), tmp_path / "lost", executor=rec, workers=1).finish()
+    assert rec.sent and sorted(parent) == sorted(drawing.NAMES)
+    assert [f.name for f in figs] == [f.name for f in alone]
+    assert _files(tmp_path / "lost") == _files(tmp_path / "alone")
+
+
+def test_reports_are_the_same_with_figures_drawn_in_a_worker(results, tmp_path, monkeypatch, worker_pool):
+    from boundcheck.report.html import render_html
+    from boundcheck.report.latex import render_latex
+
+    monkeypatch.setattr("boundcheck.runtime.idle_pool", lambda: None)  # whatever pool another test left
+    write_reports(results, tmp_path / "alone")
+    monkeypatch.setattr("boundcheck.runtime.idle_pool", lambda: worker_pool)
+    monkeypatch.setattr(drawing, "_spare_workers", lambda executor: 1)
+    parent = _parent_draws(monkeypatch)
+    write_reports(results, tmp_path / "split")
+    assert set(parent) < set(drawing.NAMES)  # the worker drew some
+    alone, split = _files(tmp_path / "alone"), _files(tmp_path / "split")
+    assert alone.keys() == split.keys() and {"index.html", "report.tex", "tables/claims.tex"} <= alone.keys()
+    assert alone == split
+    # the text rendered ahead of the figures is the text rendered in one piece
+    ctx = load(results)
+    figs = drawing.start(ctx, tmp_path / "again" / "figures", workers=0).finish()
+    assert render_html(ctx, figs) == alone["index.html"].decode()
+    assert render_latex(ctx, figs) == alone["report.tex"].decode("ascii")
+
+
+def test_text_is_rendered_before_matplotlib_is_imported_and_literal_once(results, tmp_path):
+    """In a fresh process: the text needs neither matplotlib nor another paper's theory module, and the
+    paper-literal comparison is computed once for both reports."""
+    code = f"""
+import sys
+from pathlib import Path
+import boundcheck.report.literal as literal
+calls = []
+real = literal.literal_comparison
+literal.literal_comparison = lambda *a: calls.append(1) or real(*a)
+from boundcheck.report.context import load
+from boundcheck.report.drawing import start
+from boundcheck.report.html import prepare_html
+from boundcheck.report.latex import prepare_latex
+ctx = load(Path({str(results)!r}))
+d = start(ctx, Path({str(tmp_path)!r}) / "figures")
+prepare_latex(ctx, Path({str(tmp_path)!r}))
+prepare_html(ctx)
+assert not [m for m in sys.modules if m.startswith("matplotlib")], "matplotlib imported before the text"
+import theory
+from theory import plugins
+slugs = set(plugins.papers()).difference(["pe_gp_ucb"])
+others = [m for m in sys.modules if m.startswith("theory.") and m.split(".")[1] in slugs]
+assert "theory.pe_gp_ucb" in sys.modules and not others, others
+assert len(calls) == 1, calls
+assert d.finish() and "matplotlib" in sys.modules
+print("ok")
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+def test_warm_up_draws_nothing_to_disk_and_importing_the_reports_warms_nothing(tmp_path):
+    """The report package registers its warm-up with the runtime (no import-time side effect): running what it
+    registered for the parent warms matplotlib up and writes nothing."""
+    code = """
+import os, sys
+os.chdir(sys.argv[1])
+import boundcheck.report
+assert not [m for m in sys.modules if m.startswith("matplotlib")], "importing the reports imported matplotlib"
+from boundcheck import runtime
+assert "boundcheck.report.figures:warm_up" in runtime.registered("parent")
+runtime.import_modules(runtime.registered("parent"))
+assert "matplotlib.backends.backend_agg" in sys.modules and not os.listdir(".")
+print("ok")
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+def test_gc_is_paused_and_restored():
+    import gc
+
+    assert gc.isenabled()
+    with drawing.paused_gc():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with drawing.paused_gc():
+            pass
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
