@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from boundcheck import api
-from boundcheck.cli import EXIT_INCOMPLETE, main
-from boundcheck.errors import CacheIntegrityWarning
+from boundcheck.cli import main
+from boundcheck.errors import CacheIntegrityWarning, ExitCode
 from boundcheck.runtime import cache as runtime_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def test_one_incomplete_implementation_makes_the_verify_incomplete(tmp_path, cap
     s = json.loads(capsys.readouterr().out)
     assert {name: c["verdict"] for name, c in s["checked"].items()} == {"WithRecords": "holds",
                                                                         "WithoutRecords": "incomplete"}
-    assert s["verdict"] == "incomplete" and rc == EXIT_INCOMPLETE
+    assert s["verdict"] == "incomplete" and rc == ExitCode.INCOMPLETE
     # told to accept it (resumed: nothing recomputed), an incomplete verdict with nothing violated exits 0
     assert main([*args, "--allow-incomplete"]) == 0
 
@@ -79,7 +79,7 @@ def test_panels_side_by_side_come_back_in_input_order(tmp_path, monkeypatch):
     last (and finishes last here), yet the summaries are returned in the order the panels were given."""
     import os
 
-    import boundcheck.api as api_mod
+    import boundcheck.commands.reproduce as api_mod
     from boundcheck import runtime
     from boundcheck.study.runner import RunOptions
 

@@ -247,12 +247,12 @@ def test_bad_input_in_a_real_process(argv, fragment, tmp_path):
 
 
 def test_unexpected_exception_is_one_line_exit_4_with_a_log(tmp_path, monkeypatch, capsys):
-    import boundcheck.cli as cli
+    import boundcheck.cli.inspect as cli_inspect
 
     def broken(args):
         return {}["missing"]
 
-    monkeypatch.setattr(cli, "cmd_list", broken)
+    monkeypatch.setattr(cli_inspect, "cmd_list", broken)
     monkeypatch.setenv("BOUNDCHECK_LOG_DIR", str(tmp_path / "logs"))
     assert main(["list"]) == 4
     err = capsys.readouterr().err

@@ -448,9 +448,9 @@ def test_sweep_says_how_many_cells_and_how_long_the_first_took(place, capsys):
 
 
 def test_progress_without_a_terminal_is_plain_lines(place, capsys, monkeypatch):
-    import boundcheck.cli as cli
+    from boundcheck.cli import render
 
-    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(render, "PLAIN_PROGRESS_EVERY", 0.0)
     assert main(["verify", "--theorem", "pe_gp_ucb", "--runs", "50", "--horizon", "5", "--jobs", "1",
                  "--no-report"]) == 0
     err = capsys.readouterr().err
