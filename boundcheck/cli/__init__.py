@@ -32,8 +32,3 @@ def build_parser() -> argparse.ArgumentParser:
         getattr(module, f"add_{name}")(sub)
     return p
 
-
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    sys.exit(command())

@@ -131,10 +131,12 @@ def exit_codes_text(meanings: dict[ExitCode, str | None]) -> str:
     lines = ["exit codes:"]
     for code, meaning in meanings.items():
         lines += textwrap.wrap(meaning or code.meaning, width=112, initial_indent=f"  {int(code):<5}",
-                               subsequent_indent=" " * 7)
+                               subsequent_indent=" " * 7, break_on_hyphens=False)
     return "\n".join(lines)
 
 
+#: the codes every command that computes ends with when it stops early, as verify's
+STOPPED = dict.fromkeys((ExitCode.INTERNAL_ERROR, ExitCode.INTERRUPTED, ExitCode.BROKEN_PIPE))
 #: the exit codes of verify (every member of ExitCode)
 EXIT_CODES_HELP = exit_codes_text(dict.fromkeys(ExitCode))
 #: the exit codes of the commands that only read or compute (list, show, bound, gamma, scenario, report)

@@ -8,13 +8,13 @@ import sys
 from .. import api
 from ..errors import ExitCode
 from . import render
-from .options import JOBS_HELP, add_flags, exit_codes_text, integer
+from .options import JOBS_HELP, STOPPED, add_flags, exit_codes_text, integer
 
 EXIT_CODES_POWER = exit_codes_text({
     ExitCode.OK: "the power table was written (whatever it says)", ExitCode.BAD_INPUT: None,
     ExitCode.NOT_APPLICABLE: "not applicable: an assumption of the theorem fails on the scenario (nothing "
                              "written); --allow-out-of-theory measures it anyway",
-    ExitCode.INTERNAL_ERROR: None, ExitCode.INTERRUPTED: None, ExitCode.BROKEN_PIPE: None})
+    **STOPPED})
 
 
 def add_power(sub) -> None:

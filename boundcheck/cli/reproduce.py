@@ -9,12 +9,12 @@ import textwrap
 from .. import api
 from ..errors import BoundcheckError, ExitCode
 from . import render
-from .options import JOBS_HELP, add_flags, exit_codes_text, integer
+from .options import JOBS_HELP, STOPPED, add_flags, exit_codes_text, integer
 
 EXIT_CODES_REPRODUCE = exit_codes_text({
     ExitCode.OK: 'no empirical claim "not reproduced" (reproduced or inconclusive: the table says which)',
     ExitCode.VIOLATED: "some empirical claim not reproduced", ExitCode.BAD_INPUT: None,
-    ExitCode.INTERNAL_ERROR: None, ExitCode.INTERRUPTED: None, ExitCode.BROKEN_PIPE: None})
+    **STOPPED})
 
 
 def add_reproduce(sub) -> None:
