@@ -410,7 +410,7 @@ def test_check_policy_catches_broken_policies(cls, match):
 
 
 def test_claims_a_main_policy_does_not_record_for_are_not_applicable():
-    """Issue 12: a checked policy without the records a claim reads gets "not applicable" for that claim (the
+    """A checked policy without the records a claim reads gets "not applicable" for that claim (the
     engine's reference posterior still gives it the truth-side monitors); a family whose every claim needs a
     record refuses it with one line."""
 

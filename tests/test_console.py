@@ -168,7 +168,7 @@ def test_reports_are_rewritten_when_what_they_show_changes(study, tmp_path, caps
 
 
 # ------------------------------------------------------------------------------------- titles at 80 columns
-def _titles_fit(render, monkeypatch, capsys) -> None:
+def _titles_fit(show, monkeypatch, capsys) -> None:
     """Render at 80 columns; every table title must appear whole on one line."""
     from rich.table import Table
 
@@ -182,7 +182,7 @@ def _titles_fit(render, monkeypatch, capsys) -> None:
 
     monkeypatch.setattr(Table, "__init__", init)
     monkeypatch.setattr(render, "console", lambda: Console(highlight=False, width=80))
-    render()
+    show()
     lines = capsys.readouterr().out.splitlines()
     assert titles
     for title in titles:
