@@ -39,7 +39,8 @@ CASES = [
     ("list unknown flag", ["list", "--jsn"], {}, "unrecognized arguments"),
     # ------------------------------------------------------------------ show
     ("show unknown theorem", ["show", "nope"], {}, "unknown theorem"),
-    ("show no theorem", ["show"], {}, "required: theorem"),
+    ("show no theorem", ["show"], {}, "show needs --theorem"),
+    ("bound two theorems", ["bound", "gp_ucb", "--theorem", "pe_gp_ucb"], {}, "two theorems"),
     # ------------------------------------------------------------------ bound
     ("bound unknown theorem", ["bound", "nope", "--set", "T=1"], {}, "unknown theorem"),
     ("bound B negative", _ts(B="-1"), {}, "B (RKHS norm bound"),
@@ -267,7 +268,9 @@ def test_help_documents_defaults_exit_codes_and_scenarios(capsys):
     for fragment in ("(default: 200)", "(default: -1)", "(default: loky)", "gp_sample_se", "rkhs_paper",
                      "exit codes:", "4 internal error"):
         assert fragment in text, fragment
-    parser = main.__globals__["build_parser"]()
+    from boundcheck.cli import build_parser
+
+    parser = build_parser()
     for action in parser._subparsers._group_actions[0].choices.values():
         for a in action._actions:
             if a.dest != "help":

@@ -111,7 +111,8 @@ THEOREM_HELP = "theorem id (see `boundcheck list`) or FILE.py:NAME, a theorem of
 
 def add_theorem(parser: argparse.ArgumentParser) -> None:
     """``--theorem THEOREM``, and ``THEOREM`` alone as its shorthand (``show``, ``bound``: the design's contract)."""
-    parser.add_argument("theorem_shorthand", nargs="?", metavar="THEOREM", help="the same as --theorem THEOREM")
+    parser.add_argument("theorem_shorthand", nargs="?", metavar="THEOREM",
+                        help="the same as --theorem THEOREM (one of them required)")
     parser.add_argument("--theorem", help=THEOREM_HELP)
 
 
