@@ -532,9 +532,6 @@ def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False
     return summary
 
 
-# ----------------------------------------------------------------------------------- theorems: list, show, bound
-# What the CLI shows about theorems, scenarios and reports, as data: cli.py renders it and imports nothing else
-# of boundcheck. Each function imports what it needs, so that `boundcheck list` and `--help` stay fast.
 def reproducible_papers() -> list[dict]:
     """The papers ``reproduce`` takes: id, title and the names of their experiments (``reproduce --help``)."""
     from ..study.experiments import experiments_of, get_paper, paper_ids

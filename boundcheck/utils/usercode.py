@@ -458,7 +458,7 @@ def import_fence(where: str | os.PathLike):
     cwd = os.getcwd()
     filters = list(warnings.filters)
     import logging  # here: importing it registers an exit handler, and the command's quick exit is armed only
-    #                 where none was registered before boundcheck.cli (cli._arm_quick_exit)
+    #                 where none was registered before boundcheck.cli (boundcheck.cli.lifetime._arm_quick_exit)
 
     root = logging.getLogger()  # logging.basicConfig(stream=sys.stdout) would send libraries' logs into --json
     logs = (list(root.handlers), root.level, logging.root.manager.disable)
