@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from boundcheck import api  # noqa: E402
-from boundcheck.cli import _render_power  # noqa: E402
+from boundcheck.cli.power import _render_power  # noqa: E402
 
 THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
 #: paper 001 (issue 15): (scenario, horizon, runs) of the shipped tables — the fast 20×20 variants at T = 200 and

@@ -1,6 +1,5 @@
-"""boundcheck: empirical verification of regret bounds for Gaussian-process bandit algorithms.
-
-The public interface, imported lazily (``import boundcheck`` stays cheap)::
+"""boundcheck: empirical verification of regret bounds of Gaussian-process bandit algorithms; its public
+interface, imported lazily (``import boundcheck`` stays cheap)::
 
     import boundcheck as bc
 

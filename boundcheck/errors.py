@@ -1,5 +1,33 @@
-"""Errors the CLI turns into a one-line message: exit code 2 (bad input), 3 (theorem not applicable); the warnings
-a damaged store or cache raises."""
+"""What a command ends with: the exit codes (:class:`ExitCode`, the one source of the CLI help, the README and
+docs/cli.md tables), the errors the CLI turns into a one-line message (exit 2 bad input, 3 not applicable) and the
+warnings a damaged store or cache raises."""
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    """The exit status of a ``boundcheck`` command; ``meaning`` is its line in ``--help`` and in the docs' tables
+    (a command with codes of its own, ``reproduce``, ``power``, ``store``, says so in its help)."""
+
+    meaning: str
+
+    def __new__(cls, value: int, meaning: str) -> "ExitCode":
+        member = int.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
+
+    OK = 0, "no claim violated (holds or inconclusive: the table says which)"
+    VIOLATED = 1, "some claim violated"
+    BAD_INPUT = 2, "bad input or work refused: one line on stderr, no traceback, nothing written"
+    NOT_APPLICABLE = 3, ("not applicable: an assumption of the theorem fails on the scenario or the algorithm's "
+                         "configuration (the message names it; nothing written); --allow-out-of-theory runs it anyway")
+    INTERNAL_ERROR = 4, "internal error (a bug): one line on stderr, the traceback in a log file it names"
+    INCOMPLETE = 5, ("incomplete: every judged claim holds, but some claims were not applicable to the checked code "
+                     "(the output names them and the planted defects nothing left catches); --allow-incomplete exits 0")
+    INTERRUPTED = 130, "interrupted (Ctrl-C): completed chunks are kept; re-run the same command to resume"
+    BROKEN_PIPE = 141, "broken pipe: the output's reader stopped reading (| head); what was computed is stored"
+    TERMINATED = 143, "terminated (SIGTERM): as an interrupt"
 
 
 class BoundcheckError(ValueError):

@@ -1,36 +1,17 @@
-"""Calling a user's policy code so that it can neither end nor hijack the verifying process (issue 24).
+"""Calling a user's code so that it can neither end nor hijack the verifying process.
 
-Every call into user code (an ask/tell ``ask``/``tell``/constructor, a batched policy's ``start``/``select``/
-``update``/``finish``) goes through :func:`call`:
-
-* ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` raised inside it are caught (they are
-  ``BaseException``\\ s, which ``except Exception`` lets through) and become :class:`UserCallFailed`, which the
-  caller turns into its one-line :class:`~boundcheck.errors.UserCodeError` naming the policy, the run and the step;
-* it has a time limit (``verify --policy-timeout``): a SIGALRM timer raises :class:`PolicyTimeout` in the main
-  thread, which interrupts Python code and sleeps; a call that never returns to Python (stuck inside one C
-  routine, SIGALRM blocked) has its worker process stopped by the parent's watchdog
-  (:func:`boundcheck.study.runner._watchdog`); no limit in a thread that is not a process's main thread (dask);
-* what it prints (``sys.stdout``/``sys.stderr``) goes to the study's log (``results/user-code.log``), never into
-  the command's own output (``verify --json`` prints one JSON document on stdout); the warnings it raises are
-  counted by kind, the first of each logged (:func:`warnings_in_log` reads them back: ``verify`` prints them);
-* only the user's own modules travel to worker processes by value (:func:`own_modules`): an installed package,
-  even in a virtual environment beside the user's file, is imported by name there (:func:`installed`);
-* importing a user's file or module in the verifying process (to read its policy or theorem) runs its module-level
-  code there: :func:`import_fence` keeps what that code does to the process from outliving the import (exit
-  handlers, threads that would hold up the exit, signal handlers and timers, standard streams and hooks, the
-  working directory), so that it cannot set the command's exit status, hang its exit or swallow its Ctrl-C;
-* in the command line's own process (:func:`take_stdout`, :func:`contain`), once a user's code was imported there:
-  what the user's threads write to stdout goes to the study's log (or stderr), never into the command's output,
-  and every process the user's code started (at import, in a call, in a worker) is ended with the command
-  (:func:`end_processes`, :mod:`boundcheck.utils.processes`);
-* before it starts, a *marker* (which policy, which call, run and step) is written to a small file named after the
-  process, and blanked when it returns: if the process that runs user code dies (``os._exit``, a crash, a signal),
-  the parent reads the marker to name the call (:func:`last_call`, :mod:`boundcheck.study.runner`).
-
-The settings hold for the block of :func:`sandbox` (one per task a process runs); outside it :func:`call` only
-catches the ``BaseException``\\ s. A study that holds user code runs its tasks in worker processes only, never in
-the verifying process (:func:`boundcheck.study.runner.holds_user_code`), so that ``os._exit`` or a crash ends a
-worker, not the check. Built-in policies never come here (their fast path is unchanged).
+Every call into a user's policy goes through :func:`call`: ``SystemExit``, ``KeyboardInterrupt`` and
+``GeneratorExit`` raised in it become :class:`UserCallFailed` (the caller's one-line
+:class:`~boundcheck.errors.UserCodeError`); it has a time limit (:class:`PolicyTimeout`, a SIGALRM timer; a call
+stuck in C is ended by the parent's watchdog); what it prints goes to ``results/user-code.log`` and its warnings
+are counted there (:func:`warnings_in_log`); a marker file names the call in flight, so that the parent can name
+it when the process dies (:func:`last_call`). Only the user's own modules travel to workers by value
+(:func:`own_modules`, :func:`installed`). Importing a user's file here is fenced (:func:`import_fence`: exit
+handlers, threads, signal handlers, streams, hooks and the working directory it changes are undone); in the
+command line's own process, the user's threads cannot write into stdout (:func:`take_stdout`) and every process
+the user's code started ends with the command (:func:`contain`, :func:`end_processes`). The settings hold for the
+block of :func:`sandbox`; a study holding user code runs its tasks in worker processes only
+(:func:`boundcheck.study.runner.holds_user_code`). Built-in policies never come here.
 """
 
 from __future__ import annotations
@@ -477,7 +458,7 @@ def import_fence(where: str | os.PathLike):
     cwd = os.getcwd()
     filters = list(warnings.filters)
     import logging  # here: importing it registers an exit handler, and the command's quick exit is armed only
-    #                 where none was registered before boundcheck.cli (cli._arm_quick_exit)
+    #                 where none was registered before boundcheck.cli (boundcheck.cli.lifetime._arm_quick_exit)
 
     root = logging.getLogger()  # logging.basicConfig(stream=sys.stdout) would send libraries' logs into --json
     logs = (list(root.handlers), root.level, logging.root.manager.disable)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from boundcheck.cli import EXIT_INCOMPLETE, main
+from boundcheck.cli import main
+from boundcheck.errors import ExitCode
 from boundcheck.testing import assert_bound_holds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +63,7 @@ def test_cli_exit_5_and_allow_incomplete(tmp_path, capsys):
     args = ["verify", "--theorem", "gp_ucb", "--scenario", "gp_sample_se", "--runs", "75", "--horizon", "12",
             "--seed", "2", "--jobs", "1", "--no-report", "--algorithm", f"{path}:BareGPUCB", "--no-conformance",
             "--out", str(tmp_path / "a")]
-    assert main([*args, "--json"]) == EXIT_INCOMPLETE
+    assert main([*args, "--json"]) == ExitCode.INCOMPLETE
     s = json.loads(capsys.readouterr().out)
     assert s["verdict"] == "incomplete" and "D1_optimism" in s["incomplete"]["claims"]
     assert main([*args, "--allow-incomplete"]) == 0  # resumed: nothing recomputed
@@ -112,6 +113,6 @@ def test_one_incomplete_implementation_makes_the_verify_incomplete(tmp_path, cap
     s = json.loads(capsys.readouterr().out)
     assert {name: c["verdict"] for name, c in s["checked"].items()} == {"WithRecords": "holds",
                                                                         "WithoutRecords": "incomplete"}
-    assert s["verdict"] == "incomplete" and rc == EXIT_INCOMPLETE
+    assert s["verdict"] == "incomplete" and rc == ExitCode.INCOMPLETE
     # told to accept it (resumed: nothing recomputed), an incomplete verdict with nothing violated exits 0
     assert main([*args, "--allow-incomplete"]) == 0

@@ -49,7 +49,8 @@ ARGUMENT_CASES = [
     ("list unknown flag", ["list", "--jsn"], {}, "unrecognized arguments"),
     # ------------------------------------------------------------------ show
     ("show unknown theorem", ["show", "nope"], {}, "unknown theorem"),
-    ("show no theorem", ["show"], {}, "required: theorem"),
+    ("show no theorem", ["show"], {}, "show needs --theorem"),
+    ("bound two theorems", ["bound", "gp_ucb", "--theorem", "pe_gp_ucb"], {}, "two theorems"),
     # ------------------------------------------------------------------ bound
     ("bound unknown theorem", ["bound", "nope", "--set", "T=1"], {}, "unknown theorem"),
     ("bound B negative", _ts(B="-1"), {}, "B (RKHS norm bound"),
@@ -258,12 +259,12 @@ def test_bad_input_in_a_real_process(argv, fragment, tmp_path):
 
 
 def test_unexpected_exception_is_one_line_exit_4_with_a_log(tmp_path, monkeypatch, capsys):
-    import boundcheck.cli as cli
+    import boundcheck.cli.inspect as cli_inspect
 
     def broken(args):
         return {}["missing"]
 
-    monkeypatch.setattr(cli, "cmd_list", broken)
+    monkeypatch.setattr(cli_inspect, "cmd_list", broken)
     monkeypatch.setenv("BOUNDCHECK_LOG_DIR", str(tmp_path / "logs"))
     assert main(["list"]) == 4
     err = capsys.readouterr().err
@@ -278,7 +279,9 @@ def test_help_documents_defaults_exit_codes_and_scenarios(capsys):
     for fragment in ("(default: 200)", "(default: -1)", "(default: loky)", "gp_sample_se", "rkhs_paper",
                      "exit codes:", "4 internal error"):
         assert fragment in text, fragment
-    parser = main.__globals__["build_parser"]()
+    from boundcheck.cli import build_parser
+
+    parser = build_parser()
     for action in parser._subparsers._group_actions[0].choices.values():
         for a in action._actions:
             if a.dest != "help":
@@ -694,9 +697,9 @@ def test_sweep_says_how_many_cells_and_how_long_the_first_took(place, capsys):
 
 
 def test_progress_without_a_terminal_is_plain_lines(place, capsys, monkeypatch):
-    import boundcheck.cli as cli
+    from boundcheck.cli import render
 
-    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(render, "PLAIN_PROGRESS_EVERY", 0.0)
     assert main(["verify", "--theorem", "pe_gp_ucb", "--runs", "50", "--horizon", "5", "--jobs", "1",
                  "--no-report"]) == 0
     err = capsys.readouterr().err

@@ -4,7 +4,7 @@ The warnings a user's algorithm raises in the workers are counted and the first 
 log that holds them (not only buried in ``results/user-code.log``); a conformance violation made only of gaps
 the size of float32 round-off says so on the verdict line; the claims table shows the runs that would settle an
 inconclusive claim; and the exit codes have one source: ``verify --help`` (``cli.EXIT_CODES_HELP``), the README's
-table and docs/cli.md's table list the same codes as the CLI's constants."""
+table and docs/cli.md's table list the same codes as :class:`~boundcheck.errors.ExitCode`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import pytest
 
 from boundcheck import cli
 from boundcheck.cli import main
+from boundcheck.cli import verify as cli_verify
+from boundcheck.errors import ExitCode
 from boundcheck.utils import usercode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,15 +129,15 @@ def _conformance_summary(gap, verdict: str = "violated", **details) -> dict:
 
 @pytest.mark.parametrize("gap, said", [(1.6e-5, True), (9e-5, True), (5e-3, False), (0.0, False)])
 def test_the_round_off_note_follows_the_largest_gap(gap, said):
-    note = cli._roundoff_note(_conformance_summary(gap))
+    note = cli_verify._roundoff_note(_conformance_summary(gap))
     assert ("float32 round-off" in note) == said, note
     if said:
         assert f"≤ {gap:.2g} relative" in note, note
-    assert cli._roundoff_note(_conformance_summary(gap, verdict="holds")) == ""
+    assert cli_verify._roundoff_note(_conformance_summary(gap, verdict="holds")) == ""
 
 
 def test_the_round_off_note_is_definite_where_the_precision_is_known():
-    assert "computes in float32)" in cli._roundoff_note(_conformance_summary(1.6e-5, dtype="float32"))
+    assert "computes in float32)" in cli_verify._roundoff_note(_conformance_summary(1.6e-5, dtype="float32"))
 
 
 # ------------------------------------------------------------------------------------- inconclusive
@@ -173,15 +175,14 @@ def _help_codes() -> dict[int, str]:
 
 
 def test_the_exit_codes_have_one_source():
-    constants = {cli.EXIT_OK, cli.EXIT_VIOLATED, cli.EXIT_BAD_INPUT, cli.EXIT_NOT_APPLICABLE, cli.EXIT_INTERNAL_ERROR,
-                 cli.EXIT_INCOMPLETE, cli.EXIT_INTERRUPTED, cli.EXIT_TERMINATED, cli.EXIT_BROKEN_PIPE}
+    constants = {int(code) for code in ExitCode}
     help_codes = _help_codes()
     readme = _table_codes(ROOT / "README.md")
     docs = _table_codes(ROOT / "docs" / "cli.md")
     assert set(help_codes) == set(readme) == set(docs) == constants, (help_codes, readme, docs, constants)
     for code in constants:  # the same first word: "no claim violated", "incomplete", "interrupted", ...
         words = {re.split(r"[ :(,]", t.strip())[0] for t in (help_codes[code], readme[code], docs[code])}
-        if code == cli.EXIT_TERMINATED:  # shares the row of 130 in both tables
+        if code == ExitCode.TERMINATED:  # shares the row of 130 in both tables
             continue
         assert len(words) == 1, (code, help_codes[code], readme[code], docs[code])
 

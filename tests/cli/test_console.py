@@ -19,8 +19,7 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from boundcheck import cli
-from boundcheck.cli import main
+from boundcheck.cli import main, power, render, scenario, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY = ["verify", "--theorem", "gp_ucb", "--runs", "25", "--horizon", "20", "--jobs", "1"]
@@ -53,8 +52,8 @@ def _summary(out: Path) -> dict:
 
 
 def _render(summary: dict, monkeypatch, capsys, width: int = 140) -> str:
-    monkeypatch.setattr(cli, "_console", lambda: Console(highlight=False, width=width))
-    cli._render_summary(summary)
+    monkeypatch.setattr(render, "console", lambda: Console(highlight=False, width=width))
+    verify._render_summary(summary)
     return capsys.readouterr().out
 
 
@@ -78,7 +77,7 @@ def test_every_column_abbreviation_of_the_claims_table_is_explained(study, monke
 
 def test_an_assumption_no_predicate_checks_has_a_legend_for_its_mark(capsys):
     app = {"theorem": "t", "applies": True, "rows": [{"predicate": "p", "ok": None, "how": "stated"}]}
-    cli._render_scenario_applicability(lambda s: Console(highlight=False, width=140).print(s), app)
+    scenario._render_scenario_applicability(lambda s: Console(highlight=False, width=140).print(s), app)
     out = capsys.readouterr().out
     assert "–   p: stated" in out and "–: no predicate checks this assumption" in out
 
@@ -110,11 +109,11 @@ def test_an_identity_reads_broken_only_on_a_counterexample(study, verdict, word,
 
 # ------------------------------------------------------------------------------------------- progress
 def test_the_last_plain_progress_line_is_the_finished_state(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 0.0)
-    on_chunk, on_progress = cli._plain_progress("t")
+    monkeypatch.setattr(render, "PLAIN_PROGRESS_EVERY", 0.0)
+    on_chunk, on_progress = render.plain_progress("t")
     on_chunk(0, 8)
     on_progress(700, 800)  # a line: 88 %, no chunk stored yet
-    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 1e9)  # no further line for a long while ...
+    monkeypatch.setattr(render, "PLAIN_PROGRESS_EVERY", 1e9)  # no further line for a long while ...
     on_chunk(7, 8)
     on_progress(800, 800)
     on_chunk(8, 8)  # ... but the finished state is always the last one
@@ -124,7 +123,7 @@ def test_the_last_plain_progress_line_is_the_finished_state(monkeypatch, capsys)
 
 
 def test_a_command_too_short_for_a_progress_line_prints_none_at_the_end(capsys):
-    on_chunk, on_progress = cli._plain_progress("t")
+    on_chunk, on_progress = render.plain_progress("t")
     on_chunk(0, 2)
     on_progress(100, 100)
     on_chunk(2, 2)
@@ -169,7 +168,7 @@ def test_reports_are_rewritten_when_what_they_show_changes(study, tmp_path, caps
 
 
 # ------------------------------------------------------------------------------------- titles at 80 columns
-def _titles_fit(render, monkeypatch, capsys) -> None:
+def _titles_fit(show, monkeypatch, capsys) -> None:
     """Render at 80 columns; every table title must appear whole on one line."""
     from rich.table import Table
 
@@ -182,8 +181,8 @@ def _titles_fit(render, monkeypatch, capsys) -> None:
             titles.append(str(self.title))
 
     monkeypatch.setattr(Table, "__init__", init)
-    monkeypatch.setattr(cli, "_console", lambda: Console(highlight=False, width=80))
-    render()
+    monkeypatch.setattr(render, "console", lambda: Console(highlight=False, width=80))
+    show()
     lines = capsys.readouterr().out.splitlines()
     assert titles
     for title in titles:
@@ -198,19 +197,19 @@ def test_a_title_longer_than_its_table_is_not_wrapped_to_the_tables_width(capsys
     table = Table(title="a title of sixty characters, longer than its narrow table")
     table.add_column("x")
     table.add_row("1")
-    cli._print_table(Console(highlight=False, width=80), table)
+    render.print_table(Console(highlight=False, width=80), table)
     assert "a title of sixty characters, longer than its narrow table" in capsys.readouterr().out
 
 
 def test_no_verify_table_title_wraps_at_80_columns(study, monkeypatch, capsys):
     summary = _summary(study[0])
     summary["main_algorithm"] = "AVeryLongNameOfAUsersAlgorithmClass"
-    _titles_fit(lambda: cli._render_summary(summary), monkeypatch, capsys)
+    _titles_fit(lambda: verify._render_summary(summary), monkeypatch, capsys)
 
 
 def test_no_power_or_list_table_title_wraps_at_80_columns(monkeypatch, capsys):
     table = json.loads((ROOT / "boundcheck" / "papers" / "srinivas" / "power" / "gp_ucb.json").read_text())
-    _titles_fit(lambda: cli._render_power(copy.deepcopy(table)), monkeypatch, capsys)
+    _titles_fit(lambda: power._render_power(copy.deepcopy(table)), monkeypatch, capsys)
     _titles_fit(lambda: main(["list"]), monkeypatch, capsys)
 
 

@@ -142,7 +142,7 @@ def test_a_fifo_named_as_a_data_file_is_said_to_be_no_regular_file(here, capsys)
 def test_a_sweep_checks_each_distinct_study_once_and_reports_from_the_start(here, monkeypatch):
     """2000 seeds: the set-up builds one study (the seed changes none of what is checked), calls on_setup first
     with (0, 2000) before any cell is read, then once per cell; the cells' folders are set only when they run."""
-    import boundcheck.api as api_module
+    import boundcheck.commands.sweep as api_module  # where sweep looks build_study up
 
     calls, order = [], []
     real = api_module.build_study
@@ -170,12 +170,12 @@ def test_a_sweep_checks_each_distinct_study_once_and_reports_from_the_start(here
 
 
 def test_a_sweep_says_how_far_its_checks_got_before_the_first_cell(here, capsys, monkeypatch):
-    import boundcheck.api as api_module
-    import boundcheck.cli as cli
+    import boundcheck.commands.sweep as api_module  # where sweep looks verify up
+    from boundcheck.cli import render, sweep
     from boundcheck.errors import BoundcheckError
 
-    monkeypatch.setattr(cli, "SWEEP_SETUP_QUIET", 0.0)
-    monkeypatch.setattr(cli, "PLAIN_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(sweep, "SWEEP_SETUP_QUIET", 0.0)
+    monkeypatch.setattr(render, "PLAIN_PROGRESS_EVERY", 0.0)
 
     def no_cell(*args, **kwargs):
         raise BoundcheckError("stopped before the first cell")
@@ -189,7 +189,7 @@ def test_a_sweep_says_how_far_its_checks_got_before_the_first_cell(here, capsys,
 
 
 def test_a_sweep_over_the_cap_is_refused_before_any_value_is_read(here, capsys, monkeypatch):
-    import boundcheck.api as api_module
+    import boundcheck.commands.sweep as api_module  # where sweep looks resolve_scenario up
     from boundcheck.study import sweep
 
     monkeypatch.setattr(sweep, "parse_vary", lambda *a: pytest.fail("a value was read"))
@@ -300,7 +300,7 @@ def test_number_options_refuse_non_ascii_digits_as_integer_options_do(argv, here
 
 
 def test_number_options_read_the_ascii_forms():
-    from boundcheck.cli import _real
+    from boundcheck.cli.options import real as _real
 
     assert [_real(x) for x in ("0.1", ".5", "-2", "1e-3", "1_000.5", " 7 ")] == [0.1, 0.5, -2.0, 1e-3, 1000.5, 7.0]
     assert _real("inf") == float("inf") and np.isnan(_real("nan"))  # each setting refuses them by name

@@ -18,7 +18,9 @@ THEOREMS = [r["id"] for r in api.list_theorems()]
 @pytest.fixture
 def no_bites(monkeypatch):
     # where each bound bites is computed by simulation (seconds per theorem) and has nothing to do with the citation
-    monkeypatch.setattr(api, "bound_horizons", lambda *a, **k: None)
+    from boundcheck.commands import inspect
+
+    monkeypatch.setattr(inspect, "bound_horizons", lambda *a, **k: None)
 
 
 @pytest.mark.parametrize("theorem", THEOREMS)

@@ -272,7 +272,7 @@ def test_a_signal_is_held_back_inside_the_pools_bookkeeping(monkeypatch):
     signal is not held back for longer than HOLD_AT_MOST."""
     import joblib.externals.loky.backend.synchronize as loky_sync
 
-    from boundcheck import cli
+    from boundcheck.cli import lifetime as cli
 
     def frame_in(filename: str):
         scope: dict = {}

@@ -14,7 +14,7 @@ def test_panels_side_by_side_come_back_in_input_order(tmp_path, monkeypatch):
     last (and finishes last here), yet the summaries are returned in the order the panels were given."""
     import os
 
-    import boundcheck.api as api_mod
+    import boundcheck.commands.reproduce as api_mod
     from boundcheck import runtime
     from boundcheck.study.runner import RunOptions
 

@@ -138,7 +138,9 @@ def test_printed_rows_show_every_column_in_every_format():
     assert len(PRINTED_HEAD) == len(rows[0]) == 8
     assert rows[0][4] == "-20" and rows[0][5] == "-2.83" and rows[0][6] == "-10.0%"
     assert rows[1][4] == "+1" and rows[1][6] == "+10.0%"
-    head, same = api.printed_table(exp)
+    from boundcheck.cli.reproduce import printed_table
+
+    head, same = printed_table(exp)
     assert head == PRINTED_HEAD and same == rows
 
 
@@ -423,7 +425,7 @@ def test_panels_side_by_side_on_two_jobs_store_the_same_chunks_as_one_job(tmp_pa
     """With ``--jobs 2`` the panels of a reproduce go whole to the parent and a worker (api._run_panels: here the
     two panels of paper 004's Fig. 1, quick form, shortened): every stored chunk is bit-identical (sha256) to a
     ``--jobs 1`` run's, and so are the judged claims."""
-    import boundcheck.api as api_mod
+    import boundcheck.commands.reproduce as api_mod
 
     calls = []
     real = api_mod._run_spec
@@ -454,7 +456,7 @@ def test_panels_side_by_side_never_start_more_workers_than_cores(tmp_path, monke
     is one process): a --jobs far above the machine starts no idle processes (issue 25)."""
     import os
 
-    import boundcheck.api as api_mod
+    import boundcheck.commands.reproduce as api_mod
     from boundcheck import runtime
     from boundcheck.study.runner import RunOptions
 

@@ -11,7 +11,8 @@ import pytest
 
 import theory
 from boundcheck import api
-from boundcheck.cli import _integer, main
+from boundcheck.cli import main
+from boundcheck.cli.options import integer as _integer
 from boundcheck.errors import BoundcheckError
 from boundcheck.model.mig import gamma_for_grid
 from boundcheck.policies import PolicySpec

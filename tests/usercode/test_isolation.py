@@ -439,7 +439,7 @@ def test_a_policy_factory_is_called_as_user_code(tmp_path, body, expected):
 def test_the_real_import_has_the_probes_time_limit(tmp_path, monkeypatch):
     """A file that imports quickly in the probe but hangs when imported again in the verifying process: one line
     after the probe's limit, not a command that never ends."""
-    from boundcheck import api
+    from boundcheck.commands import usercode as api
     from boundcheck.errors import BoundcheckError
 
     f = tmp_path / "slow.py"
@@ -453,11 +453,12 @@ def test_a_policy_factory_called_here_has_the_time_limit(tmp_path, monkeypatch):
     """A factory that returns at once in the import probe but hangs when the verifying process calls it: one line
     after the probe's limit (the call had no limit)."""
     from boundcheck import api
+    from boundcheck.commands import usercode
     from boundcheck.errors import BoundcheckError
 
     f = tmp_path / "slow_factory.py"
     f.write_text("import time\ndef make_mine():\n    if __name__ == 'boundcheck_import_probe':\n        return None\n"
                  "    time.sleep(600)\n")
-    monkeypatch.setattr(api, "IMPORT_PROBE_TIMEOUT", 1.0)
+    monkeypatch.setattr(usercode, "IMPORT_PROBE_TIMEOUT", 1.0)
     with pytest.raises(BoundcheckError, match="make_mine did not return within its time limit"):
         api.resolve_policy(f"{f}:make_mine")

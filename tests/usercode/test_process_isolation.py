@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from boundcheck import api
 from boundcheck.errors import BoundcheckError
 from boundcheck.utils.settings import VerifySettings
 
@@ -176,16 +175,18 @@ def test_an_import_that_hangs_says_so_while_it_waits_and_an_interrupt_ends_its_p
 
 
 def test_the_import_limit_is_at_most_a_minute_and_an_import_over_it_is_refused(tmp_path, monkeypatch, capfd):
-    assert api.IMPORT_PROBE_TIMEOUT <= 60
+    from boundcheck.commands import usercode as loading
+
+    assert loading.IMPORT_PROBE_TIMEOUT <= 60
     f = tmp_path / "loop.py"
     f.write_text("import subprocess\nsubprocess.Popen(['sleep', '300'])\nwhile True:\n    pass\n")
-    monkeypatch.setattr(api, "IMPORT_PROBE_TIMEOUT", 2.0)
-    monkeypatch.setattr(api, "IMPORT_NOTICE_AFTER", 0.5)
+    monkeypatch.setattr(loading, "IMPORT_PROBE_TIMEOUT", 2.0)
+    monkeypatch.setattr(loading, "IMPORT_NOTICE_AFTER", 0.5)
     name, _, value = TOKEN.partition("=")
     monkeypatch.setenv(name, value)  # the probe and its sleep: the fixture checks that they are gone
     start = time.monotonic()
     with pytest.raises(BoundcheckError, match=r"policy file loop.py did not finish importing within 2 s"):
-        api._import_in_child("file", str(f), "policy file loop.py")
+        loading._import_in_child("file", str(f), "policy file loop.py")
     assert time.monotonic() - start < 10
     assert "boundcheck: importing policy file loop.py (limit 2 s)" in capfd.readouterr().err
 

@@ -139,7 +139,6 @@ def test_an_installed_packages_policy_class_is_not_shipped_by_value(tmp_path):
 def test_only_the_users_own_modules_are_siblings(tmp_path, monkeypatch):
     """The modules a file newly imports that travel by value with it: its own sibling, not the environment's
     package, nor a package of the folder that is importable by name without it (an editable install, src/)."""
-    from boundcheck import api
 
     project, site = _project(tmp_path, submodules=3)
     src = project / "src" / "mylib"
@@ -151,7 +150,9 @@ def test_only_the_users_own_modules_are_siblings(tmp_path, monkeypatch):
     monkeypatch.chdir(project)
     for name in [m for m in sys.modules if m.split(".")[0] in ("fakepkg", "helpers", "mylib")]:
         monkeypatch.delitem(sys.modules, name)
-    cls = api._load_object("policy.py:P")
+    from boundcheck.commands.usercode import _load_object
+
+    cls = _load_object("policy.py:P")
     siblings = sys.modules[cls.__module__].__boundcheck_siblings__
     assert siblings == ["helpers"], siblings
 

@@ -126,6 +126,7 @@ def test_paper_settings_are_the_default_and_quick_says_so():
     chunking and results folder, so its results are unchanged) and its settings rows say so. Nothing is
     simulated here."""
     from boundcheck import api
+    from boundcheck.commands.reproduce import _long_horizon
     from boundcheck.model.dataspace import choose_representation
     from boundcheck.study.experiments import get_experiment
 
@@ -142,14 +143,14 @@ def test_paper_settings_are_the_default_and_quick_says_so():
         assert [s.name for s in q.settings] == [s.name for s in exp.settings]
         panel = exp.panels[-1]
         sc = panel.scenario()
-        spec = api._long_horizon(api.build_study(panel.theorem, sc, runs=exp.default_runs, horizon=exp.horizon,
+        spec = _long_horizon(api.build_study(panel.theorem, sc, runs=exp.default_runs, horizon=exp.horizon,
                                                  policies=panel.algorithms, chunk_size=exp.chunk_size))
         assert spec.horizon == 30_000 and spec.n_chunks == 2
         at = spec.family.steps_at
         assert at[0] == 1 and at[-1] == 30_000 and at.size <= 1002
         assert choose_representation(sc.domain.n, max_data=spec.horizon) == "grid"
         short = api.build_study(panel.theorem, sc, runs=q.default_runs, policies=panel.algorithms)
-        assert short.horizon == 200 and api._long_horizon(short) is short  # nothing changes at T = 200
+        assert short.horizon == 200 and _long_horizon(short) is short  # nothing changes at T = 200
     assert get_experiment("igp_ucb_gp_ts", "fig4a_temperature").at_quick().horizon is None
 
 
@@ -180,6 +181,7 @@ def test_long_horizon_gp_ts_is_bit_identical_for_any_batching():
 def test_cli_reproduce_quick_reaches_the_api(monkeypatch):
     """``boundcheck reproduce PAPER --quick`` asks the API for the quick form (nothing is run: the API is stubbed)."""
     from boundcheck import api, cli
+    from boundcheck.cli import reproduce
 
     seen = {}
 
@@ -189,7 +191,7 @@ def test_cli_reproduce_quick_reaches_the_api(monkeypatch):
                 "report": {}}
 
     monkeypatch.setattr(api, "reproduce", fake)
-    monkeypatch.setattr(cli, "_render_reproduce", lambda summary: None)
+    monkeypatch.setattr(reproduce, "_render_reproduce", lambda summary: None)
     assert cli.main(["reproduce", "igp_ucb_gp_ts", "--quick", "--no-report"]) == 0
     assert seen["paper"] == "igp_ucb_gp_ts" and seen["quick"] is True
     cli.main(["reproduce", "igp_ucb_gp_ts", "--no-report"])
