@@ -76,15 +76,16 @@ def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
     figure (drawn from the stored tables), as one fragment; ``link``: the full report, when one was written."""
     from .context import load
     from .figures import _draw, fig_regret
-    from .html import CSS, _figures_section, _glance, _verdict_section, e
+    from .html import CSS, e
+    from .verify import html_section, model
 
     ctx = load(Path(results_dir))
     with tempfile.TemporaryDirectory(prefix="boundcheck-figure-") as tmp:
         fig, _ = _draw(fig_regret, ctx, Path(tmp))  # read into the page (base64) before the folder goes
-        figures = _figures_section([fig]) if fig is not None else ""
+        figures = html_section("figures", model.figures([fig])) if fig is not None else ""
     cls = "out" if not ctx.in_theory else ctx.verdict
-    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', _glance(ctx),
-            f"<h3>Claims</h3>{_verdict_section(ctx)}", figures]
+    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', html_section("glance", model.glance(ctx)),
+            f"<h3>Claims</h3>{html_section('verdict', model.verdict_section(ctx))}", figures]
     if link:
         body.append(f"<p class='small mute'>Full report: <code>{e(link)}</code></p>")
     return _wrap(CSS, "".join(body))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .context import fmt
 from .figures import FigureInfo
-from .html import CSS, _img, e, rich, table
+from .html import CSS, e, rich, table
+from .html import img_src as _img
 from .replication import (
     PRINTED_HEAD,
     PRINTED_NUMERIC,

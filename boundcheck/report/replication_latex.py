@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .context import fmt
 from .figures import MAX_WIDTH_IN, FigureInfo
-from .latex import PREAMBLE, _longtable, ident, pdf_string, tex
+from .latex import PREAMBLE, ident, pdf_string, tex
+from .latex import longtable as _longtable
 from .replication import (
     PRINTED_HEAD,
     STAND_IN_HEAD,
