@@ -1,20 +1,14 @@
 """Reports of a completed ``boundcheck verify`` study, built from the stored results only.
 
-``write_reports(results_dir, out_dir)`` writes
-
-* ``out_dir/index.html`` — one self-contained file (figures inlined, MathML formulas, no network);
-* ``out_dir/report.tex`` — a standalone pdflatex document (standard packages), with
-  ``out_dir/tables/{claims,bound_terms,regret}.tex`` fragments to ``\\input`` in a paper;
-* ``out_dir/figures/*.png`` (each figure rendered once, used by both reports).
-
-Both formats open with the same line: the theory status (an out-of-theory run says so first) and the
-verdict. Nothing is simulated or recomputed here: the numbers come from ``summary.json``, the chunk
-tables and ``gamma.parquet``, the formulas from the theory layer's sympy expressions.
+``write_reports(results_dir, out_dir)`` reads straight down: load the stored results (:mod:`.context`), draw the
+figures (:mod:`.figures`), build the view model (:mod:`.verify.model`: numbers and words), render it with the
+Jinja2 templates under ``templates/`` into ``out_dir/index.html`` (self-contained: figures inlined, MathML
+formulas) and ``out_dir/report.tex`` with ``out_dir/tables/{claims,bound_terms,regret}.tex`` (standalone
+pdflatex, standard packages), and write them. Nothing is simulated or recomputed here.
 
 Importing the package registers the reports' warm-ups with the runtime (:mod:`boundcheck.runtime.warmup`),
-names only, nothing imported: a study whose reports follow has its parent import the text's libraries and warm
-up matplotlib (fonts, the mathtext parser: :func:`boundcheck.report.figures.warm_up`) while it waits for the
-workers, and the idle workers import the figures' libraries before they draw their share
+names only, nothing imported: the parent imports the text's libraries and warms matplotlib up while it waits
+for the workers; the idle workers import the figures' libraries before they draw their share
 (:mod:`boundcheck.report.drawing`).
 """
 

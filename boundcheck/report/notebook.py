@@ -1,11 +1,12 @@
 """The reports as notebook output: HTML fragments that the result objects of :mod:`boundcheck.results` show
 (``_repr_html_``).
 
-Each fragment is made of the reports' own rendering (:mod:`boundcheck.report.html` for a verify: the headline,
-the verdict cards and the claims table, and the regret figure; :mod:`boundcheck.report.sweep` for a sweep;
-:mod:`boundcheck.report.replication_html` for a reproduce), never of new markup for the same things. A notebook
-shows a fragment inside its own page, so the reports' style sheet is scoped under one class
-(:func:`scoped_css`): a page-wide rule (``body``, ``table``, ``h2``) would restyle the whole notebook.
+Each fragment is made of the reports' own rendering (the template sections of
+:mod:`boundcheck.report.verify` for a verify: the headline, the verdict cards, the claims table and the regret
+figure; :mod:`boundcheck.report.sweep` for a sweep; :mod:`boundcheck.report.replication_html` for a
+reproduce), never of new markup for the same things. A notebook shows a fragment inside its own page, so the
+reports' style sheet is scoped under one class (:func:`scoped_css`): a page-wide rule (``body``, ``table``,
+``h2``) would restyle the whole notebook.
 """
 
 from __future__ import annotations
