@@ -1573,7 +1573,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
     if report:
-        from .report.replication_reports import write_replication_reports
+        from .report.reproduce import write_reports as write_replication_reports
 
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
@@ -1595,7 +1595,7 @@ def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False
     (id, experiment, reading, verdict, effect) and time, the summed counts and the total wall time."""
     import time
 
-    from .report.replication import quick_text
+    from .report.reproduce.model import quick_text
     from .study.experiments import get_paper, paper_ids
     from .utils.io import atomic_write_json
     from .utils.validation import check_output_dir
@@ -1623,7 +1623,7 @@ def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False
     summary["elapsed_s"] = time.perf_counter() - t0
     Path(out).mkdir(parents=True, exist_ok=True)
     if s.report:
-        from .report.replication_index import write_reproduce_index
+        from .report.reproduce import write_index as write_reproduce_index
 
         summary["index"] = str(write_reproduce_index(summary, Path(out)))
     atomic_write_json(Path(out) / "reproduce_all.json", summary, default=str)
@@ -1918,14 +1918,14 @@ def describe_detectable(detectable) -> str:
 
 def replication_headline(summary: dict) -> str:
     """The one-line headline of a ``reproduce`` summary."""
-    from .report.replication import headline
+    from .report.reproduce.model import headline
 
     return headline(summary)
 
 
 def effect_text(claim: dict, short: bool = False) -> str:
     """An empirical claim's effect (mean paired difference and its simultaneous interval) in words."""
-    from .report.replication import effect_text as _effect_text
+    from .report.reproduce.model import effect_text as _effect_text
 
     return _effect_text(claim, short=short)
 
@@ -1933,7 +1933,7 @@ def effect_text(claim: dict, short: bool = False) -> str:
 def printed_table(experiment: dict) -> tuple[list[str], list[list[str]]]:
     """The paper's printed numbers beside ours for one experiment of a ``reproduce`` summary, as (header, rows)
     of plain text: paper | ours ± 2 SE | difference | z | relative difference (the terminal's table)."""
-    from .report.replication import PRINTED_HEAD, printed_rows
+    from .report.reproduce.model import PRINTED_HEAD, printed_rows
 
     return list(PRINTED_HEAD), printed_rows(experiment)
 

@@ -3,7 +3,7 @@
 
 Each fragment is made of the reports' own rendering (the template sections of
 :mod:`boundcheck.report.verify` for a verify: the headline, the verdict cards, the claims table and the regret
-figure; :mod:`boundcheck.report.sweep` for a sweep; :mod:`boundcheck.report.replication_html` for a
+figure; :mod:`boundcheck.report.sweep` for a sweep; :mod:`boundcheck.report.reproduce` for a
 reproduce), never of new markup for the same things. A notebook shows a fragment inside its own page, so the
 reports' style sheet is scoped under one class (:func:`scoped_css`): a page-wide rule (``body``, ``table``,
 ``h2``) would restyle the whole notebook.
@@ -102,11 +102,12 @@ def sweep_fragment(table, meta: dict) -> str:
 def reproduce_fragment(summary: dict) -> str:
     """A reproduce's headline and its claims table (the replication report's own table)."""
     from .html import CSS, e
-    from .replication import headline
-    from .replication_html import EXTRA_CSS, _claims_table
+    from .reproduce.model import claim_view, headline
+    from .reproduce.render import claims_html, extra_css
 
-    body = f'<div class="banner replication">{e(headline(summary))}</div>' + _claims_table(summary["claims"])
-    return _wrap(CSS + EXTRA_CSS, body)
+    body = (f'<div class="banner replication">{e(headline(summary))}</div>'
+            + claims_html([claim_view(c) for c in summary["claims"]]))
+    return _wrap(CSS + extra_css(), body)
 
 
 def power_fragment(summary: dict) -> str:
