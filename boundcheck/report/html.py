@@ -20,7 +20,7 @@ from sympy.printing.mathml import mathml
 
 from .context import VERDICT_HELP, render_rich
 
-__all__ = ["CSS", "e", "rich", "math_block", "math_latex", "badge", "yes_no", "table", "img_src"]
+__all__ = ["CSS", "e", "rich", "math_block", "math_latex", "badge", "table", "img_src"]
 
 CSS = "\n" + resources.files(__package__).joinpath("templates", "report.css").read_text(encoding="utf-8")
 
@@ -103,12 +103,6 @@ def math_latex(tex: str, display: str = "block") -> str:
 def badge(verdict: str) -> str:
     cls = "na" if verdict == "not applicable" else verdict
     return f'<span class="badge {e(cls)}" title="{e(VERDICT_HELP.get(verdict, ""))}">{e(verdict)}</span>'
-
-
-def yes_no(ok: bool | None) -> str:
-    if ok is None:
-        return '<span class="badge unknown">not checked</span>'
-    return '<span class="badge yes">met</span>' if ok else '<span class="badge no">NOT met</span>'
 
 
 def table(headers: list[str], rows: list[list[str]], num: set[int] = frozenset(), cls: str = "",
