@@ -275,7 +275,7 @@ def test_the_cli_talks_only_to_the_api_the_commands_and_the_report_wording():
 
 
 def test_the_cli_rule_refuses_the_engine():
-    assert _cli_may_import("boundcheck.report.replication") and _cli_may_import("boundcheck.commands.verify")
+    assert _cli_may_import("boundcheck.report.reproduce.model") and _cli_may_import("boundcheck.commands.verify")
     assert not any(_cli_may_import(m) for m in ("boundcheck.claims.empirical", "boundcheck.study.store",
                                                  "boundcheck.model", "theory", "boundcheck.utils.usercode"))
 

@@ -46,7 +46,7 @@ def add_reproduce(sub) -> None:
 
 def printed_table(experiment: dict) -> tuple[list[str], list[list[str]]]:
     """The paper's printed numbers beside ours: the header and the rows (the report's wording)."""
-    from ..report.replication import PRINTED_HEAD, printed_rows
+    from ..report.reproduce.model import PRINTED_HEAD, printed_rows
 
     return list(PRINTED_HEAD), printed_rows(experiment)
 
@@ -69,7 +69,7 @@ def _render_reproduce(summary: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..report.replication import effect_text, headline, resolution_text  # the report's wording
+    from ..report.reproduce.model import effect_text, headline, resolution_text  # the report's wording
 
     con = render.console()
     con.print(f"[bold]{headline(summary)}[/bold]")

@@ -476,7 +476,7 @@ def reproduce(paper: str, experiment: str | None = None, *, settings: VerifySett
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "reproduce.json", summary, default=str)
     if report:
-        from ..report.replication_reports import write_replication_reports
+        from ..report.reproduce import write_reports as write_replication_reports
 
         paths = write_replication_reports(out)
         summary["report"] = {"html": str(paths["html"]), "tex": str(paths["tex"])}
@@ -497,7 +497,7 @@ def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False
     ``reports/reproduce``. Returns the summary (also ``out/reproduce_all.json``): per paper its counts, claims
     (id, experiment, reading, verdict, effect) and time, the summed counts and the total wall time."""
 
-    from ..report.replication import effect_text, quick_text
+    from ..report.reproduce.model import effect_text, quick_text
     from ..study.experiments import get_paper, paper_ids
     from ..utils.io import atomic_write_json
     from ..utils.validation import check_output_dir
@@ -525,7 +525,7 @@ def reproduce_all(*, settings: VerifySettings | None = None, quick: bool = False
     summary["elapsed_s"] = time.perf_counter() - t0
     Path(out).mkdir(parents=True, exist_ok=True)
     if s.report:
-        from ..report.replication_index import write_reproduce_index
+        from ..report.reproduce import write_index as write_reproduce_index
 
         summary["index"] = str(write_reproduce_index(summary, Path(out)))
     atomic_write_json(Path(out) / "reproduce_all.json", summary, default=str)

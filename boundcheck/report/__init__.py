@@ -1,20 +1,14 @@
 """Reports of a completed ``boundcheck verify`` study, built from the stored results only.
 
-``write_reports(results_dir, out_dir)`` writes
-
-* ``out_dir/index.html`` — one self-contained file (figures inlined, MathML formulas, no network);
-* ``out_dir/report.tex`` — a standalone pdflatex document (standard packages), with
-  ``out_dir/tables/{claims,bound_terms,regret}.tex`` fragments to ``\\input`` in a paper;
-* ``out_dir/figures/*.png`` (each figure rendered once, used by both reports).
-
-Both formats open with the same line: the theory status (an out-of-theory run says so first) and the
-verdict. Nothing is simulated or recomputed here: the numbers come from ``summary.json``, the chunk
-tables and ``gamma.parquet``, the formulas from the theory layer's sympy expressions.
+``write_reports(results_dir, out_dir)`` reads straight down: load the stored results (:mod:`.context`), draw the
+figures (:mod:`.figures`), build the view model (:mod:`.verify.model`: numbers and words), render it with the
+Jinja2 templates under ``templates/`` into ``out_dir/index.html`` (self-contained: figures inlined, MathML
+formulas) and ``out_dir/report.tex`` with ``out_dir/tables/{claims,bound_terms,regret}.tex`` (standalone
+pdflatex, standard packages), and write them. Nothing is simulated or recomputed here.
 
 Importing the package registers the reports' warm-ups with the runtime (:mod:`boundcheck.runtime.warmup`),
-names only, nothing imported: a study whose reports follow has its parent import the text's libraries and warm
-up matplotlib (fonts, the mathtext parser: :func:`boundcheck.report.figures.warm_up`) while it waits for the
-workers, and the idle workers import the figures' libraries before they draw their share
+names only, nothing imported: the parent imports the text's libraries and warms matplotlib up while it waits
+for the workers; the idle workers import the figures' libraries before they draw their share
 (:mod:`boundcheck.report.drawing`).
 """
 
@@ -28,30 +22,30 @@ __all__ = ["write_reports"]
 
 # the parent's, once its own tasks are done (measured: warming the workers with it too delays the figures they
 # draw); the workers' then only import
-runtime.register("parent", "boundcheck.report.figures:warm_up", "boundcheck.report.html", "boundcheck.report.latex",
-                 "latex2mathml.converter")
+runtime.register("parent", "boundcheck.report.figures:warm_up", "boundcheck.report.verify",
+                 "boundcheck.report.templating", "latex2mathml.converter")
 runtime.register("workers", "matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
 
 
 def write_reports(results_dir: Path, out_dir: Path) -> dict[str, Path]:
     """Write the HTML and LaTeX reports of ``results_dir`` into ``out_dir``; return their paths.
 
-    After a parallel study, part of the figures are drawn in the pool's idle workers while this process renders
-    the text, then draws its own share (:mod:`boundcheck.report.drawing`); the files are the same either way."""
-    from .context import load
+    After a parallel study, part of the figures are drawn in the pool's idle workers while this process draws
+    its own share (:mod:`boundcheck.report.drawing`); the files are the same either way."""
+    from .context import load, write_text
     from .drawing import paused_gc, start
-    from .html import prepare_html, write_html
-    from .latex import finish_latex, prepare_latex
+    from .verify import render_html, render_latex, render_tables, view_model
 
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     with paused_gc():  # many small objects, none of them kept: the collector's passes would be wasted
-        ctx = load(results_dir)
-        drawing = start(ctx, out_dir / "figures")  # the workers' share of the figures starts now
-        latex = prepare_latex(ctx, out_dir)  # the text meanwhile (matplotlib is not needed yet)
-        html = prepare_html(ctx)
-        figs = drawing.finish()  # the parent's share, then the workers'
-        tex_path = finish_latex(latex, ctx, figs, out_dir)
-        html_path = write_html(ctx, figs, out_dir / "index.html", prepared=html)
-    return {"html": html_path, "tex": tex_path}
-
+        ctx = load(results_dir)  # the stored results
+        figs = start(ctx, out_dir / "figures").finish()  # the figures (their failures become notes)
+        view = view_model(ctx, figs)  # numbers and words
+        html = render_html(view)
+        tex = render_latex(view)
+        tables = render_tables(view)
+    for name, text in tables.items():
+        write_text(out_dir / "tables" / f"{name}.tex", text, encoding="ascii")
+    return {"html": write_text(out_dir / "index.html", html),
+            "tex": write_text(out_dir / "report.tex", tex, encoding="ascii")}

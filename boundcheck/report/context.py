@@ -402,7 +402,7 @@ class ReportContext:
 
 
 def _workers_text(manifest: dict) -> str:
-    """The number of workers a study ran on: the resolved count stored since issue 28 (``--jobs -1`` is every
+    """The number of workers a study ran on: the resolved count the manifest stores (``--jobs -1`` is every
     core of the machine that ran it, unknown to whoever rebuilds the report elsewhere), else what was asked."""
     workers, jobs = manifest.get("workers"), manifest.get("jobs")
     if isinstance(workers, int):

@@ -1,11 +1,12 @@
 """The reports as notebook output: HTML fragments that the result objects of :mod:`boundcheck.results` show
 (``_repr_html_``).
 
-Each fragment is made of the reports' own rendering (:mod:`boundcheck.report.html` for a verify: the headline,
-the verdict cards and the claims table, and the regret figure; :mod:`boundcheck.report.sweep` for a sweep;
-:mod:`boundcheck.report.replication_html` for a reproduce), never of new markup for the same things. A notebook
-shows a fragment inside its own page, so the reports' style sheet is scoped under one class
-(:func:`scoped_css`): a page-wide rule (``body``, ``table``, ``h2``) would restyle the whole notebook.
+Each fragment is made of the reports' own rendering (the template sections of
+:mod:`boundcheck.report.verify` for a verify: the headline, the verdict cards, the claims table and the regret
+figure; :mod:`boundcheck.report.sweep` for a sweep; :mod:`boundcheck.report.reproduce` for a
+reproduce), never of new markup for the same things. A notebook shows a fragment inside its own page, so the
+reports' style sheet is scoped under one class (:func:`scoped_css`): a page-wide rule (``body``, ``table``,
+``h2``) would restyle the whole notebook.
 """
 
 from __future__ import annotations
@@ -76,15 +77,16 @@ def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
     figure (drawn from the stored tables), as one fragment; ``link``: the full report, when one was written."""
     from .context import load
     from .figures import _draw, fig_regret
-    from .html import CSS, _figures_section, _glance, _verdict_section, e
+    from .html import CSS, e
+    from .verify import html_section, model
 
     ctx = load(Path(results_dir))
     with tempfile.TemporaryDirectory(prefix="boundcheck-figure-") as tmp:
         fig, _ = _draw(fig_regret, ctx, Path(tmp))  # read into the page (base64) before the folder goes
-        figures = _figures_section([fig]) if fig is not None else ""
+        figures = html_section("figures", model.figures([fig])) if fig is not None else ""
     cls = "out" if not ctx.in_theory else ctx.verdict
-    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', _glance(ctx),
-            f"<h3>Claims</h3>{_verdict_section(ctx)}", figures]
+    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', html_section("glance", model.glance(ctx)),
+            f"<h3>Claims</h3>{html_section('verdict', model.verdict_section(ctx))}", figures]
     if link:
         body.append(f"<p class='small mute'>Full report: <code>{e(link)}</code></p>")
     return _wrap(CSS, "".join(body))
@@ -100,11 +102,12 @@ def sweep_fragment(table, meta: dict) -> str:
 def reproduce_fragment(summary: dict) -> str:
     """A reproduce's headline and its claims table (the replication report's own table)."""
     from .html import CSS, e
-    from .replication import headline
-    from .replication_html import EXTRA_CSS, _claims_table
+    from .reproduce.model import claim_view, headline
+    from .reproduce.render import claims_html, extra_css
 
-    body = f'<div class="banner replication">{e(headline(summary))}</div>' + _claims_table(summary["claims"])
-    return _wrap(CSS + EXTRA_CSS, body)
+    body = (f'<div class="banner replication">{e(headline(summary))}</div>'
+            + claims_html([claim_view(c) for c in summary["claims"]]))
+    return _wrap(CSS + extra_css(), body)
 
 
 def power_fragment(summary: dict) -> str:

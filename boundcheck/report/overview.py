@@ -1,4 +1,4 @@
-"""One page over many studies (``boundcheck report --index DIR…``, issue 28).
+"""One page over many studies (``boundcheck report --index DIR…``).
 
 Every results folder below the given folders (what ``verify`` writes under ``OUT/results``: ``manifest.json``
 and ``summary.json``) becomes one row: theorem × scenario → verdict, runs, horizon, tightness (the median of

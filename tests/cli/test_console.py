@@ -93,17 +93,19 @@ def test_an_identity_reads_broken_only_on_a_counterexample(study, verdict, word,
     assert f"D2_intermediate {word}" in line
     assert ("BROKEN" in line) == (verdict == "violated")
 
-    from boundcheck.report import html, latex
+    from boundcheck.report.templating import tex_env
+    from boundcheck.report.verify import html_section, model
 
     ctx = SimpleNamespace(claims=[ident], theorem_id="gp_ucb", scenario_name="s")
-    tex = latex.claims_table(ctx)
+    tex = tex_env().get_template("verify/claims.tex.j2").render(t=model.claims_table(ctx))
     assert ("BROKEN" in tex) == (verdict == "violated")
     if verdict == "not applicable":
         assert "not applicable" in tex
     hctx = SimpleNamespace(claims=[ident], claim_meta=lambda cid: ("", ""), summary={}, in_theory=True,
                            undecided=lambda: [])
-    monkeypatch.setattr(html, "_applicability", lambda ctx: "")
-    page = html._verdict_section(hctx)
+    monkeypatch.setattr(model, "applicability", lambda ctx: {"incomplete": "", "settled_otherwise": [],
+                                                             "not_applicable": [], "also": []})
+    page = html_section("verdict", model.verdict_section(hctx))
     assert "BROKEN" not in page and f">{verdict}<" in page  # the badge says the verdict itself
 
 

@@ -226,8 +226,7 @@ def test_a_failing_worker_hands_its_figures_back_to_the_parent(results, tmp_path
 
 
 def test_reports_are_the_same_with_figures_drawn_in_a_worker(results, tmp_path, monkeypatch, worker_pool):
-    from boundcheck.report.html import render_html
-    from boundcheck.report.latex import render_latex
+    from boundcheck.report.verify import render_html, render_latex, view_model
 
     monkeypatch.setattr("boundcheck.runtime.idle_pool", lambda: None)  # whatever pool another test left
     write_reports(results, tmp_path / "alone")
@@ -242,8 +241,8 @@ def test_reports_are_the_same_with_figures_drawn_in_a_worker(results, tmp_path, 
     # the text rendered ahead of the figures is the text rendered in one piece
     ctx = load(results)
     figs = drawing.start(ctx, tmp_path / "again" / "figures", workers=0).finish()
-    assert render_html(ctx, figs) == alone["index.html"].decode()
-    assert render_latex(ctx, figs) == alone["report.tex"].decode("ascii")
+    assert render_html(view_model(ctx, figs)) == alone["index.html"].decode()
+    assert render_latex(view_model(ctx, figs)) == alone["report.tex"].decode("ascii")
 
 
 def test_text_is_rendered_before_matplotlib_is_imported_and_literal_once(results, tmp_path):
@@ -258,12 +257,12 @@ real = literal.literal_comparison
 literal.literal_comparison = lambda *a: calls.append(1) or real(*a)
 from boundcheck.report.context import load
 from boundcheck.report.drawing import start
-from boundcheck.report.html import prepare_html
-from boundcheck.report.latex import prepare_latex
+from boundcheck.report.verify import render_html, render_latex, view_model
 ctx = load(Path({str(results)!r}))
 d = start(ctx, Path({str(tmp_path)!r}) / "figures")
-prepare_latex(ctx, Path({str(tmp_path)!r}))
-prepare_html(ctx)
+view = view_model(ctx, [])
+render_latex(view)
+render_html(view)
 assert not [m for m in sys.modules if m.startswith("matplotlib")], "matplotlib imported before the text"
 import theory
 from theory import plugins

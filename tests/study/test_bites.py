@@ -168,15 +168,15 @@ def test_verify_says_where_the_vacuous_bound_bites(pe_toy_study, capsys):
 
 def test_the_reports_say_where_the_vacuous_bound_bites(pe_toy_study):
     from boundcheck.report.context import load
-    from boundcheck.report.html import _verdict_section
-    from boundcheck.report.latex import render_latex
+    from boundcheck.report.verify import html_section, model, render_latex, view_model
 
     ctx = load(pe_toy_study / "results")
     msg = next(c for c in ctx.claims if c["id"] == "regret_bound")["details"]["bites_from"]["message"]
     assert "rerun with --horizon" in msg
-    html = _verdict_section(ctx)
+    html = html_section("verdict", model.verdict_section(ctx))
     assert "rerun with --horizon" in html and "bites from T" in html
-    assert "rerun with {-}{-}horizon" in render_latex(ctx, []) or "rerun with --horizon" in render_latex(ctx, [])
+    tex = render_latex(view_model(ctx, []))
+    assert "rerun with {-}{-}horizon" in tex or "rerun with --horizon" in tex
     assert "bites from T" in ctx.headline()
 
 

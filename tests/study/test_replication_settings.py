@@ -52,9 +52,8 @@ def test_fig4b_runs_on_a_stand_in_built_like_fig4a():
 def test_fig4b_reproduce_gives_a_verdict_on_every_claim_and_says_what_stands_in(tmp_path):
     """Fig. 4b is judged on its stand-in, and the report puts the stand-in's measured properties (size, kernel
     spectrum, covariance decay, noise, availability) beside what the paper reports about the light data."""
-    from boundcheck.report.replication import STAND_IN_HEAD, load_replication
-    from boundcheck.report.replication_html import render_html
-    from boundcheck.report.replication_latex import render_latex
+    from boundcheck.report.reproduce import load_replication, render_html, render_latex, view_model
+    from boundcheck.report.reproduce.model import STAND_IN_HEAD
 
     s = api.reproduce("igp_ucb_gp_ts", "fig4b_light", runs=5, jobs=1, out=tmp_path, report=False)
     assert s["counts"]["not run"] == 0 and len(s["claims"]) == 2
@@ -63,7 +62,8 @@ def test_fig4b_reproduce_gives_a_verdict_on_every_claim_and_says_what_stands_in(
     assert "eigenvalues hold 90 %" in rows["kernel spectrum"]["ours"]
     assert "R² = 5 %" in rows["noise level"]["ours"] and "quantiles" in rows["covariance decay"]["ours"]
     ctx = load_replication(tmp_path)
-    html, tex = render_html(ctx, []), render_latex(ctx, [])
+    view = view_model(ctx, [])
+    html, tex = render_html(view), render_latex(view)
     assert "as the paper reports it" in html and "What stands in for the real data" in tex and "601 training" in html
     assert "stand-in (measured)" in html and STAND_IN_HEAD[2] in tex.replace("{}", "")
     # the paper by reference, never by a path outside the repository
@@ -112,13 +112,13 @@ def only_tiny_paper(monkeypatch):
 
 def test_reproduce_all_writes_one_index_with_every_verdict_and_the_total_time(only_tiny_paper, tmp_path, capsys):
     from boundcheck.cli import main
-    from boundcheck.report.replication_index import render_index
+    from boundcheck.report.reproduce import index_model, render_index
 
     s = api.reproduce_all(out=tmp_path / "full", jobs=1, report=False)  # the reports' figures take the time
     assert [p["id"] for p in s["papers"]] == [TINY] and s["quick"] is None and s["elapsed_s"] > 0
     assert sum(s["counts"].values()) == 1 and s["papers"][0]["claims"][0]["id"] == "tiny_pe_beats_random"
     assert (tmp_path / "full" / "reproduce_all.json").exists() and s["index"] is None
-    page = render_index(s, tmp_path / "full")
+    page = render_index(index_model(s, tmp_path / "full"))
     assert "tiny_pe_beats_random" in page and "total wall time" in page and "QUICK" not in page
     assert main(["reproduce", "--all", "--quick", "--jobs", "1", "--out", str(tmp_path / "quick")]) in (0, 1)
     out = capsys.readouterr().out

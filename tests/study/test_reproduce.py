@@ -127,7 +127,7 @@ def test_printed_numbers_beside_ours():
 def test_printed_rows_show_every_column_in_every_format():
     """paper | ours ± 2 SE | difference | z | relative difference, for every row (also for a reproduce.json
     written before the difference was stored)."""
-    from boundcheck.report.replication import PRINTED_HEAD, printed_rows
+    from boundcheck.report.reproduce.model import PRINTED_HEAD, printed_rows
 
     exp = {"printed_results": [
         {"label": "R", "panel": "p", "paper": 200.0, "ours": 180.0, "se": 5.0, "runs": 50, "within_2se": False,

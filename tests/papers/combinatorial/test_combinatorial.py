@@ -364,7 +364,7 @@ def test_road_network_experiments_through_reproduce(tmp_path, short_experiments)
 
     from boundcheck.papers.combinatorial.catalogue import edge_energy
     from boundcheck.papers.combinatorial.figures import table_pooled_tests
-    from boundcheck.report.replication import load_replication
+    from boundcheck.report.reproduce import load_replication
     from boundcheck.study.store import ResultStore
 
     # eq. (8): flat 100 m at 50 km/h: rolling + drag, over η⁺

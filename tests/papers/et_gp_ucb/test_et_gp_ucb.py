@@ -568,7 +568,7 @@ def test_experiments_run_end_to_end_and_resume(tmp_path, short_experiments):
     import json
 
     from boundcheck.papers.et_gp_ucb.figures import table_stopping_times
-    from boundcheck.report.replication import load_replication
+    from boundcheck.report.reproduce import load_replication
     from theory.et_gp_ucb import TABLE2
 
     s = api.reproduce("et_gp_ucb", "table2", runs=5, jobs=1, out=tmp_path / "t2")
