@@ -1,5 +1,5 @@
-"""The engine, the families and the planted defects talk to policies through declared interfaces (issue 23, parts 2
-and 6): the models a policy exposes (``Policy.models()``), the observers a family registers, the defect hooks a
+"""The engine, the families and the planted defects talk to policies through declared interfaces: the
+models a policy exposes (``Policy.models()``), the observers a family registers, the defect hooks a
 paper declares, and one UCB selection block."""
 
 import numpy as np

@@ -23,8 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
 
-__all__ = ["Paper", "ENTRY_POINT_GROUP", "PARTS", "papers", "get_paper", "paper_of_theorem", "register_paper",
-           "sources", "registry", "PluginError", "Registry", "Source"]
+__all__ = ["Paper", "ENTRY_POINT_GROUP", "PARTS", "PART_FILES", "parts_in", "papers", "get_paper",
+           "paper_of_theorem", "register_paper", "sources", "registry", "PluginError", "Registry", "Source"]
 
 ENTRY_POINT_GROUP = "boundcheck.papers"
 
@@ -42,6 +42,22 @@ PARTS = {
     "defects": "DEFECTS (planted defects), HOOKS (theorem id -> the defect hooks its algorithms take)",
     "figures": "PAPER_ID; REPLICATION_FIGURES, REPLICATION_TABLES (what its reproduce reports add)",
 }
+
+#: the file of each part in a paper's package: the folder convention of every built-in paper and of the example
+#: (a built-in paper's ``theory`` part lives in ``theory/<slug>.py`` instead: the symbolic layer)
+PART_FILES = {"theory": "theorems", "family": "family", "policies": "policies", "scenarios": "catalogue",
+              "defects": "defects", "experiments": "experiments", "figures": "figures"}
+
+
+def parts_in(package: str, *names: str, **paths: str) -> dict[str, str]:
+    """The ``parts`` of a paper whose package ``package`` follows the folder convention: ``names`` are the parts
+    it has (each in the file :data:`PART_FILES` names), ``paths`` parts elsewhere by module path (a built-in
+    paper's ``theory="theory.<slug>"``). ``parts_in("my_paper", "family")`` is ``{"family": "my_paper.family"}``."""
+    unknown = sorted(set(names) - set(PART_FILES))
+    if unknown:
+        raise PluginError(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    return {**{n: f"{package}.{PART_FILES[n]}" for n in names}, **paths}
+
 
 #: a part's module path (``"my_package.family"``), or, for one more release, a zero-argument loader
 Target = str | Callable[[], ModuleType]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="combinatorial", title="Bayesian Analysis of Combinatorial Gaussian Process Bandits",
@@ -28,15 +28,8 @@ PAPER = Paper(
     scenarios=("comb_topk", "comb_topk_k1", "comb_topk_k2", "comb_topk_k4", "comb_topk_k8", "comb_topk_n100",
                "comb_topk_smooth", "comb_grid", "comb_grid_open", "comb_rff", "comb_topk_noise", "comb_rff_noise",
                "comb_topk_rough", "comb_road_1", "comb_road_2", "comb_road_3", "comb_road_4"),
-    parts={
-        "theory": "theory.combinatorial",
-        "family": "boundcheck.papers.combinatorial.family",
-        "policies": "boundcheck.papers.combinatorial.policies",
-        "scenarios": "boundcheck.papers.combinatorial.catalogue",
-        "defects": "boundcheck.papers.combinatorial.defects",
-        "experiments": "boundcheck.papers.combinatorial.experiments",
-        "figures": "boundcheck.papers.combinatorial.figures",
-    },
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", "figures",
+                   theory="theory.combinatorial"),
     power_dir=Path(__file__).parent / "power",
     order=5,
     reference=("Jack Sandberg, Niklas Åkerblom, Morteza Haghir Chehreghani (2025). Bayesian Analysis of "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="et_gp_ucb", title="Event-Triggered Time-Varying Bayesian Optimization",
@@ -26,15 +26,8 @@ PAPER = Paper(
                "tv_grid20_static", "tv_grid20_static_lengthscale", "tv_grid20_static_noise", "tv_line_static",
                "tv_line_eps003", "tv_grid2d_eps001_paper", "tv_grid2d_eps003_paper", "tv_grid2d_eps005_paper",
                "tv_grid2d_misspecified_paper", "tv_grid20_eps003_paper"),
-    parts={
-        "theory": "theory.et_gp_ucb",
-        "family": "boundcheck.papers.et_gp_ucb.family",
-        "policies": "boundcheck.papers.et_gp_ucb.policies",
-        "scenarios": "boundcheck.papers.et_gp_ucb.catalogue",
-        "defects": "boundcheck.papers.et_gp_ucb.defects",
-        "experiments": "boundcheck.papers.et_gp_ucb.experiments",
-        "figures": "boundcheck.papers.et_gp_ucb.figures",
-    },
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", "figures",
+                   theory="theory.et_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=4,
     reference=("Paul Brunzema, Alexander von Rohr, Friedrich Solowjow, Sebastian Trimpe (2022). Event-Triggered "

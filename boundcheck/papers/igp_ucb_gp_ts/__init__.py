@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="igp_ucb_gp_ts", title="On Kernelized Multi-armed Bandits",
@@ -25,13 +25,7 @@ PAPER = Paper(
     scenarios=("hartmann3", "hartmann3_replication", "rkhs_norm_exceeds", "rkhs_paper", "rkhs_paper_matern",
                "rkhs_paper_matern_replication", "rkhs_paper_replication", "rosenbrock", "rosenbrock_replication",
                "sensors_004", "sensors_004_replication", "sensors_004_light_replication"),
-    parts={
-        "theory": "theory.igp_ucb_gp_ts",
-        "family": "boundcheck.papers.igp_ucb_gp_ts.family",
-        "scenarios": "boundcheck.papers.igp_ucb_gp_ts.catalogue",
-        "defects": "boundcheck.papers.igp_ucb_gp_ts.defects",
-        "experiments": "boundcheck.papers.igp_ucb_gp_ts.experiments",
-    },
+    parts=parts_in(__name__, "family", "scenarios", "defects", "experiments", theory="theory.igp_ucb_gp_ts"),
     power_dir=Path(__file__).parent / "power",
     order=2,
     reference=("Sayak Ray Chowdhury, Aditya Gopalan (2017). On Kernelized Multi-armed Bandits. ICML 2017 (PMLR "

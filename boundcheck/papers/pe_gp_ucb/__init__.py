@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="pe_gp_ucb", title="Time-Varying Gaussian Process Bandits with Unknown Prior",
@@ -21,14 +21,7 @@ PAPER = Paper(
            "The oracle (TV-GP-UCB told the true prior) is not in the paper: it is boundcheck's reference curve."),
     policies=("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "regret_balancing_literal"),
     scenarios=("pe_sensors", "pe_sensors_misspecified", "pe_toy", "pe_toy_tv"),
-    parts={
-        "theory": "theory.pe_gp_ucb",
-        "family": "boundcheck.papers.pe_gp_ucb.family",
-        "policies": "boundcheck.papers.pe_gp_ucb.policies",
-        "scenarios": "boundcheck.papers.pe_gp_ucb.catalogue",
-        "defects": "boundcheck.papers.pe_gp_ucb.defects",
-        "experiments": "boundcheck.papers.pe_gp_ucb.experiments",
-    },
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", theory="theory.pe_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=0,
     reference=("Juliusz Ziomek, Masaki Adachi, Michael A. Osborne (2024). Time-Varying Gaussian Process Bandits "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="r_sw_gp_ucb", title="No-Regret Algorithms for Time-Varying Bayesian Optimization",
@@ -18,13 +18,7 @@ PAPER = Paper(
     scenarios=("vb_rotation", "vb_rotation_p0", "vb_rotation_p1", "vb_rotation_p25", "vb_switch_p5", "vb_switch_p25",
                "vb_walk", "vb_matern", "vb_grid", "vb_rademacher", "vb_small_noise", "vb_lambda_h", "vb_budget_exceeds",
                "vb_noise_exceeds"),
-    parts={
-        "theory": "theory.r_sw_gp_ucb",
-        "family": "boundcheck.papers.r_sw_gp_ucb.family",
-        "policies": "boundcheck.papers.r_sw_gp_ucb.policies",
-        "scenarios": "boundcheck.papers.r_sw_gp_ucb.catalogue",
-        "defects": "boundcheck.papers.r_sw_gp_ucb.defects",
-    },
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", theory="theory.r_sw_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=3,
     reference=("Xingyu Zhou, Ness Shroff (2021). No-Regret Algorithms for Time-Varying Bayesian Optimization. "

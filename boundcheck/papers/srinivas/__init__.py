@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="srinivas", title="Gaussian Process Optimization in the Bandit Setting: No Regret and Experimental Design",
@@ -16,12 +16,7 @@ PAPER = Paper(
     theorems=("gp_ucb",),
     policies=(),
     scenarios=("gp_sample_matern", "gp_sample_se"),
-    parts={
-        "theory": "theory.srinivas",
-        "family": "boundcheck.papers.srinivas.family",
-        "scenarios": "boundcheck.papers.srinivas.catalogue",
-        "defects": "boundcheck.papers.srinivas.defects",
-    },
+    parts=parts_in(__name__, "family", "scenarios", "defects", theory="theory.srinivas"),
     power_dir=Path(__file__).parent / "power",
     order=1,
     reference=("Niranjan Srinivas, Andreas Krause, Sham M. Kakade, Matthias Seeger (2010). Gaussian Process "

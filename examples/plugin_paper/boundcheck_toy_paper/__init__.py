@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theory.plugins import Paper
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="toy_paper",
@@ -20,13 +20,7 @@ PAPER = Paper(
     policies=("toy_ucb",),
     scenarios=("toy_gp_sample",),
     notes=("a toy paper: its Theorem 1 is Srinivas et al. (2010)'s Theorem 1 with the horizon known in advance",),
-    parts={
-        "theory": "boundcheck_toy_paper.theorems",
-        "family": "boundcheck_toy_paper.family",
-        "policies": "boundcheck_toy_paper.policies",
-        "scenarios": "boundcheck_toy_paper.catalogue",
-        "defects": "boundcheck_toy_paper.defects",
-    },
+    parts=parts_in(__name__, "theory", "family", "policies", "scenarios", "defects"),
     scenario_dir=Path(__file__).parent / "scenarios",
     power_dir=Path(__file__).parent / "power",
 )
