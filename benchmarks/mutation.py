@@ -183,7 +183,7 @@ MUTATIONS = (
     Mutation("ET2", "boundcheck/papers/et_gp_ucb/et_gp_ucb.py", "self.t_r[reset] = t",
              "self.t_r[reset] = self.t_r[reset]",
              "ET-GP-UCB: t' not restarted at a reset (ρ_{t'} keeps growing)", tuple(ET)),
-    Mutation("CB1", "boundcheck/papers/combinatorial/policies.py",
+    Mutation("CB1", "boundcheck/papers/combinatorial/comb_gp.py",
              "return np.where(s > 0, m * ndtr(z) + s * np.exp(-0.5 * z * z) / _SQRT_2PI, np.maximum(m, 0.0))",
              "return np.where(s > 0, m * ndtr(z), np.maximum(m, 0.0))",
              "combinatorial Algorithm 2: rectified mean E[max(0, N(m, s²))] without its s·φ(m/s) term", tuple(COMB)),

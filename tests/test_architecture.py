@@ -28,7 +28,7 @@ LAYERS = {"errors": 0, "utils": 0, "runtime": 0.5, "model": 1, "world": 2, "poli
           "report": 6, "papers": 6.5, "api": 7, "commands": 7, "results": 7, "cli": 8, "testing": 8, "__init__": 8,
           "__main__": 8}
 #: the theory layer's shared modules (every other module of theory/ is one paper's)
-THEORY_CORE = {"__init__", "_registry", "core", "empirical", "information_gain", "plugins"}
+THEORY_CORE = {"__init__", "core", "empirical", "information_gain", "plugins"}
 
 
 def _layer(path: Path) -> int:

@@ -6,8 +6,8 @@ modules on first use; :func:`register` adds a theorem defined elsewhere (a user'
 from __future__ import annotations
 
 from . import plugins
-from ._registry import Registry
 from .core import Assumption, Claim, Correction, S, Theorem
+from .plugins import Registry
 
 __all__ = ["get", "loaded", "all_theorems", "register", "Theorem", "Claim", "Assumption", "Correction", "S",
            "UnknownTheorem"]

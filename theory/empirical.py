@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import plugins
-from ._registry import Registry
+from .plugins import Registry
 
 __all__ = ["EmpiricalClaim", "EmpiricalKind", "METRICS", "metric_description", "register_empirical",
            "empirical_claims", "KIND_TEXT"]

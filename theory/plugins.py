@@ -1,52 +1,30 @@
-"""Papers as plugins: the :class:`Paper` manifest and its discovery through the ``boundcheck.papers`` entry
-points (pure Python: the theory layer reads them, and so does every registry above it).
+"""The one registry of papers and of everything they define: the :class:`Paper` manifest, its discovery through
+the ``boundcheck.papers`` entry points, and the :class:`Registry` every look-up by name reads.
 
 A paper is one folder (``boundcheck/papers/<slug>/`` for the built-in ones, any package for a plugin) whose
-manifest, a :class:`Paper`, says what the paper defines — theorem ids, policy names, scenario names — and how to
-import each part of it (its theory module, family, policies, scenario catalogue, experiments, planted defects,
-report figures, power tables). The built-in papers register themselves exactly as an outside package does: one
-line in the ``[project.entry-points."boundcheck.papers"]`` table of ``pyproject.toml``::
+manifest, a :class:`Paper`, says what the paper defines (theorem ids, policy and scenario names) and, by module
+path, where each part of it lives. Built-in papers register exactly as an outside package does: one line in the
+``[project.entry-points."boundcheck.papers"]`` table of ``pyproject.toml`` (``my_paper = "my_package:PAPER"``).
 
-    [project.entry-points."boundcheck.papers"]
-    my_paper = "my_package:PAPER"
-
-The manifest class lives in the lowest layer because every registry needs it, the theory layer's included
-(which never imports ``boundcheck``): reading the entry points is the plugin mechanism, not an import of a
-higher layer. Discovery is lazy: the entry points are read on the first look-up of anything a paper defines,
-and a paper's part is imported only when it is needed (``verify --theorem pe_gp_ucb`` imports no other paper). Each core
-registry (theorems, empirical claims, families, policies, scenarios, experiments, defects, figures) receives a
-provider of :class:`~theory._registry.Source` objects built from the manifests; the core never imports a paper
-by name.
-
-Which part each registry reads, and what the part's module must define:
-
-=============  =======================  =====================================================================
-part           registry                 the module defines
-=============  =======================  =====================================================================
-``theory``     theorems, empirical      ``THEOREMS`` (tuple of :class:`theory.Theorem`), ``EMPIRICAL`` (opt.)
-``family``     claims.families          ``FAMILIES`` (family objects, keyed by their theorem's id)
-``policies``   policies                 ``POLICIES``: ``(name, factory, kwargs)`` triples
-``scenarios``  world.catalogue          ``GENERATORS``, ``FILE_FAMILIES``, ``SCENARIOS`` (opt.); TOML files in
-                                        ``SCENARIO_DIR``
-``experiments`` study.experiments       ``EXPERIMENTS`` (:class:`~boundcheck.study.experiments.Experiment`)
-``defects``    claims.defects           ``DEFECTS`` (planted defects)
-``figures``    report.figures           ``FIGURES`` (report figures the paper adds)
-=============  =======================  =====================================================================
-"""
+Discovery is lazy: the entry points are read on the first look-up, and a part is imported (``importlib``) only when
+a look-up needs it (``verify --theorem pe_gp_ucb`` imports no other paper). Each layer's look-up functions
+(``theory.get``, ``policies.policy_spec``, ``claims.families.family_for``…) are thin views made by
+:func:`registry`: the layer says how to install what a part defines; finding, caching and refusing duplicates
+live here. It sits in the theory layer, pure Python, because the theory layer reads theorems through it and never
+imports ``boundcheck``. docs/architecture.md lists which file of a paper holds which part."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from importlib import metadata
+from importlib import import_module, metadata
 from pathlib import Path
 from types import ModuleType
+from typing import Generic, TypeVar
 
-from ._registry import Registry, Source
-
-__all__ = ["Paper", "ENTRY_POINT_GROUP", "PARTS", "papers", "get_paper", "paper_of_theorem", "register_paper",
-           "sources", "registry", "PluginError"]
+__all__ = ["Paper", "ENTRY_POINT_GROUP", "PARTS", "PART_FILES", "parts_in", "papers", "get_paper",
+           "paper_of_theorem", "register_paper", "sources", "registry", "PluginError", "Registry", "Source"]
 
 ENTRY_POINT_GROUP = "boundcheck.papers"
 
@@ -54,9 +32,40 @@ ENTRY_POINT_GROUP = "boundcheck.papers"
 class PluginError(ValueError):
     """A paper manifest or a look-up of a paper is wrong (``boundcheck.errors`` turns it into exit 2)."""
 
-PARTS = ("theory", "family", "policies", "scenarios", "experiments", "defects", "figures")
+#: part -> what its module defines (what the registry of that part reads)
+PARTS = {
+    "theory": "THEOREMS (theory.Theorem objects); EMPIRICAL (empirical claims), optional",
+    "family": "FAMILIES (the theorems' verification families)",
+    "policies": "POLICIES: (name, factory, kwargs) triples",
+    "scenarios": "GENERATORS, FILE_FAMILIES, SCENARIOS (each optional); SCENARIO_DIR (its *.toml files)",
+    "experiments": "EXPERIMENTS (boundcheck.study.experiments.Experiment objects)",
+    "defects": "DEFECTS (planted defects), HOOKS (theorem id -> the defect hooks its algorithms take)",
+    "figures": "PAPER_ID; REPLICATION_FIGURES, REPLICATION_TABLES (what its reproduce reports add)",
+}
 
-Loader = Callable[[], ModuleType]
+#: the file of each part in a paper's package: the folder convention of every built-in paper and of the example
+#: (a built-in paper's ``theory`` part lives in ``theory/<slug>.py`` instead: the symbolic layer)
+PART_FILES = {"theory": "theorems", "family": "family", "policies": "policies", "scenarios": "catalogue",
+              "defects": "defects", "experiments": "experiments", "figures": "figures"}
+
+
+def parts_in(package: str, *names: str, **paths: str) -> dict[str, str]:
+    """The ``parts`` of a paper whose package ``package`` follows the folder convention: ``names`` are the parts
+    it has (each in the file :data:`PART_FILES` names), ``paths`` parts elsewhere by module path (a built-in
+    paper's ``theory="theory.<slug>"``). ``parts_in("my_paper", "family")`` is ``{"family": "my_paper.family"}``."""
+    unknown = sorted(set(names) - set(PART_FILES))
+    if unknown:
+        raise PluginError(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    return {**{n: f"{package}.{PART_FILES[n]}" for n in names}, **paths}
+
+
+#: a part's module path (``"my_package.family"``), or, for one more release, a zero-argument loader
+Target = str | Callable[[], ModuleType]
+
+
+def load_target(target: Target) -> ModuleType:
+    """Import a part's module from its path (a loader, the old form, is called)."""
+    return import_module(target) if isinstance(target, str) else target()
 
 
 @dataclass(frozen=True)
@@ -79,8 +88,9 @@ class Paper:
     notes : tuple of str
         What a replication report says about the paper as a whole.
     parts : dict
-        ``part -> loader``: a zero-argument callable that imports and returns the module of that part (see the
-        module docstring for the parts).
+        ``part -> module path`` (``{"family": "my_package.family"}``), imported on first use; :data:`PARTS` lists
+        the parts and what each module defines. (A zero-argument loader in place of the path is still accepted,
+        for one release.)
     scenario_dir, power_dir : Path or None
         The folder of the paper's scenario files (``*.toml``) and of its power tables (``<theorem>.json``).
     order : int
@@ -97,7 +107,7 @@ class Paper:
     policies: tuple[str, ...] = ()
     scenarios: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-    parts: dict[str, Loader] = field(default_factory=dict, compare=False, repr=False)
+    parts: dict[str, Target] = field(default_factory=dict, compare=False, repr=False)
     scenario_dir: Path | None = None
     power_dir: Path | None = None
     order: int = 100
@@ -108,11 +118,15 @@ class Paper:
         if unknown:
             raise PluginError(f"paper {self.id!r}: unknown part(s) {', '.join(sorted(unknown))}; the parts are "
                                   f"{', '.join(PARTS)}")
+        bad = [k for k, v in self.parts.items() if not (isinstance(v, str) and v) and not callable(v)]
+        if bad:
+            raise PluginError(f"paper {self.id!r}: part(s) {', '.join(bad)} must name a module "
+                              "(\"my_package.family\")")
 
     def part(self, name: str) -> ModuleType | None:
         """Import the paper's part ``name`` (None if the paper has none)."""
-        loader = self.parts.get(name)
-        return loader() if loader is not None else None
+        target = self.parts.get(name)
+        return load_target(target) if target is not None else None
 
     def to_json(self) -> dict:
         return {"id": self.id, "title": self.title, "source": self.source, "file": self.file,
@@ -120,6 +134,140 @@ class Paper:
                 "theorems": list(self.theorems), "notes": list(self.notes)}
 
 
+# ------------------------------------------------------------------------------------------------ registry
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A module that registers objects when it is installed.
+
+    Parameters
+    ----------
+    name : str
+        What the source is (for messages): a module or a paper's part, e.g. ``"pe_gp_ucb:family"``.
+    target : str or callable
+        The module's path (or a zero-argument callable returning the module); :meth:`load` imports it and the
+        registry's ``install`` reads what it defines.
+    keys : frozenset or None
+        The keys the source is declared to register; None when it does not say (then a look-up of any key it
+        might hold imports it, in order)."""
+
+    name: str
+    target: Target
+    keys: frozenset | None = None
+
+    def load(self) -> ModuleType:
+        return load_target(self.target)
+
+
+Provider = Callable[[], Iterable[Source]]
+
+
+class Registry(Generic[T]):
+    """Objects keyed by a hashable key, in registration order.
+
+    Parameters
+    ----------
+    modules : tuple of str
+        Modules imported (in this order) by :meth:`load` on first use, before the provider's sources (a
+        registry whose own layer defines built-in objects names its modules here; a paper's objects come from
+        the provider).
+    install : callable
+        Registers what one source defines (called with the imported module).
+    duplicate : callable
+        The exception to raise when a different object is registered under a key already taken (called with
+        the key).
+    provider : callable, optional
+        Returns the sources to import after ``modules`` (see :meth:`set_provider`)."""
+
+    def __init__(self, modules: tuple[str, ...], install: Callable[[ModuleType], object],
+                 duplicate: Callable[[Hashable], Exception], provider: Provider | None = None) -> None:
+        self.modules = modules
+        self._install = install
+        self._duplicate = duplicate
+        self._provider = provider
+        self._sources: list[Source] | None = None  # resolved from modules + provider on first use
+        self._done: set[int] = set()  # indices of the sources installed (or tried: a failing one is not retried)
+        self.items: dict[Hashable, T] = {}
+        self._origin: dict[Hashable, int] = {}  # key -> index of the source that registered it (for the order)
+        self._installing: int | None = None  # the source being installed
+        self._busy = False  # a source is being imported (a nested look-up sees what is registered)
+
+    def set_provider(self, provider: Provider | None) -> None:
+        """Use ``provider`` for the sources after the built-in modules (the discovery layer calls this once).
+        Sources already installed stay installed; the others are read again from the new provider."""
+        self._provider = provider
+        if self._sources is not None:
+            installed = {self._sources[i].name for i in self._done}
+            self._sources = None
+            sources = self.sources()
+            self._done = {i for i, s in enumerate(sources) if s.name in installed}
+
+    def sources(self) -> list[Source]:
+        if self._sources is None:
+            own = [Source(m, m) for m in self.modules]
+            self._sources = own + list(self._provider() if self._provider is not None else ())
+        return self._sources
+
+    def add(self, key: Hashable, obj: T, *, replace: bool = False) -> T:
+        """Register ``obj`` under ``key``; the same object again is a no-op, another one needs ``replace``."""
+        if key in self.items and not replace and self.items[key] is not obj:
+            raise self._duplicate(key)
+        self.items[key] = obj
+        if key not in self._origin:  # registered by hand (not by a source): after every source
+            self._origin[key] = self._installing if self._installing is not None else 1 << 30
+        return obj
+
+    def load(self) -> dict[Hashable, T]:
+        """Install every source once (re-entrant: a source may look the registry up while it loads) and return
+        the registered objects by key."""
+        if not self._busy:
+            for i in range(len(self.sources())):
+                self._install_source(i)
+            # the sources' order, whatever was looked up first (``find`` installs the source of its key first)
+            order = sorted(self.items, key=lambda k: self._origin.get(k, 1 << 30))
+            if order != list(self.items):
+                self.items = {k: self.items[k] for k in order}
+        return self.items
+
+    def find(self, key: Hashable) -> T | None:
+        """The object under ``key`` (None if none), installing only what is needed: first the sources that
+        declare ``key``, then, in order, those that declare nothing, until one registers it. A command about one
+        theorem does not import every paper's module (≈ 0.5 s of sympy for ``verify --theorem pe_gp_ucb``)."""
+        if key in self.items or self._busy:
+            return self.items.get(key)
+        sources = self.sources()
+        for i, s in enumerate(sources):
+            if s.keys is not None and key in s.keys:
+                self._install_source(i)
+        for i, s in enumerate(sources):
+            if key in self.items:
+                break
+            if s.keys is None:
+                self._install_source(i)
+        return self.items.get(key)
+
+    def load_declaring(self, key: Hashable) -> dict[Hashable, T]:
+        """Install the sources that declare ``key`` and those that declare nothing (not the others), and return
+        the registered objects by key: what a look-up *by a group* needs (a paper's empirical claims)."""
+        for i, s in enumerate(self.sources()):
+            if s.keys is None or key in s.keys:
+                self._install_source(i)
+        return self.items
+
+    def _install_source(self, i: int) -> None:
+        if i in self._done or self._busy:
+            return
+        self._done.add(i)  # a source that fails to import is not retried (one attempt per process)
+        self._busy, self._installing = True, i
+        try:
+            self._install(self.sources()[i].load())
+        finally:
+            self._busy, self._installing = False, None
+
+
+# ------------------------------------------------------------------------------------------------ discovery
 _PAPERS: dict[str, Paper] | None = None
 _EXTRA: dict[str, Paper] = {}  # registered in this process (tests, notebooks), after the installed ones
 
@@ -200,11 +348,11 @@ def sources(part: str) -> Callable[[], Iterable[Source]]:
     def provide() -> list[Source]:  # called by the registry on first use (and again after register_paper)
         out = []
         for p in papers().values():
-            loader = p.parts.get(part)
-            if loader is None:
+            target = p.parts.get(part)
+            if target is None:
                 continue
             keys = frozenset({p.id, *getattr(p, _KEYS[part])}) if part in _KEYS else frozenset({p.id})
-            out.append(Source(f"{p.id}:{part}", loader, keys))
+            out.append(Source(f"{p.id}:{part}", target, keys))
         return out
 
     return provide
@@ -212,8 +360,9 @@ def sources(part: str) -> Callable[[], Iterable[Source]]:
 
 def registry(part: str, install: Callable[[ModuleType], object], duplicate: Callable[[object], Exception],
              modules: tuple[str, ...] = ()) -> Registry:
-    """A registry whose sources are ``modules`` (the layer's own built-ins) and then the papers' ``part``; it
-    reads the papers again when one is registered in this process."""
+    """The registry of one layer's view of the papers: its sources are ``modules`` (the layer's own built-ins)
+    and then every paper's ``part``; ``install`` registers what one module defines, ``duplicate(key)`` is the
+    layer's exception for a key taken twice. It reads the papers again when one is registered in this process."""
     reg: Registry = Registry(modules, install, duplicate, sources(part))
     _ON_NEW_PAPER.append(lambda: reg.set_provider(sources(part)))
     return reg

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from theory._registry import Registry
+from theory.plugins import Registry
 
 
 def _registry(log: list[str]) -> Registry[str]:
@@ -50,7 +50,7 @@ def test_the_order_is_the_sources_whatever_was_looked_up_first():
     of the sources (``boundcheck list`` caches that order: it must not depend on a process's history)."""
     import types
 
-    from theory._registry import Source
+    from theory.plugins import Source
 
     def source(name: str) -> Source:
         return Source(name, lambda: types.SimpleNamespace(NAMES=(f"{name}1", f"{name}2")), frozenset({f"{name}1"}))

@@ -1,5 +1,5 @@
-"""The engine, the families and the planted defects talk to policies through declared interfaces (issue 23, parts 2
-and 6): the models a policy exposes (``Policy.models()``), the observers a family registers, the defect hooks a
+"""The engine, the families and the planted defects talk to policies through declared interfaces: the
+models a policy exposes (``Policy.models()``), the observers a family registers, the defect hooks a
 paper declares, and one UCB selection block."""
 
 import numpy as np
@@ -81,7 +81,8 @@ def test_generic_defects_apply_through_the_hooks_the_papers_declare():
 def test_the_ucb_variants_share_one_selection_block():
     from boundcheck.papers.combinatorial.policies import CombGPUCB
     from boundcheck.papers.et_gp_ucb.et_gp_ucb import ETGPUCB
-    from boundcheck.papers.et_gp_ucb.time_varying import RGPUCB, TVGPUCB
+    from boundcheck.papers.et_gp_ucb.r_gp_ucb import RGPUCB
+    from boundcheck.papers.et_gp_ucb.tv_gp_ucb import TVGPUCB
     from boundcheck.papers.pe_gp_ucb.pe_gp_ucb import PEGPUCB
     from boundcheck.papers.r_sw_gp_ucb.restart_gp_ucb import RestartGPUCB
     from boundcheck.papers.r_sw_gp_ucb.sw_gp_ucb import SlidingWindowGPUCB

@@ -1,4 +1,4 @@
-"""The papers' own policies and schedules against independent computations (issue 24, item 8; the gaps that
+"""The papers' own policies and schedules against independent computations (the gaps that
 benchmarks/mutation.py found).
 
 Zhou & Shroff's R-GP-UCB and SW-GP-UCB (``theory.r_sw_gp_ucb``): the widths written out by hand from Lemmas 1–2

@@ -21,7 +21,7 @@ def test_fixture_and_option(pytester):
 def test_assert_bound_holds_passes_in_theory():
     from boundcheck.testing import assert_bound_holds
 
-    # 10 runs settle no probability claim: inconclusive is accepted only when asked for (issue 24)
+    # 10 runs settle no probability claim: inconclusive is accepted only when asked for
     s = assert_bound_holds("pe_gp_ucb", runs=10, horizon=20, seed=1, allow_inconclusive=True)
     assert s["in_theory"]
     with pytest.raises(AssertionError, match="claims not holding"):

@@ -2,58 +2,14 @@
 Bandits* — combinatorial GP-UCB, GP-BUCB and GP-TS (Theorem 3.1, finite and infinite cases), super-arm
 action sets, road networks and the §4 experiments.
 
-This module is the paper's manifest (what it defines, how each part is imported): it is what the
+This module is the paper's manifest (what it defines, the module of each part): it is what the
 ``boundcheck.papers`` entry point names, and it imports nothing heavy."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    import theory.combinatorial as module
-
-    return module
-
-
-def _family() -> ModuleType:
-    from . import family as module
-
-    return module
-
-
-def _policies() -> ModuleType:
-    from . import policies as module
-
-    return module
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue as module
-
-    return module
-
-
-def _experiments() -> ModuleType:
-    from . import experiments as module
-
-    return module
-
-
-def _figures() -> ModuleType:
-    from . import figures as module
-
-    return module
-
-
-
-def _defects() -> ModuleType:
-    from . import defects as module
-
-    return module
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="combinatorial", title="Bayesian Analysis of Combinatorial Gaussian Process Bandits",
@@ -72,8 +28,8 @@ PAPER = Paper(
     scenarios=("comb_topk", "comb_topk_k1", "comb_topk_k2", "comb_topk_k4", "comb_topk_k8", "comb_topk_n100",
                "comb_topk_smooth", "comb_grid", "comb_grid_open", "comb_rff", "comb_topk_noise", "comb_rff_noise",
                "comb_topk_rough", "comb_road_1", "comb_road_2", "comb_road_3", "comb_road_4"),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments, "figures": _figures, "defects": _defects},
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", "figures",
+                   theory="theory.combinatorial"),
     power_dir=Path(__file__).parent / "power",
     order=5,
     reference=("Jack Sandberg, Niklas Åkerblom, Morteza Haghir Chehreghani (2025). Bayesian Analysis of "

@@ -12,7 +12,7 @@ the (route, run) pairs of all routes, on every run and on the paper-sized 5 runs
 
 from __future__ import annotations
 
-from boundcheck.papers.combinatorial.catalogue import road_scenario
+from boundcheck.papers.combinatorial.roads import road_scenario
 from boundcheck.study.experiments import Experiment, Panel, Setting
 from theory.combinatorial import (
     BB,

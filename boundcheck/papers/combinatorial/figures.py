@@ -68,7 +68,7 @@ def fig_paths(ctx, exp: dict, out: Path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from boundcheck.papers.combinatorial.catalogue import road_network, routes
+    from boundcheck.papers.combinatorial.roads import road_network, routes
     from boundcheck.report.figures import MAX_WIDTH_IN, FigureInfo, _save
     from boundcheck.study.store import ResultStore
 
@@ -254,8 +254,8 @@ def table_pooled_tests(ctx, exp: dict):
 def fig_beta(ctx, exp: dict, out: Path):
     """Fig. 3's β_t schedules of the GP-BUCB parametrisation (ω = 1, ξ ∈ {1, 0.5}; GP-UCB and β × 0.5) on the
     experiment's first route: the widths the family gives the policies, squared."""
-    from boundcheck.papers.combinatorial.catalogue import road_network, routes
     from boundcheck.papers.combinatorial.family import width_bucb, width_ucb
+    from boundcheck.papers.combinatorial.roads import road_network, routes
     from boundcheck.report.figures import MAX_WIDTH_IN, FigureInfo, _new, _save
 
     if "beta" not in exp.get("figures", ()):

@@ -35,6 +35,9 @@ from boundcheck.world.assumptions import register_predicate
 __all__ = ["RandomSubset", "BernoulliArms", "EdgeClosures", "UniformContexts", "DAG", "DAGPaths", "RoadPaths",
            "ContextualTopK", "grid_dag", "check_enough_available"]
 
+PAPER002_SEED = 2025  # the seed of boundcheck's synthetic settings of the paper (scenarios, routes)
+BUCB_DEFAULT = {"xi": 2.2, "omega": 1.1}  # GP-BUCB's ξ > ω > 1 (Theorem 3.1(ii)); C_ω = 2.42, ξ/(ξ−ω) = 2
+
 _MAX_REDRAWS = 1000
 
 

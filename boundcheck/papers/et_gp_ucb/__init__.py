@@ -2,58 +2,14 @@
 ET-GP-UCB (Theorems 1–2, the trigger's Lemma), Bogunovic et al.'s TV-GP-UCB, R-GP-UCB, the ε-chain
 scenarios and the §5 experiments.
 
-This module is the paper's manifest (what it defines, how each part is imported): it is what the
+This module is the paper's manifest (what it defines, the module of each part): it is what the
 ``boundcheck.papers`` entry point names, and it imports nothing heavy."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    import theory.et_gp_ucb as module
-
-    return module
-
-
-def _family() -> ModuleType:
-    from . import family as module
-
-    return module
-
-
-def _policies() -> ModuleType:
-    from . import policies as module
-
-    return module
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue as module
-
-    return module
-
-
-def _figures() -> ModuleType:
-    from . import figures as module
-
-    return module
-
-
-def _experiments() -> ModuleType:
-    from . import experiments as module
-
-    return module
-
-
-
-def _defects() -> ModuleType:
-    from . import defects as module
-
-    return module
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="et_gp_ucb", title="Event-Triggered Time-Varying Bayesian Optimization",
@@ -70,8 +26,8 @@ PAPER = Paper(
                "tv_grid20_static", "tv_grid20_static_lengthscale", "tv_grid20_static_noise", "tv_line_static",
                "tv_line_eps003", "tv_grid2d_eps001_paper", "tv_grid2d_eps003_paper", "tv_grid2d_eps005_paper",
                "tv_grid2d_misspecified_paper", "tv_grid20_eps003_paper"),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments, "figures": _figures, "defects": _defects},
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", "figures",
+                   theory="theory.et_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=4,
     reference=("Paul Brunzema, Alexander von Rohr, Friedrich Solowjow, Sebastian Trimpe (2022). Event-Triggered "

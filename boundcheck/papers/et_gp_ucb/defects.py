@@ -2,8 +2,9 @@
 ε and Lemma 8's constants, and the generic defect hooks of the paper's theorems (:mod:`boundcheck.claims.defects`).
 
 The algorithms' defects are bugs planted in the paper's own algorithms (:mod:`boundcheck.papers.et_gp_ucb.et_gp_ucb`,
-:mod:`~boundcheck.papers.et_gp_ucb.time_varying`): they reach the block posterior through its declared role
-(``block``) and otherwise act on the trigger's bookkeeping (t_r, ρ, the period), which this paper owns."""
+:mod:`~boundcheck.papers.et_gp_ucb.r_gp_ucb`, :mod:`~boundcheck.papers.et_gp_ucb.tv_gp_ucb`): they reach the block
+posterior through its declared role (``block``) and otherwise act on the trigger's bookkeeping (t_r, ρ, the
+period), which this paper owns."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ Bogunovic et al.'s TV-GP-UCB (with the oracle variant told the true prior, the r
 from __future__ import annotations
 
 from .et_gp_ucb import ETGPUCB
-from .time_varying import RGPUCB, TVGPUCB, RGPUCBAfter
-from .tv_gp_ucb import OracleTVGPUCB
+from .r_gp_ucb import RGPUCB, RGPUCBAfter
+from .tv_gp_ucb import TVGPUCB, OracleTVGPUCB
 
 #: (name, factory, kwargs): the paper's policies (its manifest's ``policies`` part)
 POLICIES = (

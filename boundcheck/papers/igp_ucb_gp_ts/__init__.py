@@ -1,46 +1,14 @@
 """Paper 004: Chowdhury & Gopalan (2017), *On Kernelized Multi-armed Bandits* — IGP-UCB and GP-TS
 (Theorems 2–4) and the §6 experiments.
 
-This module is the paper's manifest (what it defines, how each part is imported): it is what the
+This module is the paper's manifest (what it defines, the module of each part): it is what the
 ``boundcheck.papers`` entry point names, and it imports nothing heavy."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    import theory.igp_ucb_gp_ts as module
-
-    return module
-
-
-def _family() -> ModuleType:
-    from . import family as module
-
-    return module
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue as module
-
-    return module
-
-
-def _experiments() -> ModuleType:
-    from . import experiments as module
-
-    return module
-
-
-
-def _defects() -> ModuleType:
-    from . import defects as module
-
-    return module
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="igp_ucb_gp_ts", title="On Kernelized Multi-armed Bandits",
@@ -57,8 +25,7 @@ PAPER = Paper(
     scenarios=("hartmann3", "hartmann3_replication", "rkhs_norm_exceeds", "rkhs_paper", "rkhs_paper_matern",
                "rkhs_paper_matern_replication", "rkhs_paper_replication", "rosenbrock", "rosenbrock_replication",
                "sensors_004", "sensors_004_replication", "sensors_004_light_replication"),
-    parts={"theory": _theory, "family": _family, "scenarios": _scenarios,
-           "experiments": _experiments, "defects": _defects},
+    parts=parts_in(__name__, "family", "scenarios", "defects", "experiments", theory="theory.igp_ucb_gp_ts"),
     power_dir=Path(__file__).parent / "power",
     order=2,
     reference=("Sayak Ray Chowdhury, Aditya Gopalan (2017). On Kernelized Multi-armed Bandits. ICML 2017 (PMLR "

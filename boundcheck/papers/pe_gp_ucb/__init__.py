@@ -1,52 +1,14 @@
 """Paper 000: Ziomek, Adachi, Osborne (2024), *Time-Varying Gaussian Process Bandits with Unknown Prior* —
 PE-GP-UCB (Theorem 4.1), its prior-selection baselines and the §7 experiments.
 
-This module is the paper's manifest (what it defines, how each part is imported): it is what the
+This module is the paper's manifest (what it defines, the module of each part): it is what the
 ``boundcheck.papers`` entry point names, and it imports nothing heavy."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    import theory.pe_gp_ucb as module
-
-    return module
-
-
-def _family() -> ModuleType:
-    from . import family as module
-
-    return module
-
-
-def _policies() -> ModuleType:
-    from . import policies as module
-
-    return module
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue as module
-
-    return module
-
-
-def _experiments() -> ModuleType:
-    from . import experiments as module
-
-    return module
-
-
-
-def _defects() -> ModuleType:
-    from . import defects as module
-
-    return module
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="pe_gp_ucb", title="Time-Varying Gaussian Process Bandits with Unknown Prior",
@@ -59,8 +21,7 @@ PAPER = Paper(
            "The oracle (TV-GP-UCB told the true prior) is not in the paper: it is boundcheck's reference curve."),
     policies=("pe_gp_ucb", "mle", "fully_bayesian", "regret_balancing", "regret_balancing_literal"),
     scenarios=("pe_sensors", "pe_sensors_misspecified", "pe_toy", "pe_toy_tv"),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "experiments": _experiments, "defects": _defects},
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", theory="theory.pe_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=0,
     reference=("Juliusz Ziomek, Masaki Adachi, Michael A. Osborne (2024). Time-Varying Gaussian Process Bandits "

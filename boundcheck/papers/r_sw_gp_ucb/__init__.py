@@ -1,46 +1,14 @@
 """Paper 003: Zhou & Shroff (2021), *No-Regret Algorithms for Time-Varying Bayesian Optimization* — R-GP-UCB
 and SW-GP-UCB under a variation budget (Theorems 1–2).
 
-This module is the paper's manifest (what it defines, how each part is imported): it is what the
+This module is the paper's manifest (what it defines, the module of each part): it is what the
 ``boundcheck.papers`` entry point names, and it imports nothing heavy."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    import theory.r_sw_gp_ucb as module
-
-    return module
-
-
-def _family() -> ModuleType:
-    from . import family as module
-
-    return module
-
-
-def _policies() -> ModuleType:
-    from . import policies as module
-
-    return module
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue as module
-
-    return module
-
-
-
-def _defects() -> ModuleType:
-    from . import defects as module
-
-    return module
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="r_sw_gp_ucb", title="No-Regret Algorithms for Time-Varying Bayesian Optimization",
@@ -50,7 +18,7 @@ PAPER = Paper(
     scenarios=("vb_rotation", "vb_rotation_p0", "vb_rotation_p1", "vb_rotation_p25", "vb_switch_p5", "vb_switch_p25",
                "vb_walk", "vb_matern", "vb_grid", "vb_rademacher", "vb_small_noise", "vb_lambda_h", "vb_budget_exceeds",
                "vb_noise_exceeds"),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios, "defects": _defects},
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", theory="theory.r_sw_gp_ucb"),
     power_dir=Path(__file__).parent / "power",
     order=3,
     reference=("Xingyu Zhou, Ness Shroff (2021). No-Regret Algorithms for Time-Varying Bayesian Optimization. "

@@ -9,40 +9,8 @@ command asks for one of its names, and then only the part it needs.
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
-from theory.plugins import Paper
-
-
-def _theory() -> ModuleType:
-    from . import theorems
-
-    return theorems
-
-
-def _family() -> ModuleType:
-    from . import family
-
-    return family
-
-
-def _policies() -> ModuleType:
-    from . import policies
-
-    return policies
-
-
-def _scenarios() -> ModuleType:
-    from . import catalogue
-
-    return catalogue
-
-
-def _defects() -> ModuleType:
-    from . import defects
-
-    return defects
-
+from theory.plugins import Paper, parts_in
 
 PAPER = Paper(
     id="toy_paper",
@@ -52,8 +20,7 @@ PAPER = Paper(
     policies=("toy_ucb",),
     scenarios=("toy_gp_sample",),
     notes=("a toy paper: its Theorem 1 is Srinivas et al. (2010)'s Theorem 1 with the horizon known in advance",),
-    parts={"theory": _theory, "family": _family, "policies": _policies, "scenarios": _scenarios,
-           "defects": _defects},
+    parts=parts_in(__name__, "theory", "family", "policies", "scenarios", "defects"),
     scenario_dir=Path(__file__).parent / "scenarios",
     power_dir=Path(__file__).parent / "power",
 )

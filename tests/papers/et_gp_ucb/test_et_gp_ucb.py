@@ -29,7 +29,8 @@ from boundcheck.papers.et_gp_ucb.family import (
     block_quantities,
     run_instance,
 )
-from boundcheck.papers.et_gp_ucb.time_varying import RGPUCB, TVGPUCB, bogunovic_period
+from boundcheck.papers.et_gp_ucb.r_gp_ucb import RGPUCB, bogunovic_period
+from boundcheck.papers.et_gp_ucb.tv_gp_ucb import TVGPUCB
 from boundcheck.papers.et_gp_ucb.world import FactoredGPPrior, reset_period
 from boundcheck.policies import PolicySpec, RunContext
 from boundcheck.policies.gp_ucb import GPUCB

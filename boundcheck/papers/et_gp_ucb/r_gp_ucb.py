@@ -1,34 +1,18 @@
-"""The time-varying baselines of paper 001 (Bogunovic, Scarlett, Cevher 2016), for the ε Markov chain:
-
-* **R-GP-UCB**: GP-UCB on the time-invariant posterior whose data are forgotten every N steps,
-  N = ⌈min{T, 12 ε^{−1/4}}⌉ (Prop. 4.1) from the true or an assumed ε, or a given N (Fig. 2 d: 68)::
-
-      for t = 1..T:
-          if t > 1 and (t − 1) mod N = 0:  D ← ∅              # before x_t is chosen [PROPOSED, ledger R_reset]
-          x_t = argmax_x μ_D(x) + √β_t σ_D(x);   D ← D ∪ {(x_t, y_t)}
-
-  Blocks are {1..N}, {N+1..2N}, …; unlike ET-GP-UCB nothing is carried over.
-* **TV-GP-UCB**: GP-UCB on the exact posterior of the spatio-temporal kernel k(x,x')(1−ε)^{|t−s|/2} with the true
-  or an assumed ε (a Kalman filter on the grid: condition on y_t, then m ← √(1−ε) m, Σ ← (1−ε)Σ + εK), all data.
-
-The study's schedules, when present, give N (``reset_period``) and the told ε (``tv_eps``) — the family computes
-them from the scenario; explicit arguments win. Widths √β_t come from the study's schedule of each policy's name.
-"""
+"""R-GP-UCB (Bogunovic, Scarlett, Cevher 2016), paper 001's restarting baseline on the ε Markov chain, with the
+two readings of "reset every N". The study's ``reset_period`` schedule, when present, gives N (the family computes
+it from the scenario; explicit arguments win); widths √β_t come from the study's schedule of each policy's name."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from boundcheck.model.dataspace import make_posterior
-from boundcheck.model.priors import GPPrior
 from boundcheck.papers.et_gp_ucb.et_gp_ucb import block_posterior
-from boundcheck.papers.et_gp_ucb.tv_gp_ucb import OracleTVGPUCB
 from boundcheck.papers.et_gp_ucb.world import reset_period
-from boundcheck.policies.base import Policy, RunContext
+from boundcheck.policies.base import RunContext
 from boundcheck.policies.ucb import UCBPolicy
 from boundcheck.utils.validation import check_int, check_unit_interval
 
-__all__ = ["RGPUCB", "RGPUCBAfter", "TVGPUCB", "bogunovic_period"]
+__all__ = ["RGPUCB", "RGPUCBAfter", "bogunovic_period"]
 
 
 #: N = ⌈min{T, 12 ε^{−1/4}}⌉ (Bogunovic et al. 2016, Prop. 4.1); N = T at ε = 0 — the world's one definition
@@ -36,7 +20,14 @@ bogunovic_period = reset_period
 
 
 class RGPUCB(UCBPolicy):
-    """R-GP-UCB with a fixed reset period (see the module docstring)."""
+    """R-GP-UCB: GP-UCB on the time-invariant posterior whose data are forgotten every N steps,
+    N = ⌈min{T, 12 ε^{−1/4}}⌉ (Prop. 4.1) from the true or an assumed ε, or a given N (Fig. 2 d: 68)::
+
+        for t = 1..T:
+            if t > 1 and (t − 1) mod N = 0:  D ← ∅          # before x_t is chosen [PROPOSED, ledger R_reset]
+            x_t = argmax_x μ_D(x) + √β_t σ_D(x);   D ← D ∪ {(x_t, y_t)}
+
+    Blocks are {1..N}, {N+1..2N}, …; unlike ET-GP-UCB nothing is carried over."""
 
     name = "r_gp_ucb_tv"
     label = "R-GP-UCB"
@@ -111,40 +102,3 @@ class RGPUCBAfter(RGPUCB):
         if self._due:
             self.model.reset()
         self.model.condition(action[:, 0], y[:, 0])
-
-
-class TVGPUCB(OracleTVGPUCB):
-    """TV-GP-UCB told the true ε (the default) or an assumed one (see the module docstring)."""
-
-    name = "tv_gp_ucb"
-    label = "TV-GP-UCB"
-    role = "baseline"
-    description = "time-varying GP-UCB (Bogunovic et al. 2016): exact posterior of the ε chain with a told ε"
-    records = frozenset({"mu", "sigma", "ucb", "width", "eps_told"})
-
-    def __init__(self, eps: float | None = None, name: str = "tv_gp_ucb", label: str = "TV-GP-UCB") -> None:
-        self.eps = None if eps is None else check_unit_interval("eps", eps)
-        self.name, self.label = name, label
-
-    def start(self, ctx: RunContext) -> None:
-        Policy.start(self, ctx)
-        model = ctx.candidates[0]
-        if self.eps is not None:
-            eps = self.eps
-        elif "tv_eps" in ctx.schedules:
-            eps = float(ctx.schedules["tv_eps"][0])
-        else:
-            eps = float(ctx.truth.eps)
-        if eps != model.eps:
-            model = GPPrior(f"{model.name}, told ε = {eps:g}", model.mean, model.K, eps)
-        self.eps_told = eps
-        self.posterior = make_posterior([model], ctx.noise_var, ctx.runs, max_data=ctx.horizon)
-        self.truth_prior = 0
-        self.width = ctx.schedule(self.name)
-        self._rows = np.arange(ctx.runs)
-
-    def width_at(self, t: int) -> float:
-        return self.width[t]  # its own schedule (the oracle's is the study's β)
-
-    def step_records(self, t, action, mu, sd, score) -> dict[str, np.ndarray]:
-        return {"eps_told": np.full(self._rows.size, self.eps_told)}
