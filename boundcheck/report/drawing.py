@@ -189,6 +189,10 @@ def start(ctx, out: Path, *, head: float = TEXT_COST, executor=None, workers: in
     out.mkdir(parents=True, exist_ok=True)
     if executor is None:
         executor = runtime.idle_pool()
+    from ..utils.switches import startup_off
+
+    if startup_off("drawing"):
+        executor = None
     n = 0 if executor is None else _spare_workers(executor) if workers is None else workers
     if "matplotlib.backends.backend_agg" not in sys.modules:
         head += IMPORT_COST

@@ -46,6 +46,13 @@ def encode_png(rgba, dpi: float | None = None, level: int = 1) -> bytes:
 
 def write_png(path: Path, rgba, dpi: float | None = None) -> Path:
     """Write :func:`encode_png` of ``rgba`` to ``path``."""
+    from ..utils.switches import startup_off
+
+    if startup_off("png"):  # Pillow, as matplotlib's print_png writes it
+        from PIL import Image
+
+        Image.fromarray(np.asarray(rgba)).save(path, format="png", dpi=(dpi, dpi) if dpi else None)
+        return Path(path)
     Path(path).write_bytes(encode_png(rgba, dpi))
     return Path(path)
 

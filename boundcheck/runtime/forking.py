@@ -74,7 +74,9 @@ def enabled() -> bool:
     """Whether study tasks run in forked children here: Linux, fork available, not switched off."""
     import multiprocessing
 
-    return (start_method().value == "fork" and sys.platform.startswith("linux")
+    from ..utils.switches import startup_off
+
+    return (start_method().value == "fork" and not startup_off("fork") and sys.platform.startswith("linux")
             and "fork" in multiprocessing.get_all_start_methods())
 
 

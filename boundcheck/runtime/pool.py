@@ -102,7 +102,10 @@ def pool(workers: int):
 
     with _lock:
         cfg = pool_config()
-        _start_trackers()
+        from ..utils.switches import startup_off
+
+        if not startup_off("tracker"):
+            _start_trackers()
         _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
         _size = workers
         return _executor

@@ -41,5 +41,9 @@ def register(stage: str, *modules: str) -> None:
 
 def registered(stage: str) -> tuple[str, ...]:
     """What is registered for ``stage`` (empty when nothing that registers was imported)."""
+    from ..utils.switches import startup_off
+
+    if startup_off("warmup"):
+        return ()
     with _lock:
         return tuple(_registry[stage])

@@ -532,7 +532,9 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     runs_left = sum(len(ids) for task in plan for _, ids in task)
     big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
     later: list[str] = []
-    if workers > 1 and options.backend != "threading" and not big:
+    from ..utils.switches import startup_off
+
+    if workers > 1 and options.backend != "threading" and not big and not startup_off("warmup"):
         # the parent waits for the workers at the end: pay the summary's and the reports' imports then (not in
         # a big study: there they are negligible, and the workers' memory is what matters)
         later = ["pyarrow.parquet"]
@@ -634,6 +636,8 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     Results do not depend on who simulates which runs in which batch."""
     from collections import deque
 
+    from ..utils.switches import startup_off
+
     todo = deque(plan)
     take = threading.Lock()
     errors: list[BaseException] = []
@@ -650,7 +654,7 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 if not todo:
                     return
                 task = todo.popleft()
-            if first and int(len(task) * LATE_SHARE):
+            if first and int(len(task) * LATE_SHARE) and not startup_off("late"):
                 task = trimmed(task)
                 if stop.is_set():  # interrupted (or a failure elsewhere) while the worker warmed up: send nothing
                     return

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ..errors import BoundcheckError
 
-__all__ = ["EnvSwitch"]
+__all__ = ["EnvSwitch", "STARTUP_PIECES", "startup_off"]
 
 
 class EnvSwitch:
@@ -42,3 +42,14 @@ class EnvSwitch:
                 os.environ.pop(self.env, None)
             else:
                 os.environ[self.env] = old_env
+
+
+#: the start-up pieces :func:`startup_off` knows (benchmarks/bench_study.py --startup switches each off in turn)
+STARTUP_PIECES = ("fork", "warmup", "late", "drawing", "png", "tracker")
+_STARTUP_OFF = frozenset(p.strip() for p in os.environ.get("BOUNDCHECK_STARTUP_OFF", "").split(",") if p.strip())
+
+
+def startup_off(piece: str) -> bool:
+    """Whether the start-up piece ``piece`` is switched off by ``BOUNDCHECK_STARTUP_OFF`` (comma-separated names
+    of :data:`STARTUP_PIECES`, read once at import): only for measuring what each piece saves."""
+    return piece in _STARTUP_OFF
