@@ -13,8 +13,7 @@ Pool (:mod:`boundcheck.runtime.pool`)
     ``idle_pool()``: the running pool or None (never starts one). ``spare_workers()``: how many of its workers
     may work while the parent works. ``preload(obj)``, ``import_in_workers(*modules)``,
     ``submit_to_each_worker(fn, *args)``: one task per idle worker, not waited for. ``import_in_background(
-    *modules)``: a daemon thread of this process. ``wait_warm(timeout)``: until the warm-ups sent so far are
-    done. ``shutdown()``: stop the pool now, without a traceback and without a worker left behind (every early
+    *modules)``: a daemon thread of this process. ``shutdown()``: stop the pool now, without a traceback and without a worker left behind (every early
     exit of the command line ends with it).
 Forked children (:mod:`boundcheck.runtime.forking`)
     ``forking.enabled()``: whether a study's worker share runs in children forked from the warm parent (Linux;
@@ -53,7 +52,6 @@ from .pool import (
     shutdown,
     spare_workers,
     submit_to_each_worker,
-    wait_warm,
     watch_parent,
 )
 from .warmup import register, registered
@@ -61,4 +59,4 @@ from .warmup import register, registered
 __all__ = ["NO_MEMMAP", "ONE_THREAD", "ParentInfo", "watch_parent", "pool", "pool_config", "pool_workers", "pool_size",
            "prewarm", "preload", "submit_to_each_worker", "import_in_workers", "import_in_background",
            "import_modules", "idle_pool", "spare_workers", "shutdown", "register", "registered", "DiskCache",
-           "cache", "cache_root", "key_file", "wait_warm", "forking"]
+           "cache", "cache_root", "key_file", "forking"]

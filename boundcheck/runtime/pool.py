@@ -39,8 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "tracker_log", "POLL", "ParentInfo", "watch_parent",
            "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers",
-           "import_in_background", "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules",
-           "wait_warm"]
+           "import_in_background", "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules"]
 
 #: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
 #: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
@@ -102,75 +101,71 @@ def pool(workers: int):
 
     with _lock:
         cfg = pool_config()
-        from ..utils.switches import startup_off
-
-        if not startup_off("tracker"):
-            _start_trackers()
-        _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
+        with _stderr_on_tracker_log():  # loky's resource tracker starts with the executor's first semaphore
+            _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
         _size = workers
         return _executor
 
 
 TRACKER_LOG = "resource-tracker.log"  # in $BOUNDCHECK_LOG_DIR, else <tmp>/boundcheck-logs (as the crash logs)
-_trackers_started = False
+_tracker_routed = False
 
 
 def tracker_log() -> str:
-    """The file the resource trackers of the pool write to (:func:`_start_trackers`)."""
+    """The file the pool's resource tracker writes to (:func:`_stderr_on_tracker_log`)."""
     import tempfile
 
     folder = os.environ.get("BOUNDCHECK_LOG_DIR") or os.path.join(tempfile.gettempdir(), "boundcheck-logs")
     return os.path.join(folder, TRACKER_LOG)
 
 
-def _start_trackers() -> None:
-    """Start multiprocessing's and loky's resource trackers (once per process, before the first worker) with their
-    stderr on :func:`tracker_log`, appended to.
+@contextlib.contextmanager
+def _stderr_on_tracker_log():
+    """File descriptor 2 on :func:`tracker_log` (appended to) while the first pool of this process is made.
 
-    Why: a tracker is a process of its own that outlives a parent killed by SIGKILL; it then removes what the parent
-    had registered (the pool's semaphores, joblib's empty temporary folder) and reports each as "leaked" on the
-    stderr it inherited, that is on the user's terminal after the command has gone (issue 25: no resource-tracker
-    warning on any exit path). Its report goes to the log instead, where the tests read it: on every other exit
-    the log must stay free of "leaked" (tests/test_pool_exit.py, tests/early_exits.py). A tracker already running
-    (started by other code in this process) is left as it is; if the log cannot be opened, the trackers start as
-    loky would start them. Public API only: both modules' ``ensure_running``; the trackers inherit file
-    descriptor 2, so it points at the log for the moment they are started."""
-    global _trackers_started
-    if _trackers_started or os.name != "posix":
+    Why: the resource trackers (loky's, started with the pool's first semaphore, and multiprocessing's, started
+    here) are processes of their own that inherit fd 2 and outlive a parent killed by SIGKILL; a tracker then
+    removes what the parent registered and reports each as "leaked" on that stderr, i.e. on the user's terminal
+    after the command has gone. Started with fd 2 on the log, they report there (tests/test_pool_exit.py reads
+    it). Public API only: the trackers start as loky and multiprocessing start them; one already running is left
+    as it is; if the log cannot be opened, nothing changes. The workers start later (on the first task), with the
+    real stderr."""
+    global _tracker_routed
+    if _tracker_routed or os.name != "posix":
+        yield
         return
-    _trackers_started = True
+    _tracker_routed = True
     import sys
 
-    path = tracker_log()
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        os.makedirs(os.path.dirname(tracker_log()), mode=0o700, exist_ok=True)
+        fd = os.open(tracker_log(), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     except OSError:
+        yield
         return
     try:
         saved = os.dup(2)
-    except OSError:  # no stderr at all (a daemon): nothing to keep the trackers off
+    except OSError:  # no stderr at all (a daemon): nothing to keep the tracker off
         os.close(fd)
+        yield
         return
+    # the tracker must outlive the command: never ended with the processes a user's code left behind
+    before = processes.children() if processes.watching() else None
     try:
         with contextlib.suppress(Exception):
             sys.stderr.flush()
         os.dup2(fd, 2)
-        # the trackers must outlive the command: never ended with the processes a user's code left behind
-        before = processes.children() if processes.watching() else None
-        with contextlib.suppress(Exception):  # no tracker now: loky starts them itself, on the inherited stderr
-            from multiprocessing import resource_tracker as mp_tracker
+        with contextlib.suppress(Exception):  # multiprocessing's, which the workers' start would start later
+            from multiprocessing import resource_tracker
 
-            from joblib.externals.loky.backend import resource_tracker as loky_tracker
-
-            mp_tracker.ensure_running()
-            loky_tracker.ensure_running()
-        if before is not None:
-            processes.spare(processes.children() - before)
+            resource_tracker.ensure_running()
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(fd)
+        if before is not None:
+            processes.spare(processes.children() - before)
 
 
 def _track(fut: Future) -> None:
@@ -214,17 +209,6 @@ def preload(obj) -> None:
     """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
     for: their first task then finds the classes defined and starts at once. No-op without a pool."""
     submit_to_each_worker(_identity, obj)
-
-
-def wait_warm(timeout: float | None = None) -> bool:
-    """Wait (at most ``timeout`` seconds) until the warm-ups sent to the pool so far are done (its workers have
-    imported the engine and unpickled a preloaded study); whether they are. A warm-up that failed counts as done
-    (the task sent next reports the problem)."""
-    from concurrent.futures import wait
-
-    with _lock:
-        futures = [f for f in _futures if not f.done()]
-    return not futures or not wait(futures, timeout=timeout).not_done
 
 
 def import_modules(modules: tuple[str, ...] | list[str]) -> int:
@@ -326,7 +310,7 @@ def _reap_workers(grace: float) -> None:
     from multiprocessing.connection import wait
 
     with contextlib.suppress(Exception):  # a clean-up: whatever is left dies with this process (watch_parent)
-        workers = [p for p in multiprocessing.active_children() if type(p).__module__.startswith(_LOKY)]
+        workers = [p for p in multiprocessing.active_children() if type(p).__name__ == _LOKY_PROCESS]
         deadline = time.monotonic() + grace
         while workers and time.monotonic() < deadline:
             wait([p.sentinel for p in workers], timeout=max(0.0, deadline - time.monotonic()))
@@ -335,4 +319,4 @@ def _reap_workers(grace: float) -> None:
             p.kill()
 
 
-_LOKY = "joblib.externals.loky"  # the module of loky's process class (joblib vendors loky)
+_LOKY_PROCESS = "LokyProcess"  # the class of loky's worker processes (by name: its module is joblib's own)

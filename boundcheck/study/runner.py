@@ -23,7 +23,6 @@ import errno
 import os
 import platform
 import shutil
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +39,8 @@ from ..runtime import ParentInfo, watch_parent
 from ..utils import usercode
 from .engine import simulate
 from .progress import ProgressMonitor, StepReporter
+from .shipping import check_picklable, holds_user_code, ship_by_value, stop_stuck
+from .shipping import death as _death
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
 from .summary import settled, summarize
@@ -246,96 +247,6 @@ def plan_tasks(spec: StudySpec, todo: list[int], workers: int) -> list[list[tupl
     return tasks
 
 
-def _ship_by_value(spec: StudySpec) -> None:
-    """Policies (and their modules) that are not part of an installed package travel by value, so that a
-    worker process does not need to import the user's file or test module by name."""
-    modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
-               for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
-    for name in list(modules):  # modules a user's policy file imported from its own folder
-        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
-    picklers = []
-    with contextlib.suppress(ImportError):
-        from joblib.externals import cloudpickle as jcp
-
-        picklers.append(jcp)
-    with contextlib.suppress(ImportError):
-        import cloudpickle
-
-        picklers.append(cloudpickle)
-    for name in modules:
-        mod = sys.modules.get(name)
-        if mod is None or name.split(".")[0] in ("boundcheck", "theory") or name == "__main__":
-            continue
-        file = getattr(mod, "__file__", None)
-        if isinstance(file, str) and usercode.installed(file) and usercode.importable(name, file):
-            continue  # an installed package: imported by name there (a user's file below a prefix still travels)
-        for cp in picklers:
-            with contextlib.suppress(ValueError, AttributeError):
-                cp.register_pickle_by_value(mod)
-
-
-def check_picklable(spec: StudySpec) -> None:
-    """Pickle here, as sending them to a worker process does, the policies of the study that hold user code: one
-    that cannot travel (its class refers to a lock, an open file, a module too deep to copy) is one line naming
-    the policy and the object that failed, in this process (exit 2), never a worker that "ended unexpectedly"."""
-    from ..policies import _cloudpickle
-
-    dumps = _cloudpickle().dumps
-    for p in spec.policies:
-        users = [obj for obj in (p.factory, *p.kwargs.values())
-                 if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory")]
-        if not users:
-            continue
-        try:
-            dumps(p)
-        except (Exception, RecursionError) as exc:  # noqa: BLE001 - whatever the pickler raised: named, one line
-            detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            part = next(filter(None, (_unpicklable_part(obj, dumps) for obj in users)), "")
-            raise UserCodeError(f"policy {p.name!r} cannot be sent to the worker processes: pickling it failed in "
-                                f"this process ({detail}){f'; the object that fails: {part}' if part else ''}"
-                                ) from None
-
-
-def _unpicklable_part(obj, dumps, depth: int = 3) -> str:
-    """The innermost part of a user's class, function or module ``obj`` that fails to pickle on its own (an
-    attribute, or a global a function refers to), as ``P.ask → global _LOCK (a lock)``; "" when none is found."""
-    import inspect
-    import types
-
-    def failing(value) -> bool:
-        try:
-            dumps(value)
-        except (Exception, RecursionError):  # noqa: BLE001 - any failure counts
-            return True
-        return False
-
-    if depth == 0 or not failing(obj):
-        return ""
-    parts: list[tuple[str, object]] = []
-    if isinstance(obj, types.ModuleType):
-        parts = [(f"{obj.__name__}.{k}", v) for k, v in vars(obj).items() if not k.startswith("__")]
-    else:
-        members = vars(obj).items() if isinstance(obj, type) else [(getattr(obj, "__name__", "?"), obj)]
-        for key, value in members:
-            fn = getattr(value, "__func__", value)  # staticmethod, classmethod
-            label = f"{obj.__qualname__}.{key}" if isinstance(obj, type) else getattr(obj, "__qualname__", key)
-            if inspect.isfunction(fn):
-                names = set(fn.__code__.co_names)
-                names.update(n for c in fn.__code__.co_consts if inspect.iscode(c) for n in c.co_names)
-                parts += [(f"{label} → global {n}", fn.__globals__[n]) for n in sorted(names) if n in fn.__globals__]
-            elif isinstance(obj, type) and not key.startswith("__"):
-                parts.append((label, value))
-    for label, value in parts:
-        if value is obj or not failing(value):
-            continue
-        if isinstance(value, type | types.FunctionType | types.ModuleType):
-            inner = _unpicklable_part(value, dumps, depth - 1)
-            if inner:
-                return f"{label} → {inner}"
-        return f"{label} (a {type(value).__module__}.{type(value).__qualname__})"
-    return ""
-
-
 def forks_workers(spec: StudySpec, options: RunOptions) -> bool:
     """Whether the study's worker share runs in children forked from this process
     (:mod:`boundcheck.runtime.forking`) rather than in loky's pool: the loky backend with more than one process,
@@ -349,7 +260,7 @@ def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
     """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.runtime.preload`):
     unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
     process still prepares. User classes are registered to travel by value first."""
-    _ship_by_value(spec)
+    ship_by_value(spec)
     runtime.preload((spec, inst))
 
 
@@ -454,7 +365,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 if on_chunk:
                     on_chunk(len(done), cur.n_chunks)
                 if len(done) < cur.n_chunks:
-                    _ship_by_value(cur)
+                    ship_by_value(cur)
                     check_picklable(cur)  # user code runs in worker processes on every backend
                     if not backend_ready:
                         stack.enter_context(_backend(options))
@@ -629,36 +540,23 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     it is (a one-line error for the command line); every task finished before an error or an interruption is
     stored first.
 
-    A worker's first task is sent once the worker is warm (:func:`~boundcheck.runtime.wait_warm`: the engine
-    imported, the study unpickled); when that comes late (:data:`LATE_AFTER`) while this process simulates and no
-    other task is left, the task's last :data:`LATE_SHARE` goes back to whoever is free first (a default verify:
-    5 chunks here, 3 in the worker that started ≈ 0.6 s late, instead of 4 and 4). Every worker still gets a task.
     Results do not depend on who simulates which runs in which batch."""
     from collections import deque
-
-    from ..utils.switches import startup_off
 
     todo = deque(plan)
     take = threading.Lock()
     errors: list[BaseException] = []
     stop = threading.Event()
-    since: list[float] = []  # when this process started the task it simulates now (empty: none)
     # children forked from this warm process start at once; loky's fresh workers were started by the api's
-    # prewarm and may still be importing (the first task then waits for them: trimmed)
+    # prewarm and may still be importing (their first task then waits for them)
     executor = (runtime.forking.executor(workers - 1) if runtime.forking.enabled() else runtime.pool(workers - 1))
 
     def feed() -> None:
-        first = True
         while not stop.is_set():
             with take:
                 if not todo:
                     return
                 task = todo.popleft()
-            if first and int(len(task) * LATE_SHARE) and not startup_off("late"):
-                task = trimmed(task)
-                if stop.is_set():  # interrupted (or a failure elsewhere) while the worker warmed up: send nothing
-                    return
-            first = False
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
                 record(results)
@@ -666,20 +564,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 errors.append(exc)
                 stop.set()
                 return
-
-    def trimmed(task):
-        """A worker's first task, sent once the worker is warm: when that is later than :data:`LATE_AFTER` into
-        this process's own task and nothing else is left, its last :data:`LATE_SHARE` goes back for whoever is free
-        first (this process looks for work again after its task, so what goes back is always taken)."""
-        deadline = time.monotonic() + WARM_WAIT  # polled: an interrupted study does not wait for the warm-up
-        while not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
-            pass
-        with take:
-            cut = int(len(task) * LATE_SHARE)
-            if not todo and since and time.perf_counter() - since[0] > LATE_AFTER:
-                todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
-                task = task[:len(task) - cut]
-        return task
 
     feeders = [threading.Thread(target=feed, name=f"boundcheck-feed-{i}", daemon=True) for i in range(workers - 1)]
     for th in feeders:
@@ -690,11 +574,7 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 if not todo:
                     break
                 task = todo.pop()
-                since[:] = [time.perf_counter()]
-            try:
-                record(run_task(spec, inst, task, reporter(task)))
-            finally:
-                since.clear()
+            record(run_task(spec, inst, task, reporter(task)))
         if later and not errors:
             # nothing left for this process: the summary's and the reports' imports while the workers finish
             runtime.import_in_background(*later).join()
@@ -711,16 +591,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
         th.join()
     if errors:
         raise errors[0]
-
-
-def holds_user_code(spec: StudySpec) -> bool:
-    """Whether a policy of the study is code from outside boundcheck (a user's file or module): its calls are
-    then sandboxed (:mod:`boundcheck.utils.usercode`) and, on loky, run in child processes only."""
-    for p in spec.policies:
-        for obj in (p.factory, *p.kwargs.values()):
-            if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory"):
-                return True
-    return False
 
 
 def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, record,
@@ -746,7 +616,7 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
                 running[executor.submit(run_task, spec, inst, task, reporter(task), parent, child)] = task
             done, _ = wait(running, timeout=WATCH_EVERY, return_when=FIRST_COMPLETED)
             if not done:
-                _watchdog(executor, sandbox, stuck)
+                stop_stuck(executor, sandbox, stuck)
                 continue
             for fut in done:
                 running.pop(fut)
@@ -772,64 +642,6 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
-#: the part of its first task a late worker hands back when nothing else is left (:func:`_simulate_beside_pool`).
-#: A worker's start-up (its imports, the study unpickled) ends ≈ 0.6 s after the parent started simulating on
-#: the reference machine, half of a default verify's 100-run task: with the whole task it would finish alone,
-#: long after the parent.
-LATE_SHARE = 0.25
-#: seconds the parent has simulated its task when a worker is warm, from which the worker is late.
-#: Leaving part of the task pays when the worker is later than that part takes (one chunk of 25 runs and a
-#: batch's overhead: ≈ 0.3 s for pe_gp_ucb at T = 200), and costs one batch's overhead otherwise
-LATE_AFTER = 0.3
-WARM_WAIT = 60.0  # seconds a feeder waits for its worker's warm-up before sending a task anyway
-STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
-
-
-def _watchdog(executor, sandbox: usercode.SandboxConfig, stuck: list[str]) -> None:
-    """Stop (SIGKILL) a worker whose marker has named the same user call for longer than the time limit plus
-    :data:`STUCK_GRACE`: a call stuck where SIGALRM cannot interrupt it (inside one C routine, or one that
-    ignores the signal). Only the executor's own processes are ever stopped."""
-    if not sandbox.timeout or not sandbox.markers or stuck:
-        return
-    import multiprocessing
-    import signal
-
-    # this process's children (public API; the loky workers among them): a marker names a worker's pid
-    pids = {p.pid for p in multiprocessing.active_children()}
-    now = time.time()
-    for pid in pids:
-        f = Path(sandbox.markers) / str(pid)
-        try:
-            if now - f.stat().st_mtime <= sandbox.timeout + STUCK_GRACE:
-                continue
-            text = f.read_bytes().decode("utf-8", "replace").strip()
-        except OSError:
-            continue
-        if text:
-            stuck.append(text)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            return
-
-
-def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException) -> UserCodeError:
-    """The one line for a worker that ran user code and died (or failed outside a user call)."""
-    import re
-
-    where = usercode.last_call(sandbox.markers) if sandbox.markers else None
-    codes = re.search(r"exit codes? of the workers (?:are|is) \{([^}]*)\}", str(exc))  # loky's wording
-    how = "exit code " + re.sub(r"EXIT\((-?\d+)\)", r"\1", codes.group(1)) if codes else type(exc).__name__
-    if where is None:
-        names = ", ".join(repr(p.name) for p in spec.policies)
-        if type(exc).__name__ == "PicklingError":  # failed here, sending the task: no process ended
-            cause = [ln for ln in str(exc.__cause__ or "").splitlines()  # loky: the pickler's traceback, as text
-                     if ln.strip() and ln.strip() != '"""']
-            detail = cause[-1] if cause else f"{type(exc).__name__}: {exc}".splitlines()[0]
-            return UserCodeError(f"the policies ({names}) could not be sent to the worker processes: pickling "
-                                 f"failed in this process ({detail})")
-        return UserCodeError(f"the process running the policies ({names}) ended unexpectedly ({how})")
-    return UserCodeError(f"{where}: the process running it ended ({how}: os._exit, a crash or a signal in the "
-                         "policy's code)")
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:
