@@ -1,4 +1,4 @@
-"""The runtime's worker pool stops without a traceback and without leaving a worker behind (issue 23): on
+"""The runtime's worker pool stops without a traceback and without leaving a worker behind: on
 ``runtime.shutdown()`` (the command line's every exit), on the parent's death (SIGKILL: no exit handler runs),
 and on the early exits of ``verify --jobs 2`` (bad input, not applicable, interrupt; tests/early_exits.py runs
 100 of each with ``--repeat 100``). A caller of ``cli.main(argv)`` in the same process keeps its warm pool."""
@@ -137,7 +137,7 @@ def test_a_script_that_calls_main_keeps_its_own_exit(tmp_path):
 
 
 def test_large_arrays_leave_no_file_and_no_resource_tracker_warning(tmp_path):
-    """Issue 25: arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
+    """Arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
     leave no file in /dev/shm and no "leaked file objects" warning at exit, with or without ``shutdown()``
     (neither on stderr nor in the resource trackers' log, runtime.tracker_log)."""
     code = """
@@ -167,7 +167,7 @@ import os; print(os.getpid())
 
 
 def test_a_parent_killed_by_sigkill_leaves_no_tracker_warning_on_the_terminal(tmp_path):
-    """Issue 25, SIGKILL: the resource trackers outlive the parent, remove what it registered (the pool's
+    """SIGKILL: the resource trackers outlive the parent, remove what it registered (the pool's
     semaphores, joblib's empty folder in /dev/shm) and report it in their log (runtime.tracker_log), not on the
     stderr the user sees; no worker is alive 2 s later and no folder of the parent is left in /dev/shm."""
     code = """

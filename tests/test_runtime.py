@@ -1,4 +1,4 @@
-"""boundcheck.runtime (issue 23): importing it has no effect, the warm-up registry, the on-disk cache."""
+"""boundcheck.runtime: importing it has no effect, the warm-up registry, the on-disk cache."""
 
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it e
 #: joblib's memmapping options for the pool: arrays travel pickled, never through files in /dev/shm. joblib's
 #: executor would dump every array over 1 MB to a temporary folder whose files it only cleans when joblib's own
 #: ``Parallel`` ends (a private call): tasks submitted directly left them to loky's resource tracker, which
-#: warned of "leaked file objects" at exit (issue 25), and a killed parent left the folder behind. The arrays
+#: warned of "leaked file objects" at exit, and a killed parent left the folder behind. The arrays
 #: a task carries (a study's instance: kernel roots of ≤ a few MB) cost milliseconds to pickle, against seconds
 #: per chunk; with two to a few workers a shared read-only copy saves nothing worth the files.
 NO_MEMMAP = {"max_nbytes": None}

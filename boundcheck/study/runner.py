@@ -549,7 +549,12 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     stop = threading.Event()
     # children forked from this warm process start at once; loky's fresh workers were started by the api's
     # prewarm and may still be importing (their first task then waits for them)
-    executor = (runtime.forking.executor(workers - 1) if runtime.forking.enabled() else runtime.pool(workers - 1))
+    if runtime.forking.enabled():
+        from ..policies import _cloudpickle
+
+        executor = runtime.forking.executor(workers - 1, _cloudpickle().dumps)  # a study holds lambdas
+    else:
+        executor = runtime.pool(workers - 1)
 
     def feed() -> None:
         while not stop.is_set():

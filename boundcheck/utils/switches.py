@@ -22,7 +22,7 @@ class EnvSwitch:
     def __init__(self, env: str, choices: tuple[str, ...], default: str, what: str) -> None:
         self.env, self.choices, self.what = env, choices, what
         self.value = os.environ.get(env, default)
-        if self.value not in choices:  # a typo must not silently mean the default (issue 25: "bogus" meant "fast")
+        if self.value not in choices:  # a typo must not silently mean the default
             raise BoundcheckError(f"environment variable {env}={self.value!r}: unknown {what}; choose "
                                   f"{', '.join(choices)} (or unset it: {default})")
 
