@@ -169,12 +169,7 @@ def fixed_costs(repeat: int, tmp: Path) -> dict:
 #: what each start-up piece does (the pieces boundcheck.utils.switches.STARTUP_PIECES names)
 PIECES = {
     "fork": "the study's worker share in children forked from the warm parent (else loky's fresh interpreters)",
-    "warmup": "registered imports ahead of need: the parent's report imports while its worker finishes, the "
-              "workers' figure imports, a loky pool's engine import",
-    "late": "a loky worker that is warm late hands the last quarter of its first task back",
     "drawing": "the report's figures split between the parent and the idle worker",
-    "png": "the report's own PNG writer (RGB, zlib level 1) instead of Pillow's",
-    "tracker": "the resource trackers started with their stderr on a log file",
 }
 
 

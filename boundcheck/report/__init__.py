@@ -11,26 +11,14 @@ Both formats open with the same line: the theory status (an out-of-theory run sa
 verdict. Nothing is simulated or recomputed here: the numbers come from ``summary.json``, the chunk
 tables and ``gamma.parquet``, the formulas from the theory layer's sympy expressions.
 
-Importing the package registers the reports' warm-ups with the runtime (:mod:`boundcheck.runtime.warmup`),
-names only, nothing imported: a study whose reports follow has its parent import the text's libraries and warm
-up matplotlib (fonts, the mathtext parser: :func:`boundcheck.report.figures.warm_up`) while it waits for the
-workers, and the idle workers import the figures' libraries before they draw their share
-(:mod:`boundcheck.report.drawing`).
+After a parallel study the idle worker draws part of the figures (:mod:`boundcheck.report.drawing`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .. import runtime
-
 __all__ = ["write_reports"]
-
-# the parent's, once its own tasks are done (measured: warming the workers with it too delays the figures they
-# draw); the workers' then only import
-runtime.register("parent", "boundcheck.report.figures:warm_up", "boundcheck.report.html", "boundcheck.report.latex",
-                 "latex2mathml.converter")
-runtime.register("workers", "matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
 
 
 def write_reports(results_dir: Path, out_dir: Path) -> dict[str, Path]:

@@ -197,7 +197,8 @@ def start(ctx, out: Path, *, head: float = TEXT_COST, executor=None, workers: in
     if "matplotlib.backends.backend_agg" not in sys.modules:
         head += IMPORT_COST
     costs = estimate_costs(ctx)
-    return Drawing(ctx, out, split(costs, n, head), executor if n else None)
+    # a forked worker has not imported matplotlib (the parent had not when it forked): it does so first
+    return Drawing(ctx, out, split(costs, n, head, WORKER_COST + IMPORT_COST), executor if n else None)
 
 
 def make_figures(ctx, out: Path) -> list[FigureInfo]:

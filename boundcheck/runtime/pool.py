@@ -1,25 +1,17 @@
-"""The loky worker pool: started early, with BLAS on one thread, reused for every task of a command, and stopped
-without a traceback and without leaving a worker behind.
+"""The loky worker pool: started on demand with BLAS on one thread, reused for every task of a command, and
+stopped without a traceback and without leaving a worker behind. Public joblib/loky API only.
 
-With ``--jobs J`` (loky) the parent process simulates too, beside J − 1 worker processes: a worker is a fresh
-interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU) before its first task,
-which the parent, already warm, does not pay. :func:`prewarm` starts the pool and has the workers import what
-the higher layers registered (:mod:`boundcheck.runtime.warmup`) as soon as a command knows it will run in
-parallel (not waited for: it overlaps the parent's own imports); :func:`pool` returns that same pool to the
-study. This module imports nothing heavy itself (the CLI calls it before the engine).
+With ``--jobs J`` the parent simulates beside J − 1 workers; where they are loky's fresh interpreters (not forked,
+:mod:`boundcheck.runtime.forking`) :func:`prewarm` starts them as soon as the input is validated, so that their
+imports overlap the parent's set-up. The pool is the one this module started (never read back from loky's
+globals): :func:`idle_pool` and :func:`shutdown` never start one and never see another's. This module imports
+nothing heavy itself (the CLI calls it before the engine).
 
-Only public joblib/loky API is used. The pool is the one this module started (kept here, never read back from
-loky's module globals), so :func:`idle_pool` and :func:`shutdown` never start one and never see a pool that
-someone else started.
-
-Stopping. loky's ``shutdown(kill_workers=True)`` empties the executor's table of pending work while its manager
-thread may still be handing the same work ids to the workers; it then dies with a ``KeyError`` traceback (seen
-with ``--jobs 2`` on early exits: a warm-up submitted a moment before the command gave up). :func:`shutdown`
-therefore cancels what has not started, asks loky for an orderly shutdown (no ``kill_workers``), and tells the
-workers to exit by removing a *stop token* (a folder every worker's watchdog looks at, :func:`watch_parent`):
-a busy worker exits within :data:`POLL` seconds instead of finishing its task, and the manager thread then
-winds down normally. A worker still starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The
-same watchdog ends a worker whose parent died (SIGTERM, SIGKILL: no exit handler runs there).
+Stopping: :func:`shutdown` cancels what has not started, asks loky for an orderly shutdown (``kill_workers``
+raced loky's manager thread into a ``KeyError`` traceback), and removes the *stop token*, a folder every
+worker's watchdog looks at (:func:`watch_parent`): a busy worker exits within :data:`POLL` seconds; one still
+starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The same watchdog ends a worker whose
+parent died (SIGTERM, SIGKILL: no exit handler runs there).
 """
 
 from __future__ import annotations
@@ -38,8 +30,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 __all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "tracker_log", "POLL", "ParentInfo", "watch_parent",
-           "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers",
-           "import_in_background", "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules"]
+           "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "idle_pool",
+           "pool_size", "spare_workers", "shutdown"]
 
 #: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
 #: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
@@ -175,25 +167,18 @@ def _track(fut: Future) -> None:
 
 
 def prewarm(jobs: int, backend: str = "loky") -> None:
-    """Start the ``jobs − 1`` loky workers and have each import what is registered for the ``"pool"`` stage
-    (:func:`boundcheck.runtime.warmup.register`), without waiting (no-op unless the loky backend runs with more
-    than one job)."""
-    from .warmup import registered
-
+    """Start the ``jobs − 1`` loky workers now, without waiting (no-op unless the loky backend runs with more than
+    one job): their interpreters start while this process sets the study up."""
     n = pool_workers(jobs)
     if backend != "loky" or n < 1:
         return
-    with contextlib.suppress(Exception):  # a warm-up only: the study starts (and reports) the pool itself
-        executor = pool(n)
-        modules = registered("pool")
-        for _ in range(n):
-            _track(executor.submit(import_modules, modules))
+    with contextlib.suppress(Exception):  # a head start only: the study starts (and reports) the pool itself
+        pool(n)
 
 
 def submit_to_each_worker(fn: Callable, *args) -> None:
-    """``fn(*args)`` once per worker of the running pool, or per child of the fork executor (no-op without
-    either), not waited for: a warm-up only."""
-    executor = idle_pool()
+    """``fn(*args)`` once per worker of the running pool (no-op without one), not waited for: a head start only."""
+    executor = _executor
     if executor is None:
         return
     with contextlib.suppress(Exception):
@@ -209,36 +194,6 @@ def preload(obj) -> None:
     """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
     for: their first task then finds the classes defined and starts at once. No-op without a pool."""
     submit_to_each_worker(_identity, obj)
-
-
-def import_modules(modules: tuple[str, ...] | list[str]) -> int:
-    """Import ``modules`` here; an entry ``"module:function"`` also calls ``function()`` of that module (a
-    warm-up, e.g. drawing a figure once). Errors are ignored: the real import reports any problem."""
-    import importlib
-
-    for name in modules:
-        mod, _, fn = name.partition(":")
-        try:
-            m = importlib.import_module(mod)
-            if fn:
-                getattr(m, fn)()
-        except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
-            pass
-    return os.getpid()
-
-
-def import_in_workers(*modules: str) -> None:
-    """Have the idle workers of the running pool import ``modules`` (one task per worker, not waited for)."""
-    if modules:
-        submit_to_each_worker(import_modules, modules)
-
-
-def import_in_background(*modules: str) -> threading.Thread:
-    """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
-    summary's and the reports' imports are then paid before the study ends, not after)."""
-    th = threading.Thread(target=import_modules, args=(modules,), name="boundcheck-imports", daemon=True)
-    th.start()
-    return th
 
 
 def idle_pool():

@@ -2,19 +2,16 @@
 complete, then summarised from the store.
 
 Workers receive the :class:`~boundcheck.study.spec.StudySpec` and the theorem instance as objects; a policy
-class defined in a user's file or test module is shipped by value (cloudpickle), so ``--jobs 2`` and a dask
-cluster run exactly what ``--jobs 1`` runs.
+from a user's file travels by value (:mod:`boundcheck.study.shipping`), so ``--jobs 2`` and a dask cluster run
+exactly what ``--jobs 1`` runs.
 
-Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``, 25
-by default): the unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task*
-is what one worker simulates at once: several consecutive chunks as one vectorised batch (few large batches pay
-the per-step overhead once; :func:`plan_tasks` sizes them from the runs left, the workers and memory). The worker
-splits the batch's tables back into its chunks and encodes each as parquet; the parent only hashes and writes
-the bytes. A run's results do not depend on the batch it was simulated in (position-exact blocked products,
-:func:`~boundcheck.model.sampling.rows_matmul`), so the stored chunks are bit-identical for any ``--jobs``,
-backend or batching, and a study extended to more runs reuses every stored chunk. The reference arithmetic
-(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task, as the
-first engine did."""
+Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``): the
+unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task* is several
+consecutive chunks simulated as one vectorised batch (:func:`plan_tasks` sizes them from the runs left, the
+workers and memory); the worker encodes each chunk as parquet, the parent only hashes and writes the bytes. A
+run's results do not depend on its batch (:func:`~boundcheck.model.sampling.rows_matmul`), so stored chunks are
+bit-identical for any ``--jobs``, backend or batching. The reference arithmetic
+(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task."""
 
 from __future__ import annotations
 
@@ -57,7 +54,7 @@ class RunOptions:
     backend: str = "loky"
     scheduler: str | None = None
     progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
-    report: bool = False  # reports follow the study: the parent may import their libraries while workers run
+    report: bool = False  # reports follow the study (the api says so; the run itself does not change)
     policy_timeout: float | None = None  # seconds per call into user code (None: utils.usercode's default)
 
 
@@ -167,8 +164,6 @@ def _bytes_per_run(spec: StudySpec) -> int:
     return int(A * (post * groups + 400 * T * sc.actions.K))
 
 
-# What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and
-# "workers"), not named here: this layer does not know the reports.
 #: dask configuration of the LocalCluster ``--backend dask`` starts. dask's nannies set MALLOC_TRIM_THRESHOLD_ in
 #: every worker (65536 by default), which turns off glibc's adaptive mmap threshold: each of a batch's large
 #: temporaries is then mapped and unmapped afresh, and the same task costs 1.4–1.5× the CPU (20× the page faults;
@@ -442,15 +437,6 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     plan = plan_tasks(spec, [c for c in range(total) if c not in done], workers)
     runs_left = sum(len(ids) for task in plan for _, ids in task)
     big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
-    later: list[str] = []
-    from ..utils.switches import startup_off
-
-    if workers > 1 and options.backend != "threading" and not big and not startup_off("warmup"):
-        # the parent waits for the workers at the end: pay the summary's and the reports' imports then (not in
-        # a big study: there they are negligible, and the workers' memory is what matters)
-        later = ["pyarrow.parquet"]
-        if options.report:
-            later += runtime.registered("parent")
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     lock = threading.Lock()
@@ -492,27 +478,23 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 # never in this process (not in its threads either): user code must not be able to end it
                 _simulate_in_children(spec, inst, plan, workers, parent, reporter, record, sandbox)
             elif options.backend == "loky" and workers > 1:
-                _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record, later)
+                _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record)
             else:  # dask: the tasks run in the cluster's worker processes, whose output goes to the log too
                 sandbox = replace(sandbox, capture_fds=True) if sandbox is not None else None
-                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later, sandbox)
+                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, sandbox)
     finally:
         with lock:
             closed = True
     manifest = store.require_manifest()
     manifest.setdefault("timing", {})["simulate_s"] = time.perf_counter() - start  # this run's simulation phase
     store.write_manifest(manifest)
-    if later and options.report and options.backend == "loky":
-        # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
-        # draw part of the report's figures (boundcheck.report.drawing)
-        runtime.import_in_workers(*runtime.registered("workers"))
     if options.backend == "loky" and big and workers > 1:  # (a study on one process has no workers to stop; the
         # pool may be running other studies: api._run_panels)
         runtime.shutdown()  # a big study: give the workers' memory back before the summary and reports
 
 
 def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, parent, reporter, record,
-                          later: list[str], sandbox: usercode.SandboxConfig | None = None) -> None:
+                          sandbox: usercode.SandboxConfig | None = None) -> None:
     """The tasks on joblib's backend (threads, a dask cluster, or this process alone with ``--jobs 1``)."""
     import joblib
 
@@ -520,19 +502,11 @@ def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, p
     # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing at
     # once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
     par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
-    results_iter = par(tasks)
-    # the background imports run only while this thread waits for the workers, and are joined before the
-    # summary (which parses sources: inspect.getsource for the study's fingerprints)
-    loader = runtime.import_in_background(*later) if later else None
-    try:
-        for results in results_iter:
-            record(results)
-    finally:
-        if loader is not None:
-            loader.join()
+    for results in par(tasks):
+        record(results)
 
 
-def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, record, later: list[str]) -> None:
+def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, record) -> None:
     """The tasks on ``workers − 1`` loky processes *and* this one: the pool takes tasks from the front of the plan,
     this process from the back, until none is left (a warm parent saves a worker's start-up and imports, and no
     core idles while the parent only waits). One feeder thread per worker submits a task, waits for it and
@@ -580,9 +554,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                     break
                 task = todo.pop()
             record(run_task(spec, inst, task, reporter(task)))
-        if later and not errors:
-            # nothing left for this process: the summary's and the reports' imports while the workers finish
-            runtime.import_in_background(*later).join()
     except BaseException:
         stop.set()  # the feeders submit nothing more; a task a worker finishes soon is still stored
         deadline = time.monotonic() + INTERRUPT_GRACE

@@ -1,6 +1,7 @@
-"""Process-wide switches backed by an environment variable (the posterior arithmetic, the posterior
-representation): read once at import, overridden for a block by a context manager that sets the variable too,
-so that worker processes started inside the block (which import afresh) make the same choice."""
+"""Process-wide switches backed by an environment variable, read once at import: the posterior arithmetic and
+representation (:class:`EnvSwitch`, overridden for a block by a context manager that sets the variable too, so
+that worker processes started inside the block make the same choice), and the start-up pieces a benchmark
+switches off (:func:`startup_off`)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,9 @@ class EnvSwitch:
                 os.environ[self.env] = old_env
 
 
-#: the start-up pieces :func:`startup_off` knows (benchmarks/bench_study.py --startup switches each off in turn)
-STARTUP_PIECES = ("fork", "warmup", "late", "drawing", "png", "tracker")
+#: the start-up pieces :func:`startup_off` knows, kept because each saves ≥ 10 % of a default verify's wall time
+#: (benchmarks/bench_study.py --startup switches each off in turn; docs/performance.md)
+STARTUP_PIECES = ("fork", "drawing")
 _STARTUP_OFF = frozenset(p.strip() for p in os.environ.get("BOUNDCHECK_STARTUP_OFF", "").split(",") if p.strip())
 
 
