@@ -1,4 +1,4 @@
-"""Who draws which report figure: the parent and the idle workers of the study's loky pool, split by cost.
+"""Who draws which report figure: the parent and the study's idle workers (forked children or loky's), split by cost.
 
 After a parallel study the pool's workers are warm and idle while the parent writes the reports. :func:`start`
 estimates what each figure the stored results support costs to draw (:func:`estimate_costs`), splits them
