@@ -12,7 +12,10 @@
   25 times under new run ids, and the summary and the reports of the resulting 10 000-run store are built and
   measured in their own process (what grows with runs × T).
 
-    python benchmarks/bench_study.py [--repeat 3] [--memory] [--json out.json]
+* **start-up pieces** (``--startup``, alone): a default verify with every kept start-up piece and without each
+  (``BOUNDCHECK_STARTUP_OFF``), rounds interleaved; prints docs/performance.md's table.
+
+    python benchmarks/bench_study.py [--repeat 3] [--memory] [--startup] [--json out.json]
 """
 
 from __future__ import annotations
