@@ -12,7 +12,10 @@
   25 times under new run ids, and the summary and the reports of the resulting 10 000-run store are built and
   measured in their own process (what grows with runs × T).
 
-    python benchmarks/bench_study.py [--repeat 3] [--memory] [--json out.json]
+* **start-up pieces** (``--startup``, alone): a default verify with every kept start-up piece and without each
+  (``BOUNDCHECK_STARTUP_OFF``), rounds interleaved; prints docs/performance.md's table.
+
+    python benchmarks/bench_study.py [--repeat 3] [--memory] [--startup] [--json out.json]
 """
 
 from __future__ import annotations
@@ -60,11 +63,11 @@ def _tree_rss(pid: int) -> tuple[int, int]:
     return max(vals, default=0), sum(vals)
 
 
-def run_cli(args: list[str], sample_memory: bool = False) -> dict:
+def run_cli(args: list[str], sample_memory: bool = False, env: dict | None = None) -> dict:
     """Run ``python -m boundcheck ARGS``; wall time, CPU time of the tree, peak memory when sampled."""
     t0 = time.perf_counter()
     r0 = os.times()
-    proc = subprocess.Popen([sys.executable, "-m", "boundcheck", *args], env=ENV, cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "boundcheck", *args], env=env or ENV, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0, 0]
     if sample_memory:
@@ -166,6 +169,50 @@ def fixed_costs(repeat: int, tmp: Path) -> dict:
     return res
 
 
+#: what each start-up piece does (the pieces boundcheck.utils.switches.STARTUP_PIECES names)
+PIECES = {
+    "fork": "the study's worker share in children forked from the warm parent (else loky's fresh interpreters)",
+    "drawing": "the report's figures split between the parent and the idle worker",
+}
+
+
+def startup(repeat: int, tmp: Path) -> dict:
+    """A default ``verify --theorem pe_gp_ucb`` with every start-up piece, and with each piece switched off
+    (``BOUNDCHECK_STARTUP_OFF``), interleaved round by round so that every variant sees the same load."""
+    from boundcheck.utils.switches import STARTUP_PIECES
+
+    print("\n## start-up pieces: default verify --theorem pe_gp_ucb, with each piece and without it (interleaved)")
+    variants = ["", *STARTUP_PIECES]
+    walls: dict[str, list[float]] = {v: [] for v in variants}
+    cpus: dict[str, list[float]] = {v: [] for v in variants}
+    for i in range(repeat):
+        order = variants[i % len(variants):] + variants[:i % len(variants)]  # each variant first in turn
+        for v in order:
+            out = tmp / f"startup-{v or 'all'}-{i}"
+            env = {**ENV, "BOUNDCHECK_STARTUP_OFF": v}
+            r = run_cli(["verify", "--theorem", "pe_gp_ucb", "--out", str(out), "--json"], env=env)
+            walls[v].append(r["wall"])
+            cpus[v].append(r["cpu"])
+        print(f"  round {i + 1}: " + ", ".join(f"{v or 'all'} {walls[v][-1]:.2f}" for v in variants), flush=True)
+    base = walls[""]
+    med = float(np.median(base))
+    q1, q3 = np.percentile(base, [25, 75])
+    rows = []
+    print(f"\n  every piece on: median {med:.2f} s, min {min(base):.2f} s, interquartile range {q1:.2f}–{q3:.2f} s "
+          f"({repeat} runs)")
+    print("\n| piece | what it does | wall with (median) | without (median) | saving | kept (≥ 10 %) | CPU with / "
+          "without |")
+    print("|---|---|---|---|---|---|---|")
+    for p in STARTUP_PIECES:
+        without = float(np.median(walls[p]))
+        saving = (without - med) / without
+        cpu = (float(np.median(cpus[""])), float(np.median(cpus[p])))
+        rows.append({"piece": p, "with": med, "without": without, "saving": saving, "runs": walls[p], "cpu": cpu})
+        print(f"| {p} | {PIECES.get(p, '')} | {med:.2f} s | {without:.2f} s | {100 * saving:+.0f} % | "
+              f"{'yes' if saving >= 0.10 else 'no'} | {cpu[0]:.2f} / {cpu[1]:.2f} s |")
+    return {"all": _common.summary(base), "pieces": rows, "repeat": repeat}
+
+
 REPLICATE = r"""
 import json, shutil, sys, time
 from pathlib import Path
@@ -259,6 +306,8 @@ def main() -> None:
                     help="also the 10 000-run memory study (replicated: default; full: the whole study)")
     ap.add_argument("--memory-runs", type=int, default=10_000)
     ap.add_argument("--skip", nargs="*", default=[], choices=["parallel", "fixed"])
+    ap.add_argument("--startup", action="store_true",
+                    help="only the start-up pieces: a default verify with and without each (--repeat rounds)")
     ap.add_argument("--json")
     args = ap.parse_args()
     info = _common.machine()
@@ -266,6 +315,9 @@ def main() -> None:
     out: dict = {"machine": info}
     with tempfile.TemporaryDirectory(prefix="bench-study-") as tmp:
         tmp = Path(tmp)
+        if args.startup:
+            out["startup"] = startup(args.repeat, tmp)
+            args.skip = ["parallel", "fixed"]
         if "parallel" not in args.skip:
             out["parallel"] = parallel(args.repeat, tmp)
         if "fixed" not in args.skip:

@@ -95,8 +95,6 @@ def verify(theorem: str | Theorem, scenario: str | Scenario | None = None, *, se
     started = time.perf_counter()  # the verify's "time taken" runs from here to its judged summary
     s = settings_from(settings, keywords, caller="verify")
     options = replace(run_options(s), report=s.report)  # the parent may import the reports' libraries meanwhile
-    if s.report:
-        from .. import report as _report  # noqa: F401 - registers what the reports import (boundcheck.runtime.warmup)
     out_path, limit, report = s.out, s.max_memory, s.report
     spec = build_study(theorem, scenario, runs=s.runs, horizon=s.horizon, delta=s.delta, seed=s.seed,
                        beta_scale=s.beta_scale, policies=policies, algorithm=algorithm)

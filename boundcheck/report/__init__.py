@@ -6,25 +6,14 @@ Jinja2 templates under ``templates/`` into ``out_dir/index.html`` (self-containe
 formulas) and ``out_dir/report.tex`` with ``out_dir/tables/{claims,bound_terms,regret}.tex`` (standalone
 pdflatex, standard packages), and write them. Nothing is simulated or recomputed here.
 
-Importing the package registers the reports' warm-ups with the runtime (:mod:`boundcheck.runtime.warmup`),
-names only, nothing imported: the parent imports the text's libraries and warms matplotlib up while it waits
-for the workers; the idle workers import the figures' libraries before they draw their share
-(:mod:`boundcheck.report.drawing`).
+After a parallel study the idle worker draws part of the figures (:mod:`boundcheck.report.drawing`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .. import runtime
-
 __all__ = ["write_reports"]
-
-# the parent's, once its own tasks are done (measured: warming the workers with it too delays the figures they
-# draw); the workers' then only import
-runtime.register("parent", "boundcheck.report.figures:warm_up", "boundcheck.report.verify",
-                 "boundcheck.report.templating", "latex2mathml.converter")
-runtime.register("workers", "matplotlib.figure", "matplotlib.backends.backend_agg", "boundcheck.report.figures")
 
 
 def write_reports(results_dir: Path, out_dir: Path) -> dict[str, Path]:

@@ -1,4 +1,4 @@
-"""Who draws which report figure: the parent and the idle workers of the study's loky pool, split by cost.
+"""Who draws which report figure: the parent and the study's idle workers (forked children or loky's), split by cost.
 
 After a parallel study the pool's workers are warm and idle while the parent writes the reports. :func:`start`
 estimates what each figure the stored results support costs to draw (:func:`estimate_costs`), splits them
@@ -189,11 +189,16 @@ def start(ctx, out: Path, *, head: float = TEXT_COST, executor=None, workers: in
     out.mkdir(parents=True, exist_ok=True)
     if executor is None:
         executor = runtime.idle_pool()
+    from ..utils.switches import startup_off
+
+    if startup_off("drawing"):
+        executor = None
     n = 0 if executor is None else _spare_workers(executor) if workers is None else workers
     if "matplotlib.backends.backend_agg" not in sys.modules:
         head += IMPORT_COST
     costs = estimate_costs(ctx)
-    return Drawing(ctx, out, split(costs, n, head), executor if n else None)
+    # a forked worker has not imported matplotlib (the parent had not when it forked): it does so first
+    return Drawing(ctx, out, split(costs, n, head, WORKER_COST + IMPORT_COST), executor if n else None)
 
 
 def make_figures(ctx, out: Path) -> list[FigureInfo]:

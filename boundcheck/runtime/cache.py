@@ -11,20 +11,8 @@ A cache is only ever an optimisation: an entry that cannot be read is a miss, a 
 full disk) is skipped, and every entry is written atomically (a reader never sees half of one). The oldest
 entries beyond ``entries`` are removed after each write.
 
-Authentication. A cache folder may be writable by others (a shared ``BOUNDCHECK_GAMMA_CACHE``), and what is read
-from it decides results (a γ bracket enters every bound). So every entry carries an HMAC-SHA256 tag over its
-namespace, its file name and its bytes, keyed by a per-user secret kept *outside* the cache folders:
-``$BOUNDCHECK_CACHE_KEY`` (a file), default ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (or
-``~/.config/boundcheck/cache.key``), created on first use with mode 0600 and published atomically (a hard link of
-a complete file: a concurrent first use reads one secret or the other, never half of one). Whoever cannot read
-that file cannot write an entry this process accepts, nor move one to another key or namespace: a plain content
-hash would not do, since anyone can recompute it. An entry whose tag does not verify (written by someone else, with
-another secret, by an older version, or damaged) is not used: it is reported as a
-:class:`~boundcheck.errors.CacheIntegrityWarning` naming the file and the reason (one line on stderr from the
-CLI), and the caller recomputes and rewrites it. A secret file that is group- or world-accessible, owned by
-another user, inside a cache folder, or malformed is refused with the same warning (once per process) and the
-cache is then neither read nor written; one that cannot be created (read-only home) turns the cache off silently,
-as a read-only cache folder does.
+Every entry is authenticated (an HMAC-SHA256 tag keyed by a per-user secret, :func:`key_file`); one that does not
+verify is reported as a :class:`~boundcheck.errors.CacheIntegrityWarning` and recomputed.
 """
 
 from __future__ import annotations
@@ -80,7 +68,22 @@ def cache_root() -> Path | None:
 
 def key_file() -> Path:
     """The file of the per-user secret that authenticates cache entries: ``$BOUNDCHECK_CACHE_KEY``, else
-    ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (``~/.config/boundcheck/cache.key``). Read on every use."""
+    ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (``~/.config/boundcheck/cache.key``). Read on every use.
+
+    A cache folder may be writable by others (a shared ``BOUNDCHECK_GAMMA_CACHE``), and what is read
+    from it decides results (a γ bracket enters every bound). So every entry carries an HMAC-SHA256 tag over its
+    namespace, its file name and its bytes, keyed by a per-user secret kept *outside* the cache folders:
+    ``$BOUNDCHECK_CACHE_KEY`` (a file), default ``$XDG_CONFIG_HOME/boundcheck/cache.key`` (or
+    ``~/.config/boundcheck/cache.key``), created on first use with mode 0600 and published atomically (a hard link of
+    a complete file: a concurrent first use reads one secret or the other, never half of one). Whoever cannot read
+    that file cannot write an entry this process accepts, nor move one to another key or namespace: a plain content
+    hash would not do, since anyone can recompute it. An entry whose tag does not verify (written by someone else, with
+    another secret, by an older version, or damaged) is not used: it is reported as a
+    :class:`~boundcheck.errors.CacheIntegrityWarning` naming the file and the reason (one line on stderr from the
+    CLI), and the caller recomputes and rewrites it. A secret file that is group- or world-accessible, owned by
+    another user, inside a cache folder, or malformed is refused with the same warning (once per process) and the
+    cache is then neither read nor written; one that cannot be created (read-only home) turns the cache off silently,
+    as a read-only cache folder does."""
     value = os.environ.get(KEY_VARIABLE)
     if value:
         return Path(value)

@@ -1,33 +1,16 @@
-"""Tasks in child processes forked from the warm parent: a study's worker share and the report's figures, on Linux.
+"""A study's worker share in child processes forked from the warm parent (Linux).
 
-Why. A loky worker is a fresh interpreter: before its first task it imports numpy, scipy, pandas, pyarrow, sympy
-and the engine and unpickles the study, ≈ 1 s of CPU (measured: a default ``verify --theorem pe_gp_ucb`` sent
-the worker its first task 1.1 s after the pool was started, while the parent had simulated for a second already).
-Workers may only start once the whole input is validated (issue 25), so that second cannot be hidden behind the
-parent's own set-up. A child forked from the parent at the moment a task is sent has everything the parent has
-imported and built, and starts at once: the same default verify's simulation phase drops from ≈ 3.1 s to ≈ 2.3 s
-on 2 cores (benchmarks/bench_study.py prints the two side by side).
-
-:class:`ForkExecutor` has the part of ``concurrent.futures.Executor`` that the study runner and the report's
-drawing use: ``submit(fn, *args) -> Future`` on ``workers`` children forked when it is made (the study runner
-makes it on its main thread, before it simulates: nothing is held then that a child could need) and kept, idle
-between tasks, until :func:`shutdown` (the report's figures are drawn in them after the study, as in loky's idle
-workers). Tasks and results travel pickled through one pipe per child, as they do to loky's workers (objects,
-not names looked up again). Results never depend on which process computed them (tests/test_forking.py and the
-study tests compare ``--jobs 1``, forked children and loky workers bit for bit).
-
-A child, first thing: ignores SIGINT (an interrupt is the parent's to handle: it stops the children), takes the
-default action for SIGTERM (the parent's handler is not its own), writes Python-level output to ``os.devnull``
-(the parent's threads, e.g. the progress bar's, may have held the streams' locks at the fork; a user's policy
-writes to the sandbox's log anyway), records the warnings each task raises (re-issued in the parent, once each),
-and starts the parent watchdog (:func:`~boundcheck.runtime.watchdog.watch_parent`: it exits within
-:data:`~boundcheck.runtime.watchdog.POLL` seconds of the parent's death, SIGKILL included). It leaves with
-``os._exit`` when its pipe closes: none of the parent's exit handlers runs in it, and no interpreter teardown.
-A child that dies without a result (killed, out of memory) fails its task with :class:`WorkerLost`.
-
-Only where fork is safe and cheap: Linux (macOS system libraries are not fork-safe), and not when
-``BOUNDCHECK_START_METHOD=spawn`` asks for loky's fresh interpreters everywhere (studies that run a user's code
-always use loky's sandboxed workers).
+Why: a loky worker is a fresh interpreter that imports numpy, scipy, pandas, pyarrow, sympy and the engine and
+unpickles the study before its first task (≈ 1 s of CPU), and workers may start only once every input is
+validated; a child forked when the study starts has all of that already (docs/performance.md measures it).
+:class:`ForkExecutor` is the part of ``concurrent.futures.Executor`` the study runner uses: ``submit(fn, *args)
+-> Future`` on children forked when it is made, tasks and results pickled through one pipe per child, as to loky's
+workers; results never depend on which process computed them (tests/test_forking.py, tests/test_parallel.py).
+A child ignores SIGINT (the parent stops it), writes Python-level output to ``os.devnull``, records its tasks'
+warnings (re-issued in the parent), dies with the parent (:func:`~boundcheck.runtime.watchdog.watch_parent`)
+and leaves with ``os._exit``; one that dies without a result fails its task with :class:`WorkerLost`.
+Only where fork is safe and cheap: Linux, not with ``BOUNDCHECK_START_METHOD=spawn``, and never for a study
+that runs a user's code (loky's sandboxed workers).
 """
 
 from __future__ import annotations
@@ -74,21 +57,25 @@ def enabled() -> bool:
     """Whether study tasks run in forked children here: Linux, fork available, not switched off."""
     import multiprocessing
 
-    return (start_method().value == "fork" and sys.platform.startswith("linux")
+    from ..utils.switches import startup_off
+
+    return (start_method().value == "fork" and not startup_off("fork") and sys.platform.startswith("linux")
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-def executor(workers: int) -> ForkExecutor:
+def executor(workers: int, dumps: Callable[[object], bytes] | None = None) -> ForkExecutor:
     """The process's fork executor with at least ``workers`` children (forked now when it has fewer: call it from a
-    quiescent point, see :class:`ForkExecutor`)."""
+    quiescent point, see :class:`ForkExecutor`); ``dumps`` pickles its tasks (default :func:`pickle.dumps`)."""
     global _executor
     with _lock:
         if _executor is None or _executor.closed or not _executor.children():
             if _executor is not None:
                 _executor.shutdown(wait=True, cancel_futures=True)
-            _executor = ForkExecutor(workers)
+            _executor = ForkExecutor(workers, dumps)
         else:
             _executor.resize(workers)
+            if dumps is not None:
+                _executor.dumps = dumps
         return _executor
 
 
@@ -114,15 +101,19 @@ class ForkExecutor:
 
     Make it from a quiescent point: the thread that forks should hold no lock a task needs, and no other thread
     should be importing (a lock held at the fork stays held in the child). The study runner makes it on its main
-    thread before it simulates or starts a feeder thread. Tasks and results travel pickled (cloudpickle: a study
-    holds lambdas), through one pipe per child."""
+    thread before it simulates or starts a feeder thread. Tasks travel pickled by ``dumps`` (the runner gives
+    cloudpickle's: a study holds lambdas), results by :mod:`pickle`, through one pipe per child."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, dumps: Callable[[object], bytes] | None = None) -> None:
         self.closed = False
         self._cond = threading.Condition()
         self._queue: list[tuple[Future, Callable, tuple, dict]] = []
         self._children: list[_Child] = []
-        self._pickler = _cloudpickle()  # imported here, in the thread that makes the executor, not in a feeder
+        if dumps is None:
+            import pickle
+
+            dumps = pickle.dumps
+        self.dumps = dumps
         self._add(max(1, int(workers)))
 
     def _add(self, n: int) -> None:
@@ -199,7 +190,7 @@ class ForkExecutor:
         import warnings
 
         try:
-            data = self._pickler.dumps((fn, args, kwargs))
+            data = self.dumps((fn, args, kwargs))
         except Exception as exc:  # noqa: BLE001 - the task does not pickle: its own error
             fut.set_exception(exc)
             return True
@@ -267,14 +258,6 @@ class _Child:
         self.dead = False
 
 
-def _cloudpickle():
-    try:
-        from joblib.externals import cloudpickle  # what loky sends tasks with (joblib is a dependency)
-    except ImportError:  # pragma: no cover - a joblib without its vendored copy
-        import cloudpickle
-    return cloudpickle
-
-
 def _child_main(conn, parents_end, others, parent) -> None:
     """A forked child: tasks from ``conn`` until it closes, then ``os._exit(0)`` (see the module's docstring)."""
     import pickle
@@ -291,7 +274,6 @@ def _child_main(conn, parents_end, others, parent) -> None:
         from .watchdog import watch_parent
 
         watch_parent(parent)
-        cloudpickle = _cloudpickle()
     except BaseException:  # noqa: BLE001 - cannot serve: the parent sees the pipe close
         os._exit(1)
     while True:
@@ -308,9 +290,9 @@ def _child_main(conn, parents_end, others, parent) -> None:
         except BaseException as exc:  # noqa: BLE001 - sent back: the parent raises it
             msg = ("error", exc)
         try:
-            out = cloudpickle.dumps(msg)
+            out = pickle.dumps(msg)
         except BaseException as exc:  # noqa: BLE001 - the result or the exception does not pickle
-            out = cloudpickle.dumps(("error", RuntimeError(f"a worker's result could not be sent back: "
+            out = pickle.dumps(("error", RuntimeError(f"a worker's result could not be sent back: "
                                                            f"{type(exc).__name__}: {exc}".splitlines()[0])))
         try:
             conn.send_bytes(out)

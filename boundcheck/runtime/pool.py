@@ -1,25 +1,17 @@
-"""The loky worker pool: started early, with BLAS on one thread, reused for every task of a command, and stopped
-without a traceback and without leaving a worker behind.
+"""The loky worker pool: started on demand with BLAS on one thread, reused for every task of a command, and
+stopped without a traceback and without leaving a worker behind. Public joblib/loky API only.
 
-With ``--jobs J`` (loky) the parent process simulates too, beside J − 1 worker processes: a worker is a fresh
-interpreter that imports numpy, scipy, pandas, sympy and the engine (≈ 0.7 s of CPU) before its first task,
-which the parent, already warm, does not pay. :func:`prewarm` starts the pool and has the workers import what
-the higher layers registered (:mod:`boundcheck.runtime.warmup`) as soon as a command knows it will run in
-parallel (not waited for: it overlaps the parent's own imports); :func:`pool` returns that same pool to the
-study. This module imports nothing heavy itself (the CLI calls it before the engine).
+With ``--jobs J`` the parent simulates beside J − 1 workers; where they are loky's fresh interpreters (not forked,
+:mod:`boundcheck.runtime.forking`) :func:`prewarm` starts them as soon as the input is validated, so that their
+imports overlap the parent's set-up. The pool is the one this module started (never read back from loky's
+globals): :func:`idle_pool` and :func:`shutdown` never start one and never see another's. This module imports
+nothing heavy itself (the CLI calls it before the engine).
 
-Only public joblib/loky API is used. The pool is the one this module started (kept here, never read back from
-loky's module globals), so :func:`idle_pool` and :func:`shutdown` never start one and never see a pool that
-someone else started.
-
-Stopping. loky's ``shutdown(kill_workers=True)`` empties the executor's table of pending work while its manager
-thread may still be handing the same work ids to the workers; it then dies with a ``KeyError`` traceback (seen
-with ``--jobs 2`` on early exits: a warm-up submitted a moment before the command gave up). :func:`shutdown`
-therefore cancels what has not started, asks loky for an orderly shutdown (no ``kill_workers``), and tells the
-workers to exit by removing a *stop token* (a folder every worker's watchdog looks at, :func:`watch_parent`):
-a busy worker exits within :data:`POLL` seconds instead of finishing its task, and the manager thread then
-winds down normally. A worker still starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The
-same watchdog ends a worker whose parent died (SIGTERM, SIGKILL: no exit handler runs there).
+Stopping: :func:`shutdown` cancels what has not started, asks loky for an orderly shutdown (``kill_workers``
+raced loky's manager thread into a ``KeyError`` traceback), and removes the *stop token*, a folder every
+worker's watchdog looks at (:func:`watch_parent`): a busy worker exits within :data:`POLL` seconds; one still
+starting (no watchdog yet) is killed after :data:`STOP_GRACE` seconds. The same watchdog ends a worker whose
+parent died (SIGTERM, SIGKILL: no exit handler runs there).
 """
 
 from __future__ import annotations
@@ -38,9 +30,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 __all__ = ["ONE_THREAD", "NO_MEMMAP", "IDLE_TIMEOUT", "tracker_log", "POLL", "ParentInfo", "watch_parent",
-           "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "import_in_workers",
-           "import_in_background", "idle_pool", "pool_size", "spare_workers", "shutdown", "import_modules",
-           "wait_warm"]
+           "pool_workers", "pool", "pool_config", "prewarm", "preload", "submit_to_each_worker", "idle_pool",
+           "pool_size", "spare_workers", "shutdown"]
 
 #: set in every worker before any module loads: BLAS and OpenMP on one thread (the parallelism is over tasks;
 #: a threaded BLAS would fight the other workers for cores and round differently from the serial one)
@@ -50,7 +41,7 @@ IDLE_TIMEOUT = 300  # seconds an idle worker waits for the next task before it e
 #: joblib's memmapping options for the pool: arrays travel pickled, never through files in /dev/shm. joblib's
 #: executor would dump every array over 1 MB to a temporary folder whose files it only cleans when joblib's own
 #: ``Parallel`` ends (a private call): tasks submitted directly left them to loky's resource tracker, which
-#: warned of "leaked file objects" at exit (issue 25), and a killed parent left the folder behind. The arrays
+#: warned of "leaked file objects" at exit, and a killed parent left the folder behind. The arrays
 #: a task carries (a study's instance: kernel roots of ≤ a few MB) cost milliseconds to pickle, against seconds
 #: per chunk; with two to a few workers a shared read-only copy saves nothing worth the files.
 NO_MEMMAP = {"max_nbytes": None}
@@ -102,72 +93,71 @@ def pool(workers: int):
 
     with _lock:
         cfg = pool_config()
-        _start_trackers()
-        _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
+        with _stderr_on_tracker_log():  # loky's resource tracker starts with the executor's first semaphore
+            _executor = get_memmapping_executor(workers, timeout=IDLE_TIMEOUT, env=ONE_THREAD, **cfg)
         _size = workers
         return _executor
 
 
 TRACKER_LOG = "resource-tracker.log"  # in $BOUNDCHECK_LOG_DIR, else <tmp>/boundcheck-logs (as the crash logs)
-_trackers_started = False
+_tracker_routed = False
 
 
 def tracker_log() -> str:
-    """The file the resource trackers of the pool write to (:func:`_start_trackers`)."""
+    """The file the pool's resource tracker writes to (:func:`_stderr_on_tracker_log`)."""
     import tempfile
 
     folder = os.environ.get("BOUNDCHECK_LOG_DIR") or os.path.join(tempfile.gettempdir(), "boundcheck-logs")
     return os.path.join(folder, TRACKER_LOG)
 
 
-def _start_trackers() -> None:
-    """Start multiprocessing's and loky's resource trackers (once per process, before the first worker) with their
-    stderr on :func:`tracker_log`, appended to.
+@contextlib.contextmanager
+def _stderr_on_tracker_log():
+    """File descriptor 2 on :func:`tracker_log` (appended to) while the first pool of this process is made.
 
-    Why: a tracker is a process of its own that outlives a parent killed by SIGKILL; it then removes what the parent
-    had registered (the pool's semaphores, joblib's empty temporary folder) and reports each as "leaked" on the
-    stderr it inherited, that is on the user's terminal after the command has gone (issue 25: no resource-tracker
-    warning on any exit path). Its report goes to the log instead, where the tests read it: on every other exit
-    the log must stay free of "leaked" (tests/test_pool_exit.py, tests/early_exits.py). A tracker already running
-    (started by other code in this process) is left as it is; if the log cannot be opened, the trackers start as
-    loky would start them. Public API only: both modules' ``ensure_running``; the trackers inherit file
-    descriptor 2, so it points at the log for the moment they are started."""
-    global _trackers_started
-    if _trackers_started or os.name != "posix":
+    Why: the resource trackers (loky's, started with the pool's first semaphore, and multiprocessing's, started
+    here) are processes of their own that inherit fd 2 and outlive a parent killed by SIGKILL; a tracker then
+    removes what the parent registered and reports each as "leaked" on that stderr, i.e. on the user's terminal
+    after the command has gone. Started with fd 2 on the log, they report there (tests/test_pool_exit.py reads
+    it). Public API only: the trackers start as loky and multiprocessing start them; one already running is left
+    as it is; if the log cannot be opened, nothing changes. The workers start later (on the first task), with the
+    real stderr."""
+    global _tracker_routed
+    if _tracker_routed or os.name != "posix":
+        yield
         return
-    _trackers_started = True
+    _tracker_routed = True
     import sys
 
-    path = tracker_log()
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        os.makedirs(os.path.dirname(tracker_log()), mode=0o700, exist_ok=True)
+        fd = os.open(tracker_log(), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     except OSError:
+        yield
         return
     try:
         saved = os.dup(2)
-    except OSError:  # no stderr at all (a daemon): nothing to keep the trackers off
+    except OSError:  # no stderr at all (a daemon): nothing to keep the tracker off
         os.close(fd)
+        yield
         return
+    # the tracker must outlive the command: never ended with the processes a user's code left behind
+    before = processes.children() if processes.watching() else None
     try:
         with contextlib.suppress(Exception):
             sys.stderr.flush()
         os.dup2(fd, 2)
-        # the trackers must outlive the command: never ended with the processes a user's code left behind
-        before = processes.children() if processes.watching() else None
-        with contextlib.suppress(Exception):  # no tracker now: loky starts them itself, on the inherited stderr
-            from multiprocessing import resource_tracker as mp_tracker
+        with contextlib.suppress(Exception):  # multiprocessing's, which the workers' start would start later
+            from multiprocessing import resource_tracker
 
-            from joblib.externals.loky.backend import resource_tracker as loky_tracker
-
-            mp_tracker.ensure_running()
-            loky_tracker.ensure_running()
-        if before is not None:
-            processes.spare(processes.children() - before)
+            resource_tracker.ensure_running()
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(fd)
+        if before is not None:
+            processes.spare(processes.children() - before)
 
 
 def _track(fut: Future) -> None:
@@ -177,25 +167,18 @@ def _track(fut: Future) -> None:
 
 
 def prewarm(jobs: int, backend: str = "loky") -> None:
-    """Start the ``jobs − 1`` loky workers and have each import what is registered for the ``"pool"`` stage
-    (:func:`boundcheck.runtime.warmup.register`), without waiting (no-op unless the loky backend runs with more
-    than one job)."""
-    from .warmup import registered
-
+    """Start the ``jobs − 1`` loky workers now, without waiting (no-op unless the loky backend runs with more than
+    one job): their interpreters start while this process sets the study up."""
     n = pool_workers(jobs)
     if backend != "loky" or n < 1:
         return
-    with contextlib.suppress(Exception):  # a warm-up only: the study starts (and reports) the pool itself
-        executor = pool(n)
-        modules = registered("pool")
-        for _ in range(n):
-            _track(executor.submit(import_modules, modules))
+    with contextlib.suppress(Exception):  # a head start only: the study starts (and reports) the pool itself
+        pool(n)
 
 
 def submit_to_each_worker(fn: Callable, *args) -> None:
-    """``fn(*args)`` once per worker of the running pool, or per child of the fork executor (no-op without
-    either), not waited for: a warm-up only."""
-    executor = idle_pool()
+    """``fn(*args)`` once per worker of the running pool (no-op without one), not waited for: a head start only."""
+    executor = _executor
     if executor is None:
         return
     with contextlib.suppress(Exception):
@@ -211,47 +194,6 @@ def preload(obj) -> None:
     """Send ``obj`` (a pickled study's user classes, shipped by value) to every idle worker once, not waited
     for: their first task then finds the classes defined and starts at once. No-op without a pool."""
     submit_to_each_worker(_identity, obj)
-
-
-def wait_warm(timeout: float | None = None) -> bool:
-    """Wait (at most ``timeout`` seconds) until the warm-ups sent to the pool so far are done (its workers have
-    imported the engine and unpickled a preloaded study); whether they are. A warm-up that failed counts as done
-    (the task sent next reports the problem)."""
-    from concurrent.futures import wait
-
-    with _lock:
-        futures = [f for f in _futures if not f.done()]
-    return not futures or not wait(futures, timeout=timeout).not_done
-
-
-def import_modules(modules: tuple[str, ...] | list[str]) -> int:
-    """Import ``modules`` here; an entry ``"module:function"`` also calls ``function()`` of that module (a
-    warm-up, e.g. drawing a figure once). Errors are ignored: the real import reports any problem."""
-    import importlib
-
-    for name in modules:
-        mod, _, fn = name.partition(":")
-        try:
-            m = importlib.import_module(mod)
-            if fn:
-                getattr(m, fn)()
-        except Exception:  # noqa: BLE001, S110 - a warm-up only: the real import reports any problem
-            pass
-    return os.getpid()
-
-
-def import_in_workers(*modules: str) -> None:
-    """Have the idle workers of the running pool import ``modules`` (one task per worker, not waited for)."""
-    if modules:
-        submit_to_each_worker(import_modules, modules)
-
-
-def import_in_background(*modules: str) -> threading.Thread:
-    """Import ``modules`` in a daemon thread of this process (the parent is idle while workers simulate: the
-    summary's and the reports' imports are then paid before the study ends, not after)."""
-    th = threading.Thread(target=import_modules, args=(modules,), name="boundcheck-imports", daemon=True)
-    th.start()
-    return th
 
 
 def idle_pool():
@@ -323,7 +265,7 @@ def _reap_workers(grace: float) -> None:
     from multiprocessing.connection import wait
 
     with contextlib.suppress(Exception):  # a clean-up: whatever is left dies with this process (watch_parent)
-        workers = [p for p in multiprocessing.active_children() if type(p).__module__.startswith(_LOKY)]
+        workers = [p for p in multiprocessing.active_children() if type(p).__name__ == _LOKY_PROCESS]
         deadline = time.monotonic() + grace
         while workers and time.monotonic() < deadline:
             wait([p.sentinel for p in workers], timeout=max(0.0, deadline - time.monotonic()))
@@ -332,4 +274,4 @@ def _reap_workers(grace: float) -> None:
             p.kill()
 
 
-_LOKY = "joblib.externals.loky"  # the module of loky's process class (joblib vendors loky)
+_LOKY_PROCESS = "LokyProcess"  # the class of loky's worker processes (by name: its module is joblib's own)

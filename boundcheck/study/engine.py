@@ -1,33 +1,13 @@
 """Simulation of a chunk of Monte Carlo runs: every algorithm in lockstep on common random numbers.
 
-At each step t the truth f_t (one row per run), the available set X_t and the noise ε_t (one value per base
-arm) are drawn once and shown to every algorithm, so algorithm comparisons are paired. Policies are vectorised
-over the runs of the chunk. Truth-side monitors are computed here, because only the engine sees f: for every
-policy that exposes a posterior containing the true prior p* (or a designated reference prior when
-misspecified) it records, before the update (single-arm actions),
+At each step t the truth f_t (one row per run), the available set X_t and the noise ε_t are drawn once and shown
+to every algorithm, so comparisons are paired; policies are vectorised over the chunk's runs. Only the engine
+sees f, so it computes the truth-side monitors (``z_all``, ``z_chosen``, ``innov``: see :func:`simulate`), from
+a policy's own posterior or, for one that exposes none, from a reference posterior it keeps itself.
 
-* ``z_all``   = max_x |f_t(x) − μ^{p*}_{t−1}(x,t)| / σ^{p*}_{t−1}(x,t)   (the confidence event E_A is z_all ≤ β_t),
-* ``z_chosen``= the same ratio at x_t,
-* ``innov``   = (y_t − μ^{p*}_{t−1}(x_t,t)) / √(σ²^{p*}_{t−1}(x_t,t) + R²)  (i.i.d. N(0,1) under p*).
-
-A policy may add its own truth-side monitors with ``truth_monitors(t, f_t, action)`` (see
-:mod:`boundcheck.policies.base`), and a family registers observers of a round on its theorem instance
-(:class:`~boundcheck.claims.families.base.Observer`: ``inst.observers``), called for every monitored policy that
-exposes the model they need (:meth:`~boundcheck.policies.Policy.models`). The engine reads a policy only
-through the declared interface of :class:`~boundcheck.policies.Policy` (``posterior``/``truth_prior``,
-``role``, ``monitored``, ``records``, ``monitors``, ``truth_monitors``, ``models``). A record and a monitor of
-one policy never share a name (:func:`record_clashes`, checked when a study is built).
-
-A policy that exposes no posterior (a user's policy, in either form) is monitored all the same: the engine keeps
-its own *reference posterior* of p* (or of the reference prior when misspecified), with the models' likelihood
-variance λ, conditioned on exactly that policy's queries and observations, and records the same three monitors
-from it. Policies that expose their posterior keep the fast path (no second model); uninformed references
-(``role = "uninformed"``, random search) are not monitored.
-
-User code is held to the protocol here: an action outside the domain or outside X_t, a non-integer action or
-an exception in a policy that is not part of boundcheck is a :class:`~boundcheck.errors.UserCodeError` naming
-the policy, the runs and the step (the ask/tell adapter names the very run).
-
+The engine reads a policy only through the declared interface of :class:`~boundcheck.policies.Policy`, and holds
+user code to the protocol: an action outside the domain or X_t, a non-integer action or an exception in a
+policy outside boundcheck is a :class:`~boundcheck.errors.UserCodeError` naming the policy, the runs and the step.
 The truth is drawn by :func:`~boundcheck.model.sampling.make_sampler`: a GP prior (ε chain) or a family of fixed
 RKHS functions; per-run facts about it (e.g. the exact RKHS norm) land in ``Trajectories.truth``.
 """
@@ -250,7 +230,22 @@ def simulate(scenario: Scenario, policies: Sequence[PolicySpec], run_ids: Sequen
     stops after the first step at which the first policy's record of that name is true (``stopped_at``); finished
     runs are retired from the batch when every policy, the sampler and the noise can retire them (a kept run's
     values do not depend on its batch), otherwise the batch is stepped until its last run stops. Without
-    ``regret`` no max f_t and no regret are computed; without ``monitors`` no truth-side monitor."""
+    ``regret`` no max f_t and no regret are computed; without ``monitors`` no truth-side monitor.
+
+    Truth-side monitors, recorded before the update (single-arm actions) for every monitored policy, from its
+    posterior of the true prior p* (or of a designated reference prior when misspecified):
+
+    * ``z_all``   = max_x |f_t(x) − μ^{p*}_{t−1}(x,t)| / σ^{p*}_{t−1}(x,t)   (the confidence event E_A is
+      z_all ≤ β_t),
+    * ``z_chosen``= the same ratio at x_t,
+    * ``innov``   = (y_t − μ^{p*}_{t−1}(x_t,t)) / √(σ²^{p*}_{t−1}(x_t,t) + R²)  (i.i.d. N(0,1) under p*).
+
+    A policy that exposes no posterior (a user's policy) is monitored all the same: the engine keeps its own
+    *reference posterior* of p* (likelihood variance λ) conditioned on exactly that policy's queries and
+    observations; uninformed references (``role = "uninformed"``) are not monitored. A policy may add monitors
+    with ``truth_monitors(t, f_t, action)``, and a family registers observers of a round on its theorem instance
+    (``inst.observers``), called for every monitored policy that exposes the models they need. A record and a
+    monitor of one policy never share a name (:func:`record_clashes`, checked when a study is built)."""
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T = run_ids.size, int(inst.horizon)
     needs = None if needs is None or needs.full else needs

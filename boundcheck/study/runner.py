@@ -2,19 +2,16 @@
 complete, then summarised from the store.
 
 Workers receive the :class:`~boundcheck.study.spec.StudySpec` and the theorem instance as objects; a policy
-class defined in a user's file or test module is shipped by value (cloudpickle), so ``--jobs 2`` and a dask
-cluster run exactly what ``--jobs 1`` runs.
+from a user's file travels by value (:mod:`boundcheck.study.shipping`), so ``--jobs 2`` and a dask cluster run
+exactly what ``--jobs 1`` runs.
 
-Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``, 25
-by default): the unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task*
-is what one worker simulates at once: several consecutive chunks as one vectorised batch (few large batches pay
-the per-step overhead once; :func:`plan_tasks` sizes them from the runs left, the workers and memory). The worker
-splits the batch's tables back into its chunks and encodes each as parquet; the parent only hashes and writes
-the bytes. A run's results do not depend on the batch it was simulated in (position-exact blocked products,
-:func:`~boundcheck.model.sampling.rows_matmul`), so the stored chunks are bit-identical for any ``--jobs``,
-backend or batching, and a study extended to more runs reuses every stored chunk. The reference arithmetic
-(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task, as the
-first engine did."""
+Storage and work are planned separately. Chunk c always holds runs [c·S, (c+1)·S) (S = ``spec.chunk_size``): the
+unit that is stored (with its sha256), resumed and looked at by the sequential tests. A *task* is several
+consecutive chunks simulated as one vectorised batch (:func:`plan_tasks` sizes them from the runs left, the
+workers and memory); the worker encodes each chunk as parquet, the parent only hashes and writes the bytes. A
+run's results do not depend on its batch (:func:`~boundcheck.model.sampling.rows_matmul`), so stored chunks are
+bit-identical for any ``--jobs``, backend or batching. The reference arithmetic
+(:func:`~boundcheck.model.posterior.use_arithmetic`, the regression pins) simulates one chunk per task."""
 
 from __future__ import annotations
 
@@ -23,7 +20,6 @@ import errno
 import os
 import platform
 import shutil
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +36,8 @@ from ..runtime import ParentInfo, watch_parent
 from ..utils import usercode
 from .engine import simulate
 from .progress import ProgressMonitor, StepReporter
+from .shipping import check_picklable, holds_user_code, ship_by_value, stop_stuck
+from .shipping import death as _death
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
 from .summary import settled, summarize
@@ -56,7 +54,7 @@ class RunOptions:
     backend: str = "loky"
     scheduler: str | None = None
     progress_interval: float = 0.5  # seconds between a chunk's step-progress reports
-    report: bool = False  # reports follow the study: the parent may import their libraries while workers run
+    report: bool = False  # reports follow the study (the api says so; the run itself does not change)
     policy_timeout: float | None = None  # seconds per call into user code (None: utils.usercode's default)
 
 
@@ -166,8 +164,6 @@ def _bytes_per_run(spec: StudySpec) -> int:
     return int(A * (post * groups + 400 * T * sc.actions.K))
 
 
-# What the reports import is registered by the report package (boundcheck.runtime.warmup, stages "parent" and
-# "workers"), not named here: this layer does not know the reports.
 #: dask configuration of the LocalCluster ``--backend dask`` starts. dask's nannies set MALLOC_TRIM_THRESHOLD_ in
 #: every worker (65536 by default), which turns off glibc's adaptive mmap threshold: each of a batch's large
 #: temporaries is then mapped and unmapped afresh, and the same task costs 1.4–1.5× the CPU (20× the page faults;
@@ -246,96 +242,6 @@ def plan_tasks(spec: StudySpec, todo: list[int], workers: int) -> list[list[tupl
     return tasks
 
 
-def _ship_by_value(spec: StudySpec) -> None:
-    """Policies (and their modules) that are not part of an installed package travel by value, so that a
-    worker process does not need to import the user's file or test module by name."""
-    modules = {getattr(obj, "__module__", "") for p in spec.policies  # the factory and classes it is given
-               for obj in (p.factory, *p.kwargs.values()) if callable(obj)}
-    for name in list(modules):  # modules a user's policy file imported from its own folder
-        modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
-    picklers = []
-    with contextlib.suppress(ImportError):
-        from joblib.externals import cloudpickle as jcp
-
-        picklers.append(jcp)
-    with contextlib.suppress(ImportError):
-        import cloudpickle
-
-        picklers.append(cloudpickle)
-    for name in modules:
-        mod = sys.modules.get(name)
-        if mod is None or name.split(".")[0] in ("boundcheck", "theory") or name == "__main__":
-            continue
-        file = getattr(mod, "__file__", None)
-        if isinstance(file, str) and usercode.installed(file) and usercode.importable(name, file):
-            continue  # an installed package: imported by name there (a user's file below a prefix still travels)
-        for cp in picklers:
-            with contextlib.suppress(ValueError, AttributeError):
-                cp.register_pickle_by_value(mod)
-
-
-def check_picklable(spec: StudySpec) -> None:
-    """Pickle here, as sending them to a worker process does, the policies of the study that hold user code: one
-    that cannot travel (its class refers to a lock, an open file, a module too deep to copy) is one line naming
-    the policy and the object that failed, in this process (exit 2), never a worker that "ended unexpectedly"."""
-    from ..policies import _cloudpickle
-
-    dumps = _cloudpickle().dumps
-    for p in spec.policies:
-        users = [obj for obj in (p.factory, *p.kwargs.values())
-                 if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory")]
-        if not users:
-            continue
-        try:
-            dumps(p)
-        except (Exception, RecursionError) as exc:  # noqa: BLE001 - whatever the pickler raised: named, one line
-            detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            part = next(filter(None, (_unpicklable_part(obj, dumps) for obj in users)), "")
-            raise UserCodeError(f"policy {p.name!r} cannot be sent to the worker processes: pickling it failed in "
-                                f"this process ({detail}){f'; the object that fails: {part}' if part else ''}"
-                                ) from None
-
-
-def _unpicklable_part(obj, dumps, depth: int = 3) -> str:
-    """The innermost part of a user's class, function or module ``obj`` that fails to pickle on its own (an
-    attribute, or a global a function refers to), as ``P.ask → global _LOCK (a lock)``; "" when none is found."""
-    import inspect
-    import types
-
-    def failing(value) -> bool:
-        try:
-            dumps(value)
-        except (Exception, RecursionError):  # noqa: BLE001 - any failure counts
-            return True
-        return False
-
-    if depth == 0 or not failing(obj):
-        return ""
-    parts: list[tuple[str, object]] = []
-    if isinstance(obj, types.ModuleType):
-        parts = [(f"{obj.__name__}.{k}", v) for k, v in vars(obj).items() if not k.startswith("__")]
-    else:
-        members = vars(obj).items() if isinstance(obj, type) else [(getattr(obj, "__name__", "?"), obj)]
-        for key, value in members:
-            fn = getattr(value, "__func__", value)  # staticmethod, classmethod
-            label = f"{obj.__qualname__}.{key}" if isinstance(obj, type) else getattr(obj, "__qualname__", key)
-            if inspect.isfunction(fn):
-                names = set(fn.__code__.co_names)
-                names.update(n for c in fn.__code__.co_consts if inspect.iscode(c) for n in c.co_names)
-                parts += [(f"{label} → global {n}", fn.__globals__[n]) for n in sorted(names) if n in fn.__globals__]
-            elif isinstance(obj, type) and not key.startswith("__"):
-                parts.append((label, value))
-    for label, value in parts:
-        if value is obj or not failing(value):
-            continue
-        if isinstance(value, type | types.FunctionType | types.ModuleType):
-            inner = _unpicklable_part(value, dumps, depth - 1)
-            if inner:
-                return f"{label} → {inner}"
-        return f"{label} (a {type(value).__module__}.{type(value).__qualname__})"
-    return ""
-
-
 def forks_workers(spec: StudySpec, options: RunOptions) -> bool:
     """Whether the study's worker share runs in children forked from this process
     (:mod:`boundcheck.runtime.forking`) rather than in loky's pool: the loky backend with more than one process,
@@ -349,7 +255,7 @@ def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
     """Send the study to the idle loky workers ahead of their first task (:func:`~boundcheck.runtime.preload`):
     unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
     process still prepares. User classes are registered to travel by value first."""
-    _ship_by_value(spec)
+    ship_by_value(spec)
     runtime.preload((spec, inst))
 
 
@@ -454,7 +360,7 @@ def run_study(spec: StudySpec, inst: TheoremInstance, results_dir: Path, options
                 if on_chunk:
                     on_chunk(len(done), cur.n_chunks)
                 if len(done) < cur.n_chunks:
-                    _ship_by_value(cur)
+                    ship_by_value(cur)
                     check_picklable(cur)  # user code runs in worker processes on every backend
                     if not backend_ready:
                         stack.enter_context(_backend(options))
@@ -531,13 +437,6 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
     plan = plan_tasks(spec, [c for c in range(total) if c not in done], workers)
     runs_left = sum(len(ids) for task in plan for _, ids in task)
     big = runs_left * _bytes_per_run(spec) > RELEASE_WORKERS_ABOVE
-    later: list[str] = []
-    if workers > 1 and options.backend != "threading" and not big:
-        # the parent waits for the workers at the end: pay the summary's and the reports' imports then (not in
-        # a big study: there they are negligible, and the workers' memory is what matters)
-        later = ["pyarrow.parquet"]
-        if options.report:
-            later += runtime.registered("parent")
     monitor = (ProgressMonitor(pdir, spec.runs * T, T, done_units, on_progress) if on_progress
                else contextlib.nullcontext())
     lock = threading.Lock()
@@ -579,27 +478,23 @@ def _run_chunks(spec: StudySpec, inst: TheoremInstance, store: ResultStore, opti
                 # never in this process (not in its threads either): user code must not be able to end it
                 _simulate_in_children(spec, inst, plan, workers, parent, reporter, record, sandbox)
             elif options.backend == "loky" and workers > 1:
-                _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record, later)
+                _simulate_beside_pool(spec, inst, plan, workers, parent, reporter, record)
             else:  # dask: the tasks run in the cluster's worker processes, whose output goes to the log too
                 sandbox = replace(sandbox, capture_fds=True) if sandbox is not None else None
-                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, later, sandbox)
+                _simulate_with_joblib(spec, inst, plan, options, workers, parent, reporter, record, sandbox)
     finally:
         with lock:
             closed = True
     manifest = store.require_manifest()
     manifest.setdefault("timing", {})["simulate_s"] = time.perf_counter() - start  # this run's simulation phase
     store.write_manifest(manifest)
-    if later and options.report and options.backend == "loky":
-        # the workers stay warm and idle while the parent summarises: they import the figures' libraries now and
-        # draw part of the report's figures (boundcheck.report.drawing)
-        runtime.import_in_workers(*runtime.registered("workers"))
     if options.backend == "loky" and big and workers > 1:  # (a study on one process has no workers to stop; the
         # pool may be running other studies: api._run_panels)
         runtime.shutdown()  # a big study: give the workers' memory back before the summary and reports
 
 
 def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, parent, reporter, record,
-                          later: list[str], sandbox: usercode.SandboxConfig | None = None) -> None:
+                          sandbox: usercode.SandboxConfig | None = None) -> None:
     """The tasks on joblib's backend (threads, a dask cluster, or this process alone with ``--jobs 1``)."""
     import joblib
 
@@ -607,19 +502,11 @@ def _simulate_with_joblib(spec, inst, plan, options: RunOptions, workers: int, p
     # an int pre_dispatch: joblib evaluates its default ("2*n_jobs") with ast.parse, and two threads parsing at
     # once can crash CPython 3.11 ("AST constructor recursion depth mismatch"; matplotlib's import parses)
     par = joblib.Parallel(n_jobs=options.jobs, return_as="generator_unordered", pre_dispatch=2 * workers)
-    results_iter = par(tasks)
-    # the background imports run only while this thread waits for the workers, and are joined before the
-    # summary (which parses sources: inspect.getsource for the study's fingerprints)
-    loader = runtime.import_in_background(*later) if later else None
-    try:
-        for results in results_iter:
-            record(results)
-    finally:
-        if loader is not None:
-            loader.join()
+    for results in par(tasks):
+        record(results)
 
 
-def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, record, later: list[str]) -> None:
+def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, record) -> None:
     """The tasks on ``workers − 1`` loky processes *and* this one: the pool takes tasks from the front of the plan,
     this process from the back, until none is left (a warm parent saves a worker's start-up and imports, and no
     core idles while the parent only waits). One feeder thread per worker submits a task, waits for it and
@@ -627,10 +514,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     it is (a one-line error for the command line); every task finished before an error or an interruption is
     stored first.
 
-    A worker's first task is sent once the worker is warm (:func:`~boundcheck.runtime.wait_warm`: the engine
-    imported, the study unpickled); when that comes late (:data:`LATE_AFTER`) while this process simulates and no
-    other task is left, the task's last :data:`LATE_SHARE` goes back to whoever is free first (a default verify:
-    5 chunks here, 3 in the worker that started ≈ 0.6 s late, instead of 4 and 4). Every worker still gets a task.
     Results do not depend on who simulates which runs in which batch."""
     from collections import deque
 
@@ -638,23 +521,21 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
     take = threading.Lock()
     errors: list[BaseException] = []
     stop = threading.Event()
-    since: list[float] = []  # when this process started the task it simulates now (empty: none)
     # children forked from this warm process start at once; loky's fresh workers were started by the api's
-    # prewarm and may still be importing (the first task then waits for them: trimmed)
-    executor = (runtime.forking.executor(workers - 1) if runtime.forking.enabled() else runtime.pool(workers - 1))
+    # prewarm and may still be importing (their first task then waits for them)
+    if runtime.forking.enabled():
+        from ..policies import _cloudpickle
+
+        executor = runtime.forking.executor(workers - 1, _cloudpickle().dumps)  # a study holds lambdas
+    else:
+        executor = runtime.pool(workers - 1)
 
     def feed() -> None:
-        first = True
         while not stop.is_set():
             with take:
                 if not todo:
                     return
                 task = todo.popleft()
-            if first and int(len(task) * LATE_SHARE):
-                task = trimmed(task)
-                if stop.is_set():  # interrupted (or a failure elsewhere) while the worker warmed up: send nothing
-                    return
-            first = False
             try:
                 results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
                 record(results)
@@ -662,20 +543,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 errors.append(exc)
                 stop.set()
                 return
-
-    def trimmed(task):
-        """A worker's first task, sent once the worker is warm: when that is later than :data:`LATE_AFTER` into
-        this process's own task and nothing else is left, its last :data:`LATE_SHARE` goes back for whoever is free
-        first (this process looks for work again after its task, so what goes back is always taken)."""
-        deadline = time.monotonic() + WARM_WAIT  # polled: an interrupted study does not wait for the warm-up
-        while not stop.is_set() and not runtime.wait_warm(0.05) and time.monotonic() < deadline:
-            pass
-        with take:
-            cut = int(len(task) * LATE_SHARE)
-            if not todo and since and time.perf_counter() - since[0] > LATE_AFTER:
-                todo.append(task[len(task) - cut:])  # consecutive chunks: a batch of its own
-                task = task[:len(task) - cut]
-        return task
 
     feeders = [threading.Thread(target=feed, name=f"boundcheck-feed-{i}", daemon=True) for i in range(workers - 1)]
     for th in feeders:
@@ -686,14 +553,7 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                 if not todo:
                     break
                 task = todo.pop()
-                since[:] = [time.perf_counter()]
-            try:
-                record(run_task(spec, inst, task, reporter(task)))
-            finally:
-                since.clear()
-        if later and not errors:
-            # nothing left for this process: the summary's and the reports' imports while the workers finish
-            runtime.import_in_background(*later).join()
+            record(run_task(spec, inst, task, reporter(task)))
     except BaseException:
         stop.set()  # the feeders submit nothing more; a task a worker finishes soon is still stored
         deadline = time.monotonic() + INTERRUPT_GRACE
@@ -707,16 +567,6 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
         th.join()
     if errors:
         raise errors[0]
-
-
-def holds_user_code(spec: StudySpec) -> bool:
-    """Whether a policy of the study is code from outside boundcheck (a user's file or module): its calls are
-    then sandboxed (:mod:`boundcheck.utils.usercode`) and, on loky, run in child processes only."""
-    for p in spec.policies:
-        for obj in (p.factory, *p.kwargs.values()):
-            if callable(obj) and getattr(obj, "__module__", "").split(".")[0] not in ("boundcheck", "theory"):
-                return True
-    return False
 
 
 def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, record,
@@ -742,7 +592,7 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
                 running[executor.submit(run_task, spec, inst, task, reporter(task), parent, child)] = task
             done, _ = wait(running, timeout=WATCH_EVERY, return_when=FIRST_COMPLETED)
             if not done:
-                _watchdog(executor, sandbox, stuck)
+                stop_stuck(executor, sandbox, stuck)
                 continue
             for fut in done:
                 running.pop(fut)
@@ -768,64 +618,6 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
 
 
 WATCH_EVERY = 1.0  # seconds between the parent's looks at the workers' markers
-#: the part of its first task a late worker hands back when nothing else is left (:func:`_simulate_beside_pool`).
-#: A worker's start-up (its imports, the study unpickled) ends ≈ 0.6 s after the parent started simulating on
-#: the reference machine, half of a default verify's 100-run task: with the whole task it would finish alone,
-#: long after the parent.
-LATE_SHARE = 0.25
-#: seconds the parent has simulated its task when a worker is warm, from which the worker is late.
-#: Leaving part of the task pays when the worker is later than that part takes (one chunk of 25 runs and a
-#: batch's overhead: ≈ 0.3 s for pe_gp_ucb at T = 200), and costs one batch's overhead otherwise
-LATE_AFTER = 0.3
-WARM_WAIT = 60.0  # seconds a feeder waits for its worker's warm-up before sending a task anyway
-STUCK_GRACE = 5.0  # seconds past the time limit after which a call that ignores SIGALRM has its process stopped
-
-
-def _watchdog(executor, sandbox: usercode.SandboxConfig, stuck: list[str]) -> None:
-    """Stop (SIGKILL) a worker whose marker has named the same user call for longer than the time limit plus
-    :data:`STUCK_GRACE`: a call stuck where SIGALRM cannot interrupt it (inside one C routine, or one that
-    ignores the signal). Only the executor's own processes are ever stopped."""
-    if not sandbox.timeout or not sandbox.markers or stuck:
-        return
-    import multiprocessing
-    import signal
-
-    # this process's children (public API; the loky workers among them): a marker names a worker's pid
-    pids = {p.pid for p in multiprocessing.active_children()}
-    now = time.time()
-    for pid in pids:
-        f = Path(sandbox.markers) / str(pid)
-        try:
-            if now - f.stat().st_mtime <= sandbox.timeout + STUCK_GRACE:
-                continue
-            text = f.read_bytes().decode("utf-8", "replace").strip()
-        except OSError:
-            continue
-        if text:
-            stuck.append(text)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            return
-
-
-def _death(spec: StudySpec, sandbox: usercode.SandboxConfig, exc: BaseException) -> UserCodeError:
-    """The one line for a worker that ran user code and died (or failed outside a user call)."""
-    import re
-
-    where = usercode.last_call(sandbox.markers) if sandbox.markers else None
-    codes = re.search(r"exit codes? of the workers (?:are|is) \{([^}]*)\}", str(exc))  # loky's wording
-    how = "exit code " + re.sub(r"EXIT\((-?\d+)\)", r"\1", codes.group(1)) if codes else type(exc).__name__
-    if where is None:
-        names = ", ".join(repr(p.name) for p in spec.policies)
-        if type(exc).__name__ == "PicklingError":  # failed here, sending the task: no process ended
-            cause = [ln for ln in str(exc.__cause__ or "").splitlines()  # loky: the pickler's traceback, as text
-                     if ln.strip() and ln.strip() != '"""']
-            detail = cause[-1] if cause else f"{type(exc).__name__}: {exc}".splitlines()[0]
-            return UserCodeError(f"the policies ({names}) could not be sent to the worker processes: pickling "
-                                 f"failed in this process ({detail})")
-        return UserCodeError(f"the process running the policies ({names}) ended unexpectedly ({how})")
-    return UserCodeError(f"{where}: the process running it ended ({how}: os._exit, a crash or a signal in the "
-                         "policy's code)")
 
 
 def _looks_complete(store: ResultStore, spec: StudySpec) -> bool:

@@ -1,6 +1,7 @@
-"""Process-wide switches backed by an environment variable (the posterior arithmetic, the posterior
-representation): read once at import, overridden for a block by a context manager that sets the variable too,
-so that worker processes started inside the block (which import afresh) make the same choice."""
+"""Process-wide switches backed by an environment variable, read once at import: the posterior arithmetic and
+representation (:class:`EnvSwitch`, overridden for a block by a context manager that sets the variable too, so
+that worker processes started inside the block make the same choice), and the start-up pieces a benchmark
+switches off (:func:`startup_off`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 
 from ..errors import BoundcheckError
 
-__all__ = ["EnvSwitch"]
+__all__ = ["EnvSwitch", "STARTUP_PIECES", "startup_off"]
 
 
 class EnvSwitch:
@@ -22,7 +23,7 @@ class EnvSwitch:
     def __init__(self, env: str, choices: tuple[str, ...], default: str, what: str) -> None:
         self.env, self.choices, self.what = env, choices, what
         self.value = os.environ.get(env, default)
-        if self.value not in choices:  # a typo must not silently mean the default (issue 25: "bogus" meant "fast")
+        if self.value not in choices:  # a typo must not silently mean the default
             raise BoundcheckError(f"environment variable {env}={self.value!r}: unknown {what}; choose "
                                   f"{', '.join(choices)} (or unset it: {default})")
 
@@ -42,3 +43,15 @@ class EnvSwitch:
                 os.environ.pop(self.env, None)
             else:
                 os.environ[self.env] = old_env
+
+
+#: the start-up pieces :func:`startup_off` knows, kept because each saves ≥ 10 % of a default verify's wall time
+#: (benchmarks/bench_study.py --startup switches each off in turn; docs/performance.md)
+STARTUP_PIECES = ("fork", "drawing")
+_STARTUP_OFF = frozenset(p.strip() for p in os.environ.get("BOUNDCHECK_STARTUP_OFF", "").split(",") if p.strip())
+
+
+def startup_off(piece: str) -> bool:
+    """Whether the start-up piece ``piece`` is switched off by ``BOUNDCHECK_STARTUP_OFF`` (comma-separated names
+    of :data:`STARTUP_PIECES`, read once at import): only for measuring what each piece saves."""
+    return piece in _STARTUP_OFF

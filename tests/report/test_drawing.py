@@ -1,6 +1,6 @@
-"""Issue 14 (item 4): the report's speed-ups change nothing in what it writes.
+"""The report's speed-ups change nothing in what it writes.
 
-* the report's own PNG writer (boundcheck.report.png) writes the pixels matplotlib's ``print_png`` writes;
+* a report figure's PNG file holds the pixels matplotlib's ``print_png`` writes;
 * the figures split between the parent and idle workers (boundcheck.report.drawing): every figure drawn exactly
   once, the same files and the same reports whether a worker drew part of them or not, a failing worker's
   figures drawn by the parent;
@@ -24,7 +24,7 @@ from PIL import Image
 from boundcheck.cli import main
 from boundcheck.report import drawing, write_reports
 from boundcheck.report.context import load
-from boundcheck.report.png import encode_png, png_size, write_png
+from boundcheck.report.png import png_size
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,59 +52,8 @@ def _pixels(data: bytes) -> np.ndarray:
         return np.asarray(im.convert("RGBA"))
 
 
-# --------------------------------------------------------------------------------------------- PNG writer
-def _figure(transparent: bool = False):
-    import matplotlib
-
-    from boundcheck.report.figures import RC, _new
-
-    with matplotlib.rc_context(RC):
-        fig, ax = _new(4.0, 2.5)
-        t = np.arange(1, 50)
-        ax.fill_between(t, np.sqrt(t) - 1, np.sqrt(t) + 1, alpha=0.3, linewidth=0)
-        ax.plot(t, np.sqrt(t), label="$R_t$ mean")
-        ax.set_yscale("log")
-        ax.set_title("a title with γ_t and $\\gamma_t$")
-        ax.legend()
-        if transparent:
-            fig.patch.set_alpha(0.0)
-            ax.patch.set_alpha(0.5)
-        fig.get_layout_engine().execute(fig)
-        fig.set_layout_engine("none")
-    return fig
-
-
-@pytest.mark.parametrize("transparent", [False, True])
-def test_png_writer_writes_matplotlibs_pixels(transparent, tmp_path):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    fig = _figure(transparent)
-    FigureCanvasAgg(fig).print_png(tmp_path / "matplotlib.png", metadata={"Software": None})
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    ours = write_png(tmp_path / "ours.png", canvas.buffer_rgba(), 150)
-    reference = (tmp_path / "matplotlib.png").read_bytes()
-    np.testing.assert_array_equal(_pixels(ours.read_bytes()), _pixels(reference))
-    with Image.open(ours) as im:  # RGB when opaque (the report's figures), RGBA otherwise; 150 dpi recorded
-        assert im.mode == ("RGBA" if transparent else "RGB")
-        assert round(im.info["dpi"][0]) == 150
-        assert png_size(ours) == im.size
-
-
-def test_png_writer_rejects_non_rgba_and_reads_sizes(tmp_path):
-    with pytest.raises(ValueError, match="RGBA"):
-        encode_png(np.zeros((2, 3, 3), np.uint8))
-    rgba = np.full((3, 5, 4), 255, np.uint8)
-    rgba[1, 2] = (1, 2, 3, 255)
-    path = write_png(tmp_path / "x.png", rgba)
-    assert png_size(path) == (5, 3)
-    np.testing.assert_array_equal(_pixels(path.read_bytes()), rgba)
-    (tmp_path / "no.png").write_bytes(b"not a png at all, not at all")
-    with pytest.raises(ValueError, match="not a PNG"):
-        png_size(tmp_path / "no.png")
-
-
-def test_report_figures_are_written_by_the_png_writer_with_matplotlibs_pixels(results, tmp_path):
+# --------------------------------------------------------------------------------------------- the PNG files
+def test_report_figures_hold_matplotlibs_pixels(results, tmp_path):
     """A report figure through figures._save against the same figure printed by matplotlib."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -278,23 +227,15 @@ print("ok")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
 
 
-def test_warm_up_draws_nothing_to_disk_and_importing_the_reports_warms_nothing(tmp_path):
-    """The report package registers its warm-up with the runtime (no import-time side effect): running what it
-    registered for the parent warms matplotlib up and writes nothing."""
+def test_importing_the_reports_imports_no_matplotlib(tmp_path):
     code = """
-import os, sys
-os.chdir(sys.argv[1])
+import sys
 import boundcheck.report
 assert not [m for m in sys.modules if m.startswith("matplotlib")], "importing the reports imported matplotlib"
-from boundcheck import runtime
-assert "boundcheck.report.figures:warm_up" in runtime.registered("parent")
-runtime.import_modules(runtime.registered("parent"))
-assert "matplotlib.backends.backend_agg" in sys.modules and not os.listdir(".")
 print("ok")
 """
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
-    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
-                       timeout=300)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
 
 

@@ -44,7 +44,9 @@ def _raise():
 
 
 def test_results_exceptions_and_warnings_come_back():
-    ex = forking.ForkExecutor(2)
+    from boundcheck.policies import _cloudpickle
+
+    ex = forking.ForkExecutor(2, dumps=_cloudpickle().dumps)
     try:
         assert len(ex.children()) == 2 and os.getpid() not in ex.children()
         scale = 3.0

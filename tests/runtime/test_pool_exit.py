@@ -1,4 +1,4 @@
-"""The runtime's worker pool stops without a traceback and without leaving a worker behind (issue 23): on
+"""The runtime's worker pool stops without a traceback and without leaving a worker behind: on
 ``runtime.shutdown()`` (the command line's every exit), on the parent's death (SIGKILL: no exit handler runs),
 and on the early exits of ``verify --jobs 2`` (bad input, not applicable, interrupt; tests/early_exits.py runs
 100 of each with ``--repeat 100``). A caller of ``cli.main(argv)`` in the same process keeps its warm pool."""
@@ -29,14 +29,15 @@ _gone = early_exits.gone
 
 def test_shutdown_stops_a_busy_pool_at_once_and_never_starts_one():
     code = """
+import os
 import sys, time
 from boundcheck import runtime
 runtime.shutdown()  # no pool: nothing happens, nothing imported
 assert "joblib" not in sys.modules and runtime.idle_pool() is None
 ex = runtime.pool(2)
-pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(8)}
+pids = {ex.submit(os.getpid).result() for _ in range(8)}
 ex.submit(time.sleep, 60)  # a busy worker: it must not be waited for
-runtime.import_in_workers("json")
+runtime.preload(list(range(10)))
 t0 = time.perf_counter()
 runtime.shutdown()
 from boundcheck.runtime.pool import STOP_GRACE
@@ -137,7 +138,7 @@ def test_a_script_that_calls_main_keeps_its_own_exit(tmp_path):
 
 
 def test_large_arrays_leave_no_file_and_no_resource_tracker_warning(tmp_path):
-    """Issue 25: arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
+    """Arrays over joblib's memmapping threshold (1 MB) sent to and returned by the pool's workers
     leave no file in /dev/shm and no "leaked file objects" warning at exit, with or without ``shutdown()``
     (neither on stderr nor in the resource trackers' log, runtime.tracker_log)."""
     code = """
@@ -167,7 +168,7 @@ import os; print(os.getpid())
 
 
 def test_a_parent_killed_by_sigkill_leaves_no_tracker_warning_on_the_terminal(tmp_path):
-    """Issue 25, SIGKILL: the resource trackers outlive the parent, remove what it registered (the pool's
+    """SIGKILL: the resource trackers outlive the parent, remove what it registered (the pool's
     semaphores, joblib's empty folder in /dev/shm) and report it in their log (runtime.tracker_log), not on the
     stderr the user sees; no worker is alive 2 s later and no folder of the parent is left in /dev/shm."""
     code = """
@@ -175,7 +176,7 @@ import os, signal
 import numpy as np
 from boundcheck import runtime
 ex = runtime.pool(2)
-pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(6)}
+pids = {ex.submit(os.getpid).result() for _ in range(6)}
 assert ex.submit(np.sum, np.ones(500_000)).result() == 500_000
 print(os.getpid(), *pids, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
@@ -204,7 +205,6 @@ from boundcheck import runtime
 for i in range(15):
     runtime.prewarm(2)
     runtime.preload(list(range(1000)))
-    runtime.import_in_workers("json", "csv")
     runtime.shutdown()
 print("ok")
 """
@@ -216,10 +216,11 @@ print("ok")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_workers_die_with_their_parent(sig):
     code = """
+import os
 import time
 from boundcheck import runtime
 ex = runtime.pool(2)
-pids = {ex.submit(runtime.import_modules, ()).result() for _ in range(6)}
+pids = {ex.submit(os.getpid).result() for _ in range(6)}
 ex.submit(time.sleep, 60)
 print(" ".join(map(str, pids)), flush=True)
 time.sleep(60)
@@ -238,13 +239,14 @@ time.sleep(60)
 def test_a_caller_of_main_keeps_its_pool(tmp_path):
     """``cli.main(argv)`` from Python (argv given) leaves the runtime's pool to its caller."""
     code = f"""
+import os
 from boundcheck import runtime
 from boundcheck.cli import main
 rc = main(["verify", "--theorem", "gp_ucb", "--runs", "50", "--horizon", "5", "--jobs", "2", "--no-report",
            "--out", {str(tmp_path / "out")!r}])
 assert rc in (0, 1), rc
 ex = runtime.idle_pool()
-assert ex is not None and ex.submit(runtime.import_modules, ()).result() > 0
+assert ex is not None and ex.submit(os.getpid).result() > 0
 runtime.shutdown()
 print("ok")
 """

@@ -1,4 +1,4 @@
-"""boundcheck.runtime (issue 23): importing it has no effect, the warm-up registry, the on-disk cache."""
+"""boundcheck.runtime: importing it has no effect; the on-disk cache."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 
 from boundcheck import runtime
 from boundcheck.errors import CacheIntegrityWarning
-from boundcheck.runtime import warmup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,32 +28,6 @@ print("ok")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
-
-
-def test_warm_up_registry(monkeypatch):
-    monkeypatch.setattr(warmup, "_registry", {s: [] for s in warmup.STAGES})
-    runtime.register("workers", "json", "csv")
-    runtime.register("workers", "json")  # once only
-    assert runtime.registered("workers") == ("json", "csv") and runtime.registered("parent") == ()
-    with pytest.raises(ValueError, match="stage"):
-        runtime.register("nowhere", "json")
-
-
-def test_the_study_and_report_packages_register_their_warm_ups():
-    import boundcheck.report  # noqa: F401
-    import boundcheck.study  # noqa: F401
-
-    assert "boundcheck.study.runner" in runtime.registered("pool")
-    assert "boundcheck.report.figures:warm_up" in runtime.registered("parent")
-    assert "boundcheck.report.figures" in runtime.registered("workers")
-
-
-def test_import_modules_calls_a_named_function_and_ignores_errors(monkeypatch):
-    calls = []
-    monkeypatch.setattr(warmup, "_probe", lambda: calls.append(1), raising=False)
-    assert runtime.import_modules(["boundcheck.runtime.warmup:_probe", "no_such_module_xyz",
-                                   "json:no_such_function"]) == os.getpid()
-    assert calls == [1]
 
 
 def _write(text: str):
