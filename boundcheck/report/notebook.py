@@ -88,11 +88,12 @@ def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
     from .figures import _draw, fig_regret
     from .html import CSS
     from .verify import model
+    from .wording import headline
 
     ctx = load(Path(results_dir))
     with tempfile.TemporaryDirectory(prefix="boundcheck-figure-") as tmp:
         fig, _ = _draw(fig_regret, ctx, Path(tmp))  # read into the page (base64) before the folder goes
-        view = {"status": "out" if not ctx.in_theory else ctx.verdict, "headline": ctx.headline(),
+        view = {"status": "out" if not ctx.in_theory else ctx.verdict, "headline": headline(ctx),
                 "glance": model.glance(ctx), "verdict_section": model.verdict_section(ctx),
                 "figures": model.figures([fig]) if fig is not None else [], "link": link}
         return _wrap(CSS, _fragments().verify(view))
@@ -121,7 +122,7 @@ def power_view(summary: dict) -> dict:
     """A power summary as numbers and words: for each planted defect, the probability that each claim catches
     it at N runs (the baseline row is the correct algorithm: its probabilities are false alarms), and each
     claim's smallest detectable effect."""
-    from .context import describe_detectable, fmt
+    from .wording import describe_detectable, fmt
 
     claims = summary.get("claims") or {}
     return {"theorem": str(summary.get("theorem")), "scenario": str(summary.get("scenario")),

@@ -2,7 +2,7 @@
 
 Every results folder (what ``verify`` writes under ``OUT/results``: ``manifest.json`` and ``summary.json``)
 becomes one :class:`StudyRow`. Nothing is recomputed; the weak link is the study's own report's
-(:meth:`~boundcheck.report.context.ReportContext.weak_link`). A folder whose summary cannot be read (damaged, or
+(:func:`boundcheck.report.wording.weak_link`). A folder whose summary cannot be read (damaged, or
 a study still running) is returned with the reason, not fatal.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from ...errors import BoundcheckError
 from ...study.store import ResultStore
 from ..context import ReportContext
+from ..wording import weak_link
 
 __all__ = ["StudyRow", "collect", "check_roots"]
 
@@ -77,7 +78,7 @@ def _row(folder: Path) -> StudyRow:
         raise BoundcheckError(f"not a verify's summary (no {', '.join(missing)})")
     ctx = ReportContext(results_dir=folder, summary=summary, manifest=manifest, runs=None, steps=None,
                         gamma=None, theorem=None)  # weak_link reads the claims only
-    weak, why = ctx.weak_link()
+    weak, why = weak_link(ctx)
     med = (summary.get("tightness") or {}).get("median")
     tight = float(med) if isinstance(med, int | float) and med == med else None
     report = folder.parent / "index.html"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..context import OUTSIDE, VERDICT_HELP, fmt
+from ..wording import OUTSIDE, VERDICT_HELP, fmt
 from .context import StudyRow
 
 __all__ = ["view_model", "COLUMNS", "RANK"]
