@@ -616,7 +616,7 @@ MUTATIONS = (
     Mutation("BF11", "boundcheck/cli/inspect.py", '    _render_bites(con, info.get("bites_from"))',
              '    _render_bites(con, info.get("bites"))', "show drops where each bound bites",
              (BITES + "test_show_says_where_each_bound_bites",)),
-    Mutation("BF12", "boundcheck/report/context.py",
+    Mutation("BF12", "boundcheck/report/wording.py",
              '    return str(bite.get("message") or "") if isinstance(bite, dict) else ""',
              '    return str(bite.get("reason") or "") if isinstance(bite, dict) else ""', "the reports lose the note",
              (BITES + "test_the_reports_say_where_the_vacuous_bound_bites",)),

@@ -46,7 +46,7 @@ def _render_power(table: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..report.context import describe_detectable  # the report's wording of an effect
+    from ..report.wording import describe_detectable  # the report's wording of an effect
 
     con = render.console()
     target = table["power_target"]

@@ -21,9 +21,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .context import ReportContext, ci_label, fmt
+from .context import ReportContext
 from .figure_info import DPI, MAX_WIDTH_IN, FigureInfo, register_figure, registered_figure
 from .png import write_png
+from .wording import ci_label, fmt
 
 
 def fig_r1_chain(ctx: ReportContext, out: Path):

@@ -1,4 +1,4 @@
-"""HTML pieces the report templates use as filters: escaping, ``X_t`` scripts, MathML formulas, badges.
+"""HTML pieces the report templates use as filters: escaping, ``X_t`` scripts, MathML formulas, images.
 
 The formulas are MathML printed by sympy from the very expressions the engine evaluates (or the paper's LaTeX
 converted by latex2mathml); figures are inlined as base64, so a page needs no network. ``CSS`` is the reports'
@@ -18,9 +18,9 @@ from pathlib import Path
 import sympy as sp
 from sympy.printing.mathml import mathml
 
-from .context import VERDICT_HELP, render_rich
+from .context import render_rich
 
-__all__ = ["CSS", "e", "rich", "math_block", "math_latex", "badge", "table", "img_src"]
+__all__ = ["CSS", "e", "rich", "math_block", "math_latex", "img_src"]
 
 CSS = "\n" + resources.files(__package__).joinpath("templates", "report.css").read_text(encoding="utf-8")
 
@@ -98,28 +98,6 @@ def math_latex(tex: str, display: str = "block") -> str:
     out = re.sub(r'\s+xmlns="[^"]*"', "", out)
     # |U| as printed: bars hug their content (latex2mathml spaces them like relations)
     return out.replace('<mo stretchy="false">&#x0007C;</mo>', '<mo stretchy="false" lspace="0" rspace="0">|</mo>')
-
-
-def badge(verdict: str) -> str:
-    cls = "na" if verdict == "not applicable" else verdict
-    return f'<span class="badge {e(cls)}" title="{e(VERDICT_HELP.get(verdict, ""))}">{e(verdict)}</span>'
-
-
-def table(headers: list[str], rows: list[list[str]], num: set[int] = frozenset(), cls: str = "",
-          col_cls: dict[int, str] | None = None) -> str:
-    """An HTML table; ``num`` columns are right-aligned numbers, ``col_cls`` gives a column a CSS class (its
-    width, e.g. ``"stmt"``), ``cls`` the table one."""
-    col_cls = col_cls or {}
-
-    def attr(i: int) -> str:
-        names = " ".join(n for n in ("num" if i in num else "", col_cls.get(i, "")) if n)
-        return f' class="{names}"' if names else ""
-
-    th = "".join(f"<th{attr(i)}>{h}</th>" for i, h in enumerate(headers))
-    body = "".join("<tr>" + "".join(f"<td{attr(i)}>{c}</td>" for i, c in enumerate(r)) + "</tr>" for r in rows)
-    head = f"<thead><tr>{th}</tr></thead>" if any(headers) else ""
-    open_tag = f'<table class="{cls}">' if cls else "<table>"
-    return f"{open_tag}{head}<tbody>{body}</tbody></table>"
 
 
 def img_src(path: Path) -> str:

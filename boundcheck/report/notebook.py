@@ -15,7 +15,8 @@ import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["SCOPE", "scoped_css", "verify_fragment", "sweep_fragment", "reproduce_fragment", "power_fragment"]
+__all__ = ["SCOPE", "scoped_css", "verify_fragment", "sweep_fragment", "reproduce_fragment", "power_fragment",
+           "power_view"]
 
 #: the class of the element every fragment is wrapped in; every rule of its style sheet starts with it
 SCOPE = "boundcheck-result"
@@ -68,8 +69,16 @@ def scoped_css(css: str, scope: str = SCOPE) -> str:
     return "\n".join(out)
 
 
-def _wrap(css: str, body: str) -> str:
-    return (f"<div class=\"{SCOPE}\"><style>{scoped_css(css + _NOTEBOOK_CSS)}</style>{body}</div>")
+def _fragments():
+    from .templating import html_env
+
+    return html_env().get_template("notebook/fragments.html.j2").module
+
+
+def _wrap(css: str, body) -> str:
+    from markupsafe import Markup
+
+    return str(_fragments().wrap(SCOPE, Markup(scoped_css(css + _NOTEBOOK_CSS)), Markup(body)))
 
 
 def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
@@ -77,56 +86,57 @@ def verify_fragment(results_dir: str | Path, link: str | None = None) -> str:
     figure (drawn from the stored tables), as one fragment; ``link``: the full report, when one was written."""
     from .context import load
     from .figures import _draw, fig_regret
-    from .html import CSS, e
-    from .verify import html_section, model
+    from .html import CSS
+    from .verify import model
+    from .wording import headline
 
     ctx = load(Path(results_dir))
     with tempfile.TemporaryDirectory(prefix="boundcheck-figure-") as tmp:
         fig, _ = _draw(fig_regret, ctx, Path(tmp))  # read into the page (base64) before the folder goes
-        figures = html_section("figures", model.figures([fig])) if fig is not None else ""
-    cls = "out" if not ctx.in_theory else ctx.verdict
-    body = [f'<div class="banner {e(cls)}">{e(ctx.headline())}</div>', html_section("glance", model.glance(ctx)),
-            f"<h3>Claims</h3>{html_section('verdict', model.verdict_section(ctx))}", figures]
-    if link:
-        body.append(f"<p class='small mute'>Full report: <code>{e(link)}</code></p>")
-    return _wrap(CSS, "".join(body))
+        view = {"status": "out" if not ctx.in_theory else ctx.verdict, "headline": headline(ctx),
+                "glance": model.glance(ctx), "verdict_section": model.verdict_section(ctx),
+                "figures": model.figures([fig]) if fig is not None else [], "link": link}
+        return _wrap(CSS, _fragments().verify(view))
 
 
 def sweep_fragment(table, meta: dict) -> str:
     """A sweep's page (:func:`boundcheck.report.sweep.sweep_body`: its figure and its cells' table)."""
-    from .sweep import _CSS, sweep_body
+    from .sweep import page_css, sweep_body
 
-    return _wrap(_CSS, sweep_body(table, meta))
+    return _wrap(page_css(), sweep_body(table, meta))
 
 
 def reproduce_fragment(summary: dict) -> str:
     """A reproduce's headline and its claims table (the replication report's own table)."""
-    from .html import CSS, e
+    from markupsafe import Markup
+
+    from .html import CSS
     from .reproduce.model import claim_view, headline
     from .reproduce.render import claims_html, extra_css
 
-    body = (f'<div class="banner replication">{e(headline(summary))}</div>'
-            + claims_html([claim_view(c) for c in summary["claims"]]))
-    return _wrap(CSS + extra_css(), body)
+    claims = Markup(claims_html([claim_view(c) for c in summary["claims"]]))
+    return _wrap(CSS + extra_css(), _fragments().reproduce(headline(summary), claims))
+
+
+def power_view(summary: dict) -> dict:
+    """A power summary as numbers and words: for each planted defect, the probability that each claim catches
+    it at N runs (the baseline row is the correct algorithm: its probabilities are false alarms), and each
+    claim's smallest detectable effect."""
+    from .wording import describe_detectable, fmt
+
+    claims = summary.get("claims") or {}
+    return {"theorem": str(summary.get("theorem")), "scenario": str(summary.get("scenario")),
+            "runs": str(summary.get("runs")), "method": str(summary.get("method", "")), "claims": list(claims),
+            "defects": [{"name": name, "description": str(d.get("description")),
+                         "probability": [fmt((d.get("probability") or {}).get(c), 2) for c in claims]}
+                        for name, d in (summary.get("defects") or {}).items()],
+            "detectable": [{"claim": c, "effect": describe_detectable(info.get("detectable")),
+                            "catches": ", ".join(info.get("catches") or []) or "nothing"}
+                           for c, info in claims.items()]}
 
 
 def power_fragment(summary: dict) -> str:
-    """A power table: for each planted defect, the probability that each claim catches it at N runs (the
-    baseline row is the correct algorithm: its probabilities are false alarms)."""
-    from .context import describe_detectable, fmt
-    from .html import CSS, e, table
+    """A power table (:func:`power_view`) as one fragment."""
+    from .html import CSS
 
-    claims = list(summary.get("claims") or {})
-    rows = []
-    for name, d in (summary.get("defects") or {}).items():
-        prob = d.get("probability") or {}
-        rows.append([f"<span class='id'>{e(name)}</span><br><span class='small mute'>{e(d.get('description'))}"
-                     "</span>"] + [fmt(prob.get(c), 2) for c in claims])
-    det = [[f"<span class='id'>{e(c)}</span>", e(describe_detectable(info.get("detectable"))),
-            e(", ".join(info.get("catches") or []) or "nothing")] for c, info in (summary.get("claims") or {}).items()]
-    body = (f"<h3>Power of {e(summary.get('theorem'))} on {e(summary.get('scenario'))} at N = "
-            f"{e(summary.get('runs'))} runs</h3><p class='small mute'>{e(summary.get('method', ''))}</p>"
-            + table(["defect", *[f"<span class='id'>{e(c)}</span>" for c in claims]], rows,
-                    num=set(range(1, len(claims) + 1)))
-            + table(["claim", "smallest detectable effect", "catches"], det))
-    return _wrap(CSS, body)
+    return _wrap(CSS, _fragments().power(power_view(summary)))

@@ -1,12 +1,14 @@
 """The page of a sweep: the explicit bound and the regret against each varied parameter (seaborn), the slack
 ratio, and the cells' verdicts, as one self-contained HTML file (figures inlined) next to ``sweep.parquet``.
 
-It reads the sweep table only (``boundcheck.study.sweep.sweep_table``): nothing is simulated here."""
+It reads the sweep table only (``boundcheck.study.sweep.sweep_table``): nothing is simulated here. The figure
+is drawn apart (:func:`sweep_figure`); :func:`view_model` turns the table into numbers and words, and the
+template ``report/templates/sweep/page.html.j2`` renders them (its ``body`` is what a notebook shows).
+"""
 
 from __future__ import annotations
 
 import base64
-import html
 import io
 from pathlib import Path
 
@@ -17,27 +19,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..utils.io import atomic_write_text
+from .templating import html_env
 
-__all__ = ["write_sweep_page", "sweep_body", "sweep_figure"]
+__all__ = ["write_sweep_page", "sweep_body", "sweep_figure", "view_model", "render_html", "page_css"]
 
-_CSS = """
-body { font: 15px/1.5 system-ui, "DejaVu Sans", sans-serif; color: #1d232a; margin: 0; background: #f6f7f9; }
-main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 48px; background: #fff; }
-h1 { font-size: 23px; } h2 { font-size: 19px; border-bottom: 2px solid #d9dee3; padding-bottom: 4px; }
-table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
-th, td { border-bottom: 1px solid #d9dee3; padding: 4px 10px; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-.holds { color: #2e7d32; font-weight: 600; } .violated { color: #c62828; font-weight: 600; }
-.inconclusive { color: #ef6c00; font-weight: 600; } .mute { color: #5b6570; font-size: 13px; }
-img { max-width: 100%; }
-"""
+_TEMPLATE = "sweep/page.html.j2"
 
 
 def _cells(table: pd.DataFrame) -> pd.DataFrame:
     """One row per cell (the bound and regret columns are the same on every claim row of a cell)."""
     return table.drop_duplicates("cell").reset_index(drop=True)
-
-
 def sweep_figure(table: pd.DataFrame, varied: list[str]) -> Figure:
     """Row 1: bound (dashed) and the regret quantiles of the checked algorithm (solid; random search dotted)
     against each varied parameter, log scale; row 2: the slack ratio bound / regret quantile."""
@@ -81,49 +72,49 @@ def _png(fig: Figure) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def view_model(table: pd.DataFrame, meta: dict, figure: str) -> dict:
+    """The sweep page as numbers and words: ``table`` (:func:`~boundcheck.study.sweep.sweep_table`), ``meta``
+    (the content of ``sweep.json``) and ``figure`` (the drawn :func:`sweep_figure`, a base64 PNG)."""
+    varied = [a["name"] for a in meta["vary"]]
+    cells = _cells(table)
+    rows = []
+    for _, r in cells.iterrows():
+        bad = table[(table["cell"] == r["cell"]) & (table["verdict"] == "violated")]["claim"].tolist()
+        rows.append({"params": [str(r[p]) for p in varied], "verdict": r["theorem_verdict"],
+                     "in_theory": "yes" if r["in_theory"] else "no", "bound": f"{r['bound']:.4g}",
+                     "regret_q": f"{r['regret_q']:.4g}", "slack_ratio": f"{r['slack_ratio']:.3g}",
+                     "random_q": f"{r['regret_uninformed_q']:.4g}", "vacuous": "yes" if r["vacuous"] else "no",
+                     "violated": ", ".join(bad)})
+    return {"title": f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}", "count": len(cells),
+            "axes": [{"name": a["name"], "levels": ", ".join(map(str, a["values"]))} for a in meta["vary"]],
+            "algorithm": str(cells["algorithm"].iloc[0]), "verdict": meta["verdict"],
+            "header": [*varied, "verdict", "in theory", "bound", "R_T q(1−δ)", "slack ratio", "random q(1−δ)",
+                       "vacuous", "violated claims"],
+            "cells": rows, "figure": figure}
+
+
+def _view(table: pd.DataFrame, meta: dict) -> dict:
+    return view_model(table, meta, _png(sweep_figure(table, [a["name"] for a in meta["vary"]])))
+
+
+def render_html(view: dict) -> str:
+    """The self-contained page (the figure inlined)."""
+    return html_env().get_template(_TEMPLATE).render(v=view) + "\n"
+
+
+def page_css() -> str:
+    """The page's style sheet (a notebook's fragment carries it, scoped)."""
+    return "\n" + html_env().get_template("sweep/page.css").render() + "\n"
+
+
 def sweep_body(table: pd.DataFrame, meta: dict) -> str:
     """The sweep page's content (title, figure, cells' table): what :func:`write_sweep_page` writes inside its
     page, and a notebook shows (:mod:`boundcheck.report.notebook`)."""
-    e = html.escape
-    varied = [a["name"] for a in meta["vary"]]
-    cells = _cells(table)
-    head = "".join(f"<th>{e(c)}</th>" for c in [*varied, "verdict", "in theory", "bound", "R_T q(1−δ)",
-                                                   "slack ratio", "random q(1−δ)", "vacuous", "violated claims"])
-    body = []
-    for _, r in cells.iterrows():
-        bad = table[(table["cell"] == r["cell"]) & (table["verdict"] == "violated")]["claim"].tolist()
-        vals = "".join(f"<td>{e(str(r[p]))}</td>" for p in varied)
-        body.append(f"<tr>{vals}<td class='{e(r['theorem_verdict'])}'>{e(r['theorem_verdict'])}</td>"
-                    f"<td>{'yes' if r['in_theory'] else 'no'}</td><td>{r['bound']:.4g}</td><td>{r['regret_q']:.4g}</td>"
-                    f"<td>{r['slack_ratio']:.3g}</td><td>{r['regret_uninformed_q']:.4g}</td>"
-                    f"<td>{'yes' if r['vacuous'] else 'no'}</td><td>{e(', '.join(bad))}</td></tr>")
-    fig = sweep_figure(table, varied)
-    title = f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}"
-    axes = ", ".join(f'<b>{e(a["name"])}</b> ∈ {{{e(", ".join(map(str, a["values"])))}}}' for a in meta["vary"])
-    return f"""<h1>{e(title)}</h1>
-<p>{len(cells)} cells over {axes}; checked algorithm <b>{e(str(cells['algorithm'].iloc[0]))}</b>;
-overall: <span class="{e(meta['verdict'])}">{e(meta['verdict'])}</span>.</p>
-<h2>Where the bound becomes vacuous</h2>
-<p class="mute">Top: the explicit bound at T (dashed) and the (1 − δ)-quantile of the checked algorithm's regret
-R_T (solid); random search's (dotted) when it ran. Bottom: the slack ratio bound / R_T quantile (the red line is 1:
-below it the bound fails). A bound at or above random search's regret (<i>vacuous</i> in the table) says nothing
-that guessing does not already guarantee.</p>
-<img alt="bound and regret against the varied parameters" src="data:image/png;base64,{_png(fig)}">
-<h2>Cells</h2>
-<table><tr>{head}</tr>{''.join(body)}</table>
-<p class="mute">The tidy table (one row per cell × claim) is <code>sweep.parquet</code>; each cell's results are in
-<code>cells/&lt;cell&gt;/results</code> (<code>boundcheck report</code> builds a cell's full report).</p>
-"""
+    return str(html_env().get_template("sweep/sections.html.j2").module.body(_view(table, meta)))
 
 
 def write_sweep_page(table: pd.DataFrame, meta: dict, out_dir: str | Path) -> Path:
     """Write ``out_dir/index.html`` for a sweep (its table and the content of ``sweep.json``)."""
-    out_dir = Path(out_dir)
-    title = f"boundcheck sweep: {meta['theorem']} on {meta['scenario']}"
-    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{_CSS}</style></head><body><main>
-{sweep_body(table, meta)}</main></body></html>
-"""
-    path = out_dir / "index.html"
-    atomic_write_text(path, page)
+    path = Path(out_dir) / "index.html"
+    atomic_write_text(path, render_html(_view(table, meta)))
     return path

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from . import html as h
 from . import latex as t
-from .context import fmt
+from .wording import fmt
 
 __all__ = ["html_env", "tex_env"]
 

@@ -147,7 +147,7 @@ def test_verdict_shows_p_value_share_and_sensitivity(study):
     assert "p-value" in html and "share" in html and "false-alarm budget" in html
     assert 'id="sensitivity"' in html and "smallest detectable effect" in html
     ce = next(c for c in summary["claims"] if c["id"] == "confidence_event")
-    from boundcheck.report.context import fmt
+    from boundcheck.report.wording import fmt
 
     assert fmt(ce["budget_share"], 2) in html and "no_prediction_step" in html  # caught by, from the power table
     assert "Sanity identities" in html and "S1_eq4_and_2B" in html
@@ -315,15 +315,15 @@ def test_latex_compiles_with_pdflatex(which, request, tmp_path):
 def test_verdict_table_gives_the_statement_its_width_and_provenance_the_worker_count(study):
     """Issue 28: the statement column has a width of its own (rows were ~10 lines tall), and the provenance
     prints the resolved number of workers, not ``loky / -1``."""
-    from boundcheck.report.context import _workers_text
+    from boundcheck.report.wording import workers_text
 
     _, paths = study
     html = paths["html"].read_text(encoding="utf-8")
     assert '<table class="claims">' in html and '<td class="stmt">' in html
     assert "table.claims td.stmt" in html  # the CSS that gives it the width
     assert "backend / workers" in html and "1 worker" in html  # the fixture runs with --jobs 1
-    assert _workers_text({"jobs": -1, "workers": 16}) == "16 workers (jobs = -1)"
-    assert "not stored" in _workers_text({"jobs": -1})  # a study stored before the count was
+    assert workers_text({"jobs": -1, "workers": 16}) == "16 workers (jobs = -1)"
+    assert "not stored" in workers_text({"jobs": -1})  # a study stored before the count was
 
 
 # ------------------------------------------------------------------------------ one page over many studies

@@ -169,6 +169,7 @@ def test_verify_says_where_the_vacuous_bound_bites(pe_toy_study, capsys):
 def test_the_reports_say_where_the_vacuous_bound_bites(pe_toy_study):
     from boundcheck.report.context import load
     from boundcheck.report.verify import html_section, model, render_latex, view_model
+    from boundcheck.report.wording import headline
 
     ctx = load(pe_toy_study / "results")
     msg = next(c for c in ctx.claims if c["id"] == "regret_bound")["details"]["bites_from"]["message"]
@@ -177,7 +178,7 @@ def test_the_reports_say_where_the_vacuous_bound_bites(pe_toy_study):
     assert "rerun with --horizon" in html and "bites from T" in html
     tex = render_latex(view_model(ctx, []))
     assert "rerun with {-}{-}horizon" in tex or "rerun with --horizon" in tex
-    assert "bites from T" in ctx.headline()
+    assert "bites from T" in headline(ctx)
 
 
 def test_show_says_where_each_bound_bites(capsys):

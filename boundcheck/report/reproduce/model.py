@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 
 from ...claims.empirical import resolution_text
-from ..context import fmt
 from ..figures import MAX_WIDTH_IN, FigureInfo
 from ..replication_figures import ReplicationTable, paper_figure_names
+from ..wording import fmt
 
 __all__ = ["view_model", "index_model", "claim_view", "replication_note", "effect_text", "headline",
            "explore_sentence", "best_setting_sentence", "PRINTED_HEAD", "PRINTED_NUMERIC", "printed_rows",

@@ -8,17 +8,21 @@ notebook's fragment) builds only that one.
 
 from __future__ import annotations
 
-from ..context import (
+from ..figure_info import MAX_WIDTH_IN
+from ..wording import (
     KIND_HELP,
     OUTSIDE,
     VERDICT_HELP,
     bite_text,
     ci_label,
     fmt,
+    headline,
     incompleteness_text,
+    provenance,
     sensitivity_table,
+    tightness_text,
+    weak_link,
 )
-from ..figure_info import MAX_WIDTH_IN
 
 __all__ = ["view_model", "glance", "verdict_section", "claims_table", "figures", "GLOSSARY", "SECTIONS"]
 
@@ -62,7 +66,7 @@ def view_model(ctx, figs: list) -> dict:
     """Every section of the verify report, from the stored results ``ctx`` and the drawn figures ``figs``."""
     th = ctx.theorem
     return {
-        "headline": ctx.headline(),
+        "headline": headline(ctx),
         "status": "out" if not ctx.in_theory else ctx.verdict,
         "theorem_id": ctx.theorem_id, "scenario": ctx.scenario_name,
         "title": th.title if th is not None else ctx.theorem_id,
@@ -79,7 +83,7 @@ def view_model(ctx, figs: list) -> dict:
         "assumptions": assumptions(ctx),
         "corrections": corrections(ctx),
         "figures": figures(figs),
-        "provenance": [{"key": k, "value": v} for k, v in ctx.provenance()],
+        "provenance": [{"key": k, "value": v} for k, v in provenance(ctx)],
         "notes": list(ctx.notes),
         "glossary": GLOSSARY, "sections": SECTIONS,
         "tables": {"claims": claims_table(ctx), "bound_terms": bound_terms(ctx), "regret": regret(ctx)},
@@ -92,7 +96,7 @@ def glance(ctx) -> dict:
     mains = [c for c in ctx.claims if c.get("main")]
     mc = mains[0] if mains else None
     t = s.get("tightness") or {}
-    weak, why = ctx.weak_link()
+    weak, why = weak_link(ctx)
     best = None
     reg = ctx.regret_table()
     if not reg.empty:
@@ -105,7 +109,7 @@ def glance(ctx) -> dict:
         "theory": "in theory" if ctx.in_theory else f"{OUTSIDE}: not a theorem failure",
         "slack": f"{fmt(1 / t['median'], 3)}× slack" if t.get("median") else None,
         "tight": f"median R_T/Bound(T) = {fmt(t.get('median'), 3)}, max {fmt(t.get('max'), 3)}",
-        "tightness": ctx.tightness_text() if t.get("median") else None,
+        "tightness": tightness_text(ctx) if t.get("median") else None,
         "weak": weak, "why": why, "best": best,
     }
 
