@@ -515,7 +515,7 @@ MUTATIONS = (
              '        if type(exc).__name__ == "PicklingError":  # failed here, sending the task: no process ended',
              "        if False:", "a pickling failure reported as a dead worker",
              (LAYOUT + "test_a_pickling_failure_sending_a_task_is_not_a_dead_worker",)),
-    Mutation("UL8", "boundcheck/study/runner.py", "    if depth == 0 or not failing(obj):", "    if True:",
+    Mutation("UL8", "boundcheck/study/shipping.py", "    if depth == 0 or not failing(obj):", "    if True:",
              "the object that fails to pickle not named", (LAYOUT + "test_an_unpicklable_policy_is_one_line_naming_the_object",)),
     Mutation("UL9", "boundcheck/utils/usercode.py", "        if not _state.calling:  # boundcheck's own code in the task",
              "        if False:", "boundcheck's own warnings counted as the checked code's",
