@@ -27,7 +27,7 @@ require("botorch", "torch", "gpytorch", "botorch")
 import gpytorch  # noqa: E402
 import torch  # noqa: E402
 
-from ..model.kernels import SPEC_TOLERANCE, KernelSpec, mismatch  # noqa: E402
+from ..model.kernels import KernelSpec, mismatch  # noqa: E402
 from ..policies.asktell import AskTellContext, AskTellPolicy  # noqa: E402
 
 __all__ = ["BoTorchPolicy", "botorch_beta", "gpytorch_kernel", "gpytorch_mean", "check_model", "MatrixKernel",

@@ -17,7 +17,7 @@ from botorch.models import SingleTaskGP  # noqa: E402
 from botorch.models.transforms.outcome import Standardize  # noqa: E402
 from gpytorch.mlls import ExactMarginalLogLikelihood  # noqa: E402
 
-from boundcheck.adapters.botorch import botorch_beta, gpytorch_kernel, gpytorch_mean  # noqa: E402
+from boundcheck.adapters.botorch import gpytorch_kernel, gpytorch_mean  # noqa: E402
 from boundcheck.errors import UserCodeError  # noqa: E402
 from boundcheck.testing import run_check  # noqa: E402
 from boundcheck.world import AlternatingAvailability, get_scenario  # noqa: E402
