@@ -160,7 +160,7 @@ def check_model(model, ctx: AskTellContext, train_X: torch.Tensor, cand: torch.T
     with torch.no_grad():
         m = mean_module(X).numpy()
         gap = float(np.max(np.abs(m - np.asarray(ctx.mean)[idx]))) / max(1.0, float(np.max(np.abs(ctx.mean))))
-        if gap > TOLERANCE:
+        if gap > TOLERANCE:  # the prior mean
             raise OutsideTheory(f"the model's prior mean differs from the theorem's μ_0 by {gap:.2g} (a fitted or "
                                 f"default mean: use gpytorch_mean(ctx), and fit nothing)")
         nd = train_X.shape[0]
@@ -171,7 +171,7 @@ def check_model(model, ctx: AskTellContext, train_X: torch.Tensor, cand: torch.T
         scale = max(float(np.max(np.abs(np.diag(ref)))), 1e-300)
         gap = max(float(np.max(np.abs(Kc - ref[np.ix_(idx[:nd], idx)]), initial=0.0)),
                   float(np.max(np.abs(Kd - np.diag(ref)[idx]))) if Kd.size else 0.0) / scale
-        if gap > TOLERANCE:
+        if gap > TOLERANCE:  # the prior covariance
             raise OutsideTheory(f"the model's prior covariance differs from the theorem's kernel by {gap:.2g} "
                                 f"(relative): a default kernel or fitted hyperparameters (use "
                                 f"gpytorch_kernel(ctx) and fit nothing)")
