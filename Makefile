@@ -20,9 +20,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
 	touch $@
 
-# the test environment also holds the example plugin paper (docs/extending.md): tests/usercode/test_plugin_paper.py runs it
+# the test environment also holds the example plugin paper (docs/extending.md): tests/usercode/test_plugin_paper.py runs it,
+# and the adapters' extras (torch's CPU build, BoTorch, scikit-learn): tests/adapters/ runs them
 $(VENV)/.installed-test: pyproject.toml examples/plugin_paper/pyproject.toml | $(BIN)/activate
-	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e ".[test]" -e examples/plugin_paper
+	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e ".[test,botorch,sklearn]" -e examples/plugin_paper
 	$(BIN)/python -m compileall -q boundcheck theory > /dev/null
 	touch $(VENV)/.installed $@
 

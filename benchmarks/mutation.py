@@ -90,6 +90,10 @@ class Mutation:
     tests: tuple[str, ...]
 
 
+# the adapters' tests (they need the botorch and sklearn extras, installed by `make test`)
+ADAPT_M = "tests/adapters/test_mistakes.py::"
+ADAPT_A = "tests/adapters/test_adapters.py::"
+
 MUTATIONS = (
     # ------------------------------------------------------------------ the posterior (model/posterior.py)
     Mutation("P1", "boundcheck/model/posterior.py",
@@ -847,6 +851,32 @@ MUTATIONS = (
     Mutation("HP19", "boundcheck/utils/usercode.py", "            self.failed = exc", "            pass",
              "a broken pipe argparse swallows (--help | head) exits 0",
              (HOSTILE_P + "test_a_reader_that_stops_reading_is_exit_141",)),
+    # ------------------------------------------------------------------ the adapters (boundcheck/adapters): each check of
+    # what the theorem assumes of a user's BoTorch / scikit-learn model, and the kernel specification
+    Mutation("AD1", "boundcheck/adapters/botorch.py", "        if t.dtype != DTYPE:", "        if False:",
+             "a float32 model accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Float32]",)),
+    Mutation("AD2", "boundcheck/adapters/botorch.py", "        if gap > TOLERANCE:  # the prior covariance", "        if False:",
+             "fitted kernel hyperparameters accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Fitted]",)),
+    Mutation("AD3", "boundcheck/adapters/botorch.py", "        if gap > TOLERANCE:  # the prior mean", "        if False:",
+             "a fitted mean accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[LearntMean]",)),
+    Mutation("AD4", "boundcheck/adapters/botorch.py",
+             "        if noise.size and float(np.max(np.abs(noise - ctx.noise_var))) > TOLERANCE * ctx.noise_var:",
+             "        if False:", "a noise variance other than λ accepted",
+             (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[LearntNoise]",)),
+    Mutation("AD5", "boundcheck/adapters/botorch.py", "        if getattr(model, attr, None) is not None:", "        if False:",
+             "an outcome transform (Standardize) accepted",
+             (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Standardized]",)),
+    Mutation("AD6", "boundcheck/adapters/botorch.py", "                if v.dtype != DTYPE:", "                if False:",
+             "a float32 beta inside the acquisition accepted", (ADAPT_A + "test_a_python_float_beta_is_refused_as_float32",)),
+    Mutation("AD7", "boundcheck/adapters/botorch.py", "    return torch.tensor(w * w, dtype=DTYPE)",
+             "    return torch.tensor(w, dtype=DTYPE)", "botorch_beta passes the width, not its square",
+             (ADAPT_A + "test_the_ucb_examples_hold_against_gp_ucb",)),
+    Mutation("AD8", "boundcheck/adapters/sklearn.py", '        if getattr(gpr, "optimizer", None) is not None:',
+             "        if False:", "scikit-learn's hyperparameter optimizer accepted",
+             (ADAPT_A + "test_sklearn_with_its_optimizer_is_refused",)),
+    Mutation("AD9", "boundcheck/model/kernels.py", "        if mismatch(spec.kernel()(X, X), M) <= SPEC_TOLERANCE:",
+             "        if True:", "a kernel specification that does not reproduce the prior's matrix",
+             (ADAPT_A + "test_a_matrix_no_family_reproduces_is_a_kernel_by_index",)),
 )
 
 

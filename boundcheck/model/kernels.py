@@ -29,6 +29,9 @@ __all__ = [
     "spatio_temporal_gram",
     "make_kernel",
     "check_psd",
+    "KernelSpec",
+    "kernel_spec",
+    "SPEC_TOLERANCE",
 ]
 
 
@@ -222,3 +225,105 @@ def make_kernel(name: str, lengthscale: float = 1.0, variance: float = 1.0) -> K
     if name == "linear":
         return Linear(variance)
     raise BoundcheckError(f"unknown kernel {name!r}; choose one of {', '.join(KERNEL_NAMES)}")
+
+
+#: how close (relative to the kernel's largest entry) a kernel rebuilt from its parameters must be to the prior's
+#: matrix to stand for it: a few ulps of the O(1) entries, far below anything a claim resolves (an equivalent
+#: kernel whose hyperparameters went through float32 is off by ≈ 1e-8 and fails it)
+SPEC_TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class KernelSpec:
+    """The prior's covariance as a modelling stack sees it: a family with its parameters on the domain's points,
+    or, where the matrix is no family's (an empirical covariance, a graph kernel, a sum), the matrix by index.
+
+    Attributes
+    ----------
+    family : str
+        ``"rbf"`` (``s² exp(−r²/2ℓ²)``), ``"matern"`` (``nu``), or ``"matrix"`` (only the Gram matrix is known).
+    points : (n, d) array
+        The domain's points (a family's inputs).
+    matrix : (n, n) array
+        The prior's Gram matrix k_X, which the parameters reproduce to :data:`SPEC_TOLERANCE` (checked).
+    lengthscale, variance, nu : float or None
+        ℓ (isotropic), s² and ν of a family; None for ``"matrix"``.
+    """
+
+    family: str
+    points: np.ndarray
+    matrix: np.ndarray
+    lengthscale: float | None = None
+    variance: float | None = None
+    nu: float | None = None
+
+    @property
+    def inputs(self) -> np.ndarray:
+        """(n, d) float64: what a model of the stack takes as x for each point: the points for a family, the
+        index (one column 0..n−1) for ``"matrix"``, whose kernel looks the matrix up by index."""
+        if self.family == "matrix":
+            return np.arange(self.matrix.shape[0], dtype=np.float64)[:, None]
+        return np.asarray(self.points, dtype=np.float64)
+
+    def kernel(self) -> Kernel:
+        """The equivalent :class:`Kernel` (an :class:`EmpiricalCovariance` on indices for ``"matrix"``)."""
+        if self.family == "rbf":
+            return RBF(self.lengthscale, self.variance)
+        if self.family == "matern":
+            return Matern(self.nu, self.lengthscale, self.variance)
+        return EmpiricalCovariance(self.matrix)
+
+    def describe(self) -> str:
+        if self.family == "rbf":
+            return f"RBF, ℓ = {self.lengthscale:.17g}, s² = {self.variance:.17g}"
+        if self.family == "matern":
+            return f"Matérn ν = {self.nu:g}, ℓ = {self.lengthscale:.17g}, s² = {self.variance:.17g}"
+        return f"a {self.matrix.shape[0]}×{self.matrix.shape[0]} matrix by index (no kernel family reproduces it)"
+
+
+def mismatch(K: np.ndarray, M: np.ndarray) -> float:
+    """max |K − M| relative to max |M|: how far a rebuilt kernel matrix ``K`` is from the prior's ``M``."""
+    return float(np.max(np.abs(np.asarray(K, dtype=np.float64) - M)) / max(float(np.max(np.abs(M))), 1e-300))
+
+
+def kernel_spec(points: np.ndarray | None, K: np.ndarray) -> KernelSpec:
+    """The :class:`KernelSpec` of a prior's Gram matrix ``K`` on ``points``: the isotropic RBF or Matérn
+    (ν ∈ {½, 3/2, 5/2}) that reproduces ``K`` to :data:`SPEC_TOLERANCE`, else ``"matrix"``.
+
+    The scenario keeps only the matrix, so the parameters are solved from it — s² from the diagonal, ℓ from the
+    pair whose correlation is closest to e^{−1} (best conditioned) — and then *checked*: the family's matrix
+    on every pair of points must equal ``K`` to round-off, so a spec never stands for a different kernel."""
+    M = np.asarray(K, dtype=np.float64)
+    n = M.shape[0]
+    if points is None or np.ndim(points) != 2 or np.shape(points)[0] != n or n < 2:
+        return KernelSpec("matrix", np.arange(n, dtype=np.float64)[:, None], M)
+    X = np.asarray(points, dtype=np.float64)
+    diag = np.diag(M)
+    v = float(diag[0])
+    if not (v > 0 and np.all(diag == v)):  # a stationary family has a constant diagonal
+        return KernelSpec("matrix", X, M)
+    r = np.sqrt(sq_distances(X, X))
+    c = M / v
+    ok = (r > 0) & (c > 1e-3) & (c < 1 - 1e-3)
+    if not np.any(ok):
+        return KernelSpec("matrix", X, M)
+    i, j = np.unravel_index(np.argmin(np.where(ok, np.abs(c - np.exp(-1.0)), np.inf)), c.shape)
+    rij, cij = float(r[i, j]), float(c[i, j])
+    candidates = [("rbf", None, rij / np.sqrt(-2.0 * np.log(cij)))]
+    for nu, f in ((0.5, lambda s: np.exp(-s)), (1.5, lambda s: (1 + s) * np.exp(-s)),
+                  (2.5, lambda s: (1 + s + s * s / 3) * np.exp(-s))):
+        # solve f(√(2ν) r/ℓ) = c for s = √(2ν) r/ℓ by bisection (f decreases on s > 0), then polish by Newton
+        lo, hi = 0.0, 1.0
+        while f(hi) > cij:
+            hi *= 2.0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if f(mid) > cij else (lo, mid)
+        candidates.append(("matern", nu, np.sqrt(2 * nu) * rij / (0.5 * (lo + hi))))
+    for family, nu, ell in candidates:
+        if not MIN_LENGTHSCALE <= ell <= MAX_LENGTHSCALE:
+            continue
+        spec = KernelSpec(family, X, M, lengthscale=float(ell), variance=v, nu=nu)
+        if mismatch(spec.kernel()(X, X), M) <= SPEC_TOLERANCE:
+            return spec
+    return KernelSpec("matrix", X, M)

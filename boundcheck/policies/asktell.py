@@ -39,6 +39,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ..errors import BoundcheckError, UserCodeError
+from ..model.kernels import KernelSpec
 from ..model.priors import GPPrior
 from ..utils import usercode
 from .base import Policy, RunContext
@@ -147,6 +148,11 @@ class AskTellContext:
         Base arms per round K (1: ``ask`` returns one index).
     rng : numpy.random.Generator
         This run's own random stream (for randomised policies; reproducible, independent of f and noise).
+    kernel_spec : KernelSpec
+        ``kernel`` as a modelling stack sees it: the RBF / Matérn family with its lengthscale, variance and ν on
+        ``points`` that reproduces the matrix to round-off (checked), or ``family == "matrix"`` (a kernel by
+        index) where no family does; :mod:`boundcheck.adapters` builds the equivalent GPyTorch and scikit-learn
+        kernels from it.
     """
 
     run: int
@@ -164,6 +170,7 @@ class AskTellContext:
     B: float | None
     batch: int
     rng: np.random.Generator
+    kernel_spec: KernelSpec | None = None
 
     @property
     def n(self) -> int:
@@ -297,12 +304,14 @@ class AskTellAdapter(Policy):
         copies: dict[int, np.ndarray] = {}
         priors = tuple(_read_only_prior(p, copies) for p in ctx.candidates)  # never the study's own arrays
         model = priors[0]
-        shared = dict(points=_read_only(points), kernel=model.K, mean=model.mean,
+        shared_points = _read_only(points)
+        shared = dict(points=shared_points, kernel=model.K, mean=model.mean,
                       eps=float(model.eps), priors=priors, noise_sd=float(ctx.noise_sd),
                       noise_var=float(ctx.noise_var), horizon=int(ctx.horizon), delta=float(ctx.delta),
                       beta=_read_only(np.array(ctx.schedule(self.name), dtype=float)),
                       xi=_read_only(np.array(ctx.xi, dtype=float)), B=None if ctx.B is None else float(ctx.B),
-                      batch=int(ctx.actions.K))
+                      batch=int(ctx.actions.K), kernel_spec=ctx.kernel_spec(
+                          0, model.K, shared_points if ctx.points is not None else None))
         self._n, self._K = n, int(ctx.actions.K)
         self._blas = _blas_controller()
         self._objs = []

@@ -37,6 +37,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..model.kernels import KernelSpec, kernel_spec
 from ..model.posterior import Posterior
 from ..model.priors import GPPrior, RKHSFamily
 from ..world.actions import ActionSet, masked_argmax
@@ -95,6 +96,17 @@ class RunContext:
     def monitor_index(self) -> int | None:
         """The candidate the truth-side monitors use: the truth, else the designated reference."""
         return self.truth_index if self.truth_index is not None else self.reference_index
+
+    def kernel_spec(self, index: int = 0, K: np.ndarray | None = None, points: np.ndarray | None = None) -> KernelSpec:
+        """The kernel of candidate prior ``index`` as a modelling stack sees it (family and parameters on
+        ``points``, or the matrix by index): :func:`~boundcheck.model.kernels.kernel_spec`, solved once per
+        context and prior. ``K``/``points`` stand for the prior's matrix and the points where the caller holds
+        read-only copies of them."""
+        cache = self.__dict__.setdefault("_kernel_specs", {})
+        if index not in cache:
+            cache[index] = kernel_spec(self.points if points is None else points,
+                                       self.candidates[index].K if K is None else K)
+        return cache[index]
 
     def schedule(self, name: str) -> np.ndarray:
         """The width schedule of the policy ``name``: its own when the study gives one, else ``beta``."""

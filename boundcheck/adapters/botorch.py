@@ -1,0 +1,255 @@
+"""BoTorch / GPyTorch: the user's own model and acquisition, run and checked in the ask/tell loop.
+
+A user subclasses :class:`BoTorchPolicy` with the code they run anyway::
+
+    class MyUCB(BoTorchPolicy):
+        def make_model(self, train_X, train_Y, ctx):
+            return SingleTaskGP(train_X, train_Y, train_Yvar=torch.full_like(train_Y, ctx.noise_var),
+                                covar_module=gpytorch_kernel(ctx), mean_module=gpytorch_mean(ctx),
+                                outcome_transform=None)
+
+        def make_acquisition(self, model, t, ctx):
+            return UpperConfidenceBound(model, beta=botorch_beta(ctx.beta[t]))
+
+Each step the adapter builds the model on the data so far, checks it against the theorem's prior (float64, kernel,
+mean, noise, no transforms: :func:`check_model`), scores every available candidate with the acquisition and takes
+the best (ties: the lowest index). docs/botorch.md: the β convention, the stack's mistakes and what catches them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import OutsideTheory, require
+
+require("botorch", "torch", "gpytorch", "botorch")
+
+import gpytorch  # noqa: E402
+import torch  # noqa: E402
+
+from ..model.kernels import KernelSpec, mismatch  # noqa: E402
+from ..policies.asktell import AskTellContext, AskTellPolicy  # noqa: E402
+
+__all__ = ["BoTorchPolicy", "botorch_beta", "gpytorch_kernel", "gpytorch_mean", "check_model", "MatrixKernel",
+           "TOLERANCE"]
+
+DTYPE = torch.float64
+#: how close the stack's kernel, mean and noise must be to the theorem's (relative to the largest entry): a few
+#: hundred ulps for GPyTorch's own distance arithmetic (‖x‖² + ‖y‖² − 2xᵀy), far below the ≈ 1e-8 of one
+#: hyperparameter gone through float32
+TOLERANCE = 1e-10
+
+
+def botorch_beta(width: float) -> torch.Tensor:
+    """BoTorch's ``beta`` for a confidence width ``ctx.beta[t]``, as a float64 tensor.
+
+    boundcheck's ``ctx.beta[t]`` multiplies σ (UCB = μ + ctx.beta[t]·σ: the theorems' β_t^{1/2} for GP-UCB);
+    BoTorch's ``UpperConfidenceBound(model, beta)`` scores μ + √beta·σ, so its ``beta`` is the width *squared*.
+    A tensor, not a Python float: BoTorch stores ``torch.as_tensor(beta)``, and a Python float becomes float32
+    there (√beta then differs from the width by ≈ 1e-8, which the adapter refuses)."""
+    w = float(width)
+    return torch.tensor(w * w, dtype=DTYPE)
+
+
+class MatrixKernel(gpytorch.kernels.Kernel):
+    """A GPyTorch kernel that looks a fixed Gram matrix up by index (inputs: one column holding 0..n−1): the
+    prior of a scenario given only as a matrix (an empirical covariance, a graph kernel)."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        super().__init__()
+        self.register_buffer("matrix", torch.as_tensor(np.array(matrix, dtype=np.float64), dtype=DTYPE))
+
+    def forward(self, x1, x2, diag=False, last_dim_is_batch=False, **params):
+        i = x1[..., 0].round().long()
+        j = x2[..., 0].round().long()
+        if diag:
+            return self.matrix[i, j]
+        return self.matrix[i.unsqueeze(-1), j.unsqueeze(-2)]
+
+
+class PointMean(gpytorch.means.Mean):
+    """A fixed prior mean given by its value at each point of the domain (looked up by the nearest point)."""
+
+    def __init__(self, inputs: np.ndarray, values: np.ndarray) -> None:
+        super().__init__()
+        self.register_buffer("inputs", torch.as_tensor(np.array(inputs, dtype=np.float64), dtype=DTYPE))
+        self.register_buffer("values", torch.as_tensor(np.array(values, dtype=np.float64), dtype=DTYPE))
+
+    def forward(self, x):
+        d = ((x.unsqueeze(-2) - self.inputs) ** 2).sum(-1)
+        return self.values[d.argmin(-1)]
+
+
+def _spec(ctx_or_spec) -> KernelSpec:
+    spec = getattr(ctx_or_spec, "kernel_spec", ctx_or_spec)
+    if not isinstance(spec, KernelSpec):
+        raise OutsideTheory("no kernel specification in this context (an ask/tell context carries one)")
+    return spec
+
+
+_CHECKED: dict[int, KernelSpec] = {}  # specs whose GPyTorch kernel was checked against their matrix
+
+
+def gpytorch_kernel(ctx_or_spec) -> gpytorch.kernels.Kernel:
+    """The GPyTorch kernel equal to the theorem's prior covariance (``ctx.kernel``), float64, hyperparameters
+    fixed (not trainable): ``ScaleKernel(RBFKernel)`` / ``ScaleKernel(MaternKernel(ν))`` on the points, or a
+    :class:`MatrixKernel` by index (then the model's inputs are ``ctx.kernel_spec.inputs``, which the adapter
+    passes). Hyperparameters are set from float64 tensors *after* the module is float64 (a Python float, or a
+    float32 module, rounds them to float32). Checked once per context: its matrix on the inputs equals the
+    prior's to :data:`TOLERANCE`."""
+    spec = _spec(ctx_or_spec)
+    if spec.family == "matrix":
+        k = MatrixKernel(spec.matrix)
+    else:
+        base = (gpytorch.kernels.RBFKernel() if spec.family == "rbf"
+                else gpytorch.kernels.MaternKernel(nu=spec.nu)).to(DTYPE)
+        base.lengthscale = torch.tensor(spec.lengthscale, dtype=DTYPE)
+        k = gpytorch.kernels.ScaleKernel(base).to(DTYPE)
+        k.outputscale = torch.tensor(spec.variance, dtype=DTYPE)
+    for p in k.parameters():
+        p.requires_grad_(False)  # the theorem's hyperparameters are given, not learnt
+    if id(spec) not in _CHECKED:
+        X = torch.as_tensor(np.array(spec.inputs, dtype=np.float64), dtype=DTYPE)
+        with torch.no_grad():
+            gap = mismatch(k(X, X).to_dense().numpy(), spec.matrix)
+        if gap > TOLERANCE:  # pragma: no cover - a GPyTorch that computes its kernels differently
+            raise OutsideTheory(f"GPyTorch's {type(base).__name__} differs from the prior's matrix by {gap:.2g} "
+                                f"(relative): use MatrixKernel(ctx.kernel) with ctx.kernel_spec.inputs")
+        _CHECKED[id(spec)] = spec
+    return k
+
+
+def gpytorch_mean(ctx: AskTellContext) -> gpytorch.means.Mean:
+    """The theorem's prior mean μ_0 as a fixed GPyTorch mean (``ZeroMean`` where it is 0; BoTorch's default,
+    a learnable ``ConstantMean``, is only equal to it until something fits it)."""
+    mean = np.asarray(ctx.mean, dtype=np.float64)
+    if not np.any(mean):
+        return gpytorch.means.ZeroMean()
+    return PointMean(_spec(ctx).inputs, mean)
+
+
+def _floating(module) -> list[tuple[str, torch.Tensor]]:
+    out = []
+    for name, t in list(module.named_parameters()) + list(module.named_buffers()):
+        if t.is_floating_point():
+            out.append((name, t))
+    return out
+
+
+def check_model(model, ctx: AskTellContext, train_X: torch.Tensor, cand: torch.Tensor) -> None:
+    """Refuse (:class:`OutsideTheory`, with the reason) a model that is not the theorem's GP: a float32 tensor,
+    an outcome or input transform, a prior mean or covariance other than the theorem's on the data and the
+    candidates (a default kernel, fitted hyperparameters, a fitted mean), a noise variance other than λ."""
+    for name, t in _floating(model):
+        if t.dtype != DTYPE:
+            raise OutsideTheory(f"the model holds {name} in {t.dtype} (the theorems' arithmetic is float64: "
+                                f"build it from float64 tensors, model.double())")
+    for attr in ("outcome_transform", "input_transform"):
+        if getattr(model, attr, None) is not None:
+            raise OutsideTheory(f"the model has an {attr} ({type(getattr(model, attr)).__name__}): it rescales "
+                                f"y or x with the data, not the theorem's GP (pass {attr}=None)")
+    mean_module = getattr(model, "mean_module", None)
+    covar_module = getattr(model, "covar_module", None)
+    if mean_module is None or covar_module is None:
+        raise OutsideTheory(f"{type(model).__name__} has no mean_module/covar_module to check (a single-output "
+                            "GPyTorch ExactGP is needed)")
+    X = torch.cat([train_X, cand]) if train_X.shape[0] else cand
+    spec_inputs = _spec(ctx).inputs
+    # the rows of the prior's matrix the posterior on the candidates reads: data × (data ∪ candidates)
+    idx = _rows(spec_inputs, X.numpy())
+    with torch.no_grad():
+        m = mean_module(X).numpy()
+        gap = float(np.max(np.abs(m - np.asarray(ctx.mean)[idx]))) / max(1.0, float(np.max(np.abs(ctx.mean))))
+        if gap > TOLERANCE:  # the prior mean
+            raise OutsideTheory(f"the model's prior mean differs from the theorem's μ_0 by {gap:.2g} (a fitted or "
+                                f"default mean: use gpytorch_mean(ctx), and fit nothing)")
+        nd = train_X.shape[0]
+        rows = X[:nd] if nd else X[:0]
+        Kc = covar_module(rows, X).to_dense().numpy() if nd else np.zeros((0, X.shape[0]))
+        Kd = covar_module(X, X, diag=True).numpy()
+        ref = np.asarray(ctx.kernel)
+        scale = max(float(np.max(np.abs(np.diag(ref)))), 1e-300)
+        gap = max(float(np.max(np.abs(Kc - ref[np.ix_(idx[:nd], idx)]), initial=0.0)),
+                  float(np.max(np.abs(Kd - np.diag(ref)[idx]))) if Kd.size else 0.0) / scale
+        if gap > TOLERANCE:  # the prior covariance
+            raise OutsideTheory(f"the model's prior covariance differs from the theorem's kernel by {gap:.2g} "
+                                f"(relative): a default kernel or fitted hyperparameters (use "
+                                f"gpytorch_kernel(ctx) and fit nothing)")
+        lik = getattr(model, "likelihood", None)
+        noise = getattr(lik, "noise", None)
+        if noise is None:
+            raise OutsideTheory(f"{type(model).__name__} has no Gaussian likelihood noise to check")
+        noise = noise.detach().numpy().ravel()
+        if noise.size and float(np.max(np.abs(noise - ctx.noise_var))) > TOLERANCE * ctx.noise_var:
+            raise OutsideTheory(f"the model's noise variance is {float(noise.flat[0]):.6g}, not the theorem's "
+                                f"λ = {ctx.noise_var:.6g} (learnt or defaulted: pass train_Yvar = λ)")
+
+
+def _rows(inputs: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """The index in ``inputs`` of each row of X (rows are copies of the inputs: exact match)."""
+    lookup = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(inputs, dtype=np.float64))}
+    return np.array([lookup[r.tobytes()] for r in np.ascontiguousarray(X, dtype=np.float64)], dtype=np.int64)
+
+
+class BoTorchPolicy(AskTellPolicy):
+    """A user's BoTorch loop in the ask/tell form: subclass it with ``make_model`` and ``make_acquisition``.
+
+    ``make_model(train_X, train_Y, ctx)`` gets the data so far as float64 tensors ((t−1, d) and (t−1, 1)) and
+    returns a model; ``make_acquisition(model, t, ctx)`` returns an acquisition function (any callable that maps a
+    ``(b, 1, d)`` tensor of candidates to ``(b,)`` scores; one call scores all of X_t at once, so a sampler may
+    draw jointly). x_t is the best-scored available point, the lowest index on ties. Torch's random generator is
+    seeded from the run's own stream before each step (reproducible, independent runs).
+
+    ``check_assumptions = False`` (a class attribute) turns the per-step checks off: the model then runs as it is
+    and only the claims judge it (the mistakes of docs/botorch.md are measured that way)."""
+
+    check_assumptions: bool = True
+
+    def __init__(self, ctx: AskTellContext) -> None:
+        super().__init__(ctx)
+        if ctx.eps != 0.0:
+            raise OutsideTheory(f"the prior drifts (ε = {ctx.eps:g}): a BoTorch model of a static f cannot be "
+                                "this theorem's algorithm")
+        if ctx.batch != 1:
+            raise OutsideTheory(f"rounds of {ctx.batch} base arms: the BoTorch adapter chooses one point")
+        self.inputs = torch.as_tensor(np.array(_spec(ctx).inputs, dtype=np.float64), dtype=DTYPE)
+        self._idx: list[int] = []
+        self._y: list[float] = []
+
+    def make_model(self, train_X: torch.Tensor, train_Y: torch.Tensor, ctx: AskTellContext):  # pragma: no cover
+        raise NotImplementedError("a BoTorchPolicy defines make_model(train_X, train_Y, ctx)")
+
+    def make_acquisition(self, model, t: int, ctx: AskTellContext):  # pragma: no cover
+        raise NotImplementedError("a BoTorchPolicy defines make_acquisition(model, t, ctx)")
+
+    def ask(self, t: int, available: np.ndarray) -> int:
+        ctx = self.ctx
+        torch.manual_seed(int(ctx.rng.integers(2**62)))
+        train_X = self.inputs[self._idx]
+        train_Y = torch.tensor(self._y, dtype=DTYPE).reshape(-1, 1)
+        cand_idx = np.flatnonzero(available)
+        cand = self.inputs[cand_idx]
+        model = self.make_model(train_X, train_Y, ctx)
+        if self.check_assumptions:
+            check_model(model, ctx, train_X, cand)
+        acq = self.make_acquisition(model, t, ctx)
+        if self.check_assumptions and isinstance(acq, torch.nn.Module):
+            for name, v in _floating(acq):
+                if v.dtype != DTYPE:
+                    raise OutsideTheory(f"the acquisition holds {name} in {v.dtype} (a Python float passed to "
+                                        f"BoTorch becomes float32: pass a float64 tensor, e.g. botorch_beta)")
+        with torch.no_grad():
+            scores = acq(cand.unsqueeze(-2))
+        if not isinstance(scores, torch.Tensor) or scores.shape != (len(cand_idx),):
+            raise OutsideTheory(f"the acquisition returned {getattr(scores, 'shape', type(scores).__name__)}, "
+                                f"not one score per candidate ({len(cand_idx)},)")
+        if self.check_assumptions and scores.dtype != DTYPE:
+            raise OutsideTheory(f"the acquisition's scores are {scores.dtype}, not float64")
+        s = scores.detach().numpy().astype(np.float64)
+        if not np.all(np.isfinite(s)):
+            raise OutsideTheory("the acquisition returned a non-finite score")
+        return int(cand_idx[int(np.argmax(s))])
+
+    def tell(self, index: int, y: float) -> None:
+        self._idx.append(int(index))
+        self._y.append(float(y))
