@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # papers sit above the core layers they use (a paper's figures use the report layer) and below the api, which
 # reaches them only through the registries (never by import: see test_the_core_never_imports_a_paper)
 LAYERS = {"errors": 0, "utils": 0, "runtime": 0.5, "model": 1, "world": 2, "policies": 3, "adapters": 3.5,
-          "claims": 4, "study": 5, "report": 6, "papers": 6.5, "api": 7, "commands": 7, "results": 7, "cli": 8, "testing": 8, "__init__": 8,
-          "__main__": 8}
+          "claims": 4, "study": 5, "report": 6, "papers": 6.5, "api": 7, "commands": 7, "results": 7, "cli": 8,
+          "testing": 8, "__init__": 8, "__main__": 8}
 #: the theory layer's shared modules (every other module of theory/ is one paper's)
 THEORY_CORE = {"__init__", "core", "empirical", "information_gain", "plugins"}
 
