@@ -558,6 +558,10 @@ MUTATIONS = (
              '    TERMINATED = 143, "terminated (SIGTERM): as an interrupt"',
              '    TERMINATED = 142, "terminated (SIGTERM): as an interrupt"',
              "exit codes that disagree with the help and the tables", (SAYS + "test_the_exit_codes_have_one_source",)),
+    Mutation("UL21", "boundcheck/commands/usercode.py",
+             "                  if home != folder and name in sys.modules}",
+             "                  if False}", "a policy file imports another folder's sibling module of the same name",
+             ("tests/usercode/test_user_policies.py::test_two_policy_files_with_same_named_siblings_each_import_their_own",)),
     # ------------------------------------------------------------------ claims judged on the conformance shadow
     Mutation("SH1", "boundcheck/study/engine.py",
              "                shadow.adopt(t, action)  # its records (and the state its update reads) at the policy's action",

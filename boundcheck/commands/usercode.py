@@ -54,6 +54,9 @@ IMPORT_PROBE_TIMEOUT = 60.0  # seconds a user file may take to import in the thr
 IMPORT_NOTICE_AFTER = 2.0  # seconds of an import probe after which the command says what it waits for
 
 
+
+_SIBLINGS: dict[str, str] = {}  # a user file's own modules, by name: the folder they came from
+
 def _import_in_child(kind: str, target: str, label: str, factory: str = "") -> None:
     """Import a user's file (``kind`` "file") or module ("module") first in a throwaway Python process, and call
     its attribute ``factory`` there when that is a policy factory (a callable, not a class: this process calls it
@@ -150,6 +153,10 @@ def _load_object(ref: str, what: str = "policy"):
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
         folder = str(path.resolve().parent)
+        # another user file's siblings of the same name (helpers.py in two project folders) are not this file's:
+        # hidden while it imports, back afterwards unless this file imported its own
+        hidden = {name: sys.modules.pop(name) for name, home in list(_SIBLINGS.items())
+                  if home != folder and name in sys.modules}
         before = set(sys.modules)
         sys.path.insert(0, folder)  # the file may import its siblings, as when run as a script
         try:
@@ -166,9 +173,12 @@ def _load_object(ref: str, what: str = "policy"):
             raise BoundcheckError(f"{what} file {target} failed to import: {detail}") from None
         finally:
             sys.path.remove(folder)
+            for name, mod in hidden.items():
+                sys.modules.setdefault(name, mod)
         # siblings it imported travel to worker processes by value with it (they are not importable there); an
         # installed package, even in a virtual environment inside the folder (project/.venv), never does
         module.__boundcheck_siblings__ = usercode.own_modules(set(sys.modules) - before, folder)
+        _SIBLINGS.update(dict.fromkeys(module.__boundcheck_siblings__, folder))
     else:
         try:
             if target in sys.modules or _ours(target):

@@ -72,10 +72,9 @@ def _is_ours(obj) -> bool:
 
 
 def _cloudpickle():
-    try:
-        from joblib.externals import cloudpickle
-    except ImportError:  # pragma: no cover - joblib is a dependency
-        import cloudpickle
+    """The cloudpickle package (a declared dependency; joblib's vendored copy is private to it)."""
+    import cloudpickle
+
     return cloudpickle
 
 

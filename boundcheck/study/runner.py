@@ -36,7 +36,7 @@ from ..runtime import ParentInfo, watch_parent
 from ..utils import usercode
 from .engine import simulate
 from .progress import ProgressMonitor, StepReporter
-from .shipping import check_picklable, holds_user_code, ship_by_value, stop_stuck
+from .shipping import by_value, check_picklable, holds_user_code, ship_by_value, stop_stuck
 from .shipping import death as _death
 from .spec import StudySpec
 from .store import ResultStore, parquet_bytes
@@ -256,7 +256,11 @@ def preload_workers(spec: StudySpec, inst: TheoremInstance) -> None:
     unpickling it imports the theorem's and the scenario's modules and defines a user's classes there while this
     process still prepares. User classes are registered to travel by value first."""
     ship_by_value(spec)
-    runtime.preload((spec, inst))
+    try:
+        shipped = by_value((spec, inst))
+    except Exception:  # noqa: BLE001 - what cannot travel is named in one line before any task (check_picklable)
+        return
+    runtime.preload(shipped)
 
 
 @contextlib.contextmanager
@@ -527,8 +531,10 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
         from ..policies import _cloudpickle
 
         executor = runtime.forking.executor(workers - 1, _cloudpickle().dumps)  # a study holds lambdas
+        shipped = (spec, inst)
     else:
         executor = runtime.pool(workers - 1)
+        shipped = (by_value(spec), by_value(inst))
 
     def feed() -> None:
         while not stop.is_set():
@@ -537,7 +543,7 @@ def _simulate_beside_pool(spec, inst, plan, workers: int, parent, reporter, reco
                     return
                 task = todo.popleft()
             try:
-                results = executor.submit(run_task, spec, inst, task, reporter(task), parent).result()
+                results = executor.submit(run_task, *shipped, task, reporter(task), parent).result()
                 record(results)
             except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
                 errors.append(exc)
@@ -582,6 +588,7 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
         warnings.filterwarnings("ignore", message="Trying to resize an executor")
         executor = runtime.pool(max(1, workers))
     todo = list(plan)
+    shipped = (by_value(spec), by_value(inst))  # pickled once, with the user's modules by value
     running: dict = {}
     stuck: list[str] = []  # the call of a worker stopped by the watchdog
     child = replace(sandbox, capture_fds=True)  # in a worker, even output below Python goes to the log
@@ -589,7 +596,7 @@ def _simulate_in_children(spec, inst, plan, workers: int, parent, reporter, reco
         while todo or running:
             while todo and len(running) < max(1, workers):
                 task = todo.pop(0)
-                running[executor.submit(run_task, spec, inst, task, reporter(task), parent, child)] = task
+                running[executor.submit(run_task, *shipped, task, reporter(task), parent, child)] = task
             done, _ = wait(running, timeout=WATCH_EVERY, return_when=FIRST_COMPLETED)
             if not done:
                 stop_stuck(executor, sandbox, stuck)

@@ -18,7 +18,7 @@ from ..errors import UserCodeError
 from ..utils import usercode
 from .spec import StudySpec
 
-__all__ = ["ship_by_value", "check_picklable", "holds_user_code", "stop_stuck", "death", "STUCK_GRACE"]
+__all__ = ["ship_by_value", "by_value", "check_picklable", "holds_user_code", "stop_stuck", "death", "STUCK_GRACE"]
 
 
 def ship_by_value(spec: StudySpec) -> None:
@@ -30,12 +30,7 @@ def ship_by_value(spec: StudySpec) -> None:
         modules.update(getattr(sys.modules.get(name), "__boundcheck_siblings__", ()))
     from ..policies import _cloudpickle
 
-    picklers = [_cloudpickle()]  # the one a policy's spec and loky's tasks pickle with
-    with contextlib.suppress(ImportError):
-        import cloudpickle  # dask's, where installed
-
-        if cloudpickle not in picklers:
-            picklers.append(cloudpickle)
+    picklers = [_cloudpickle()]  # the one policies' specs, dask and :func:`by_value` pickle with
     for name in modules:
         mod = sys.modules.get(name)
         if mod is None or name.split(".")[0] in ("boundcheck", "theory") or name == "__main__":
@@ -46,6 +41,28 @@ def ship_by_value(spec: StudySpec) -> None:
         for cp in picklers:
             with contextlib.suppress(ValueError, AttributeError):
                 cp.register_pickle_by_value(mod)
+
+
+class by_value:  # noqa: N801 - used like a function at the submit call
+    """``obj`` sent to a loky worker as cloudpickle bytes, unpickled there as ``obj`` itself. loky pickles with
+    joblib's private copy of cloudpickle, which knows nothing of the user modules :func:`ship_by_value`
+    registered with the public package: the bytes carry them."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, obj) -> None:
+        from ..policies import _cloudpickle
+
+        self.data = _cloudpickle().dumps(obj)  # once, however many tasks it goes with
+
+    def __reduce__(self):
+        return (_from_bytes, (self.data,))
+
+
+def _from_bytes(data: bytes):
+    from ..policies import _cloudpickle
+
+    return _cloudpickle().loads(data)
 
 
 def check_picklable(spec: StudySpec) -> None:
