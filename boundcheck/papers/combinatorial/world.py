@@ -455,8 +455,8 @@ def check_enough_available(actions: ActionSet) -> None:
 
 
 
-# ------------------------------------------------------------------------ assumption predicates (paper 002)
-# registered here, beside the action sets they inspect (additive, as world/time_varying.py does)
+# ------------------------------------------------------------------------ assumption predicates
+# registered here, beside the action sets they inspect (additive, as et_gp_ucb/world.py does)
 def _prior_scale(sc) -> float:
     return max(p.kappa for p in sc.candidates + (sc.truth,))
 
