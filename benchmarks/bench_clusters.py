@@ -1,4 +1,4 @@
-"""Benchmark: the same study on loky and on a dask ``LocalCluster`` with the same number of workers (issue 26).
+"""Benchmark: the same study on loky and on a dask ``LocalCluster`` with the same number of workers.
 
 ``verify --theorem pe_gp_ucb --runs 400 --no-report --jobs W`` (default W = 2) through the command line, three
 ways, interleaved (loky, dask, dask-warm, loky, …) so that all see the same machine load:

@@ -13,7 +13,7 @@ With ``--table3 [RUNS]`` it instead times the command itself, ``boundcheck repro
 table3 --jobs JOBS --no-report`` (each panel's runs stop at their first trigger: ``boundcheck.study.needs``), in a
 fresh output folder, and prints its wall time, the CPU time (user + sys, this process's children: the command and
 its workers) and the machine's load, and the ratio against the 21 min 25 s the command took on 2 cores before
-runs stopped at their first trigger (issue 26). Without RUNS it runs Table 3's own 30 000 runs per panel; with
+runs stopped at their first trigger. Without RUNS it runs Table 3's own 30 000 runs per panel; with
 RUNS it projects the wall time linearly to 30 000 (the fixed costs make the projection an upper bound).
 
 Usage: python benchmarks/bench_et.py [--grid 30] [--horizon 200] [--runs 200] [--grid-runs 10] [--jobs 2]
@@ -75,7 +75,7 @@ def sampler_rate(sc, runs: int, factor: str) -> float:
     return runs * 50 / (time.perf_counter() - t0)
 
 
-#: ``reproduce et_gp_ucb --experiment table3`` on 2 cores before its runs stopped at the first trigger (issue 26)
+#: ``reproduce et_gp_ucb --experiment table3`` on 2 cores before its runs stopped at the first trigger
 TABLE3_BASELINE_S = 21 * 60 + 25
 TABLE3_BASELINE_CPU_S = 2409  # its CPU time (user + sys) in that run: both cores busy throughout
 TABLE3_RUNS = 30_000

@@ -1,4 +1,4 @@
-"""False alarms of verify on correct theorems and correct code (issue 10 acceptance).
+"""False alarms of verify on correct theorems and correct code.
 
 Part 1, real verifies: every theorem, on every scenario it lists, over many seeds at small settings, run
 exactly as ``boundcheck verify --algorithm`` runs them (one false-alarm budget). The checked code is the

@@ -1,5 +1,5 @@
 """Paper 004's Figs 1–3 at the paper's settings (T = 30 000, 25 trials, six algorithms): ``boundcheck reproduce
-igp_ucb_gp_ts`` for the three experiments, timed (issue 26 item 2; target ≤ 10 min on 2 cores).
+igp_ucb_gp_ts`` for the three experiments, timed (target ≤ 10 min on 2 cores).
 
 Prints the wall time of the whole command and its CPU time (this process's rusage, which includes the chunks it
 simulates itself, plus the CPU seconds of the chunks simulated by the loky workers, as the chunks' records store

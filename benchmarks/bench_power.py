@@ -1,4 +1,4 @@
-"""Power of every theorem's verification at the default run count (issue 10).
+"""Power of every theorem's verification at the default run count.
 
 For each theorem, ``boundcheck power`` at its defaults: N = 200 runs, the default scenario and horizon, every
 planted defect of the library that applies, and the correct algorithm (whose rejections are false alarms).
@@ -32,17 +32,17 @@ from boundcheck import api  # noqa: E402
 from boundcheck.cli.power import _render_power  # noqa: E402
 
 THEOREMS = ("pe_gp_ucb", "gp_ucb", "igp_ucb_confidence", "igp_ucb", "gp_ts")
-#: paper 001 (issue 15): (scenario, horizon, runs) of the shipped tables — the fast 20×20 variants at T = 200 and
+#: paper 001: (scenario, horizon, runs) of the shipped tables — the fast 20×20 variants at T = 200 and
 #: N = 50 (the default 30×30 grid at T = 400 and N = 200 would take hours on 2 cores); --runs/--horizon override
 PAPER001 = {"et_gp_ucb": ("tv_grid20_eps003", 200, 50), "et_r_gp_ucb": ("tv_grid20_eps003", 200, 50),
             "tv_gp_ucb": ("tv_grid20_eps003", 200, 50), "et_trigger": ("tv_grid20_static", 200, 50)}
-#: paper 002 (issue 17): the Bayesian-regret theorems at N = 50, T = 50 on their default scenarios (top-2 of 10
+#: paper 002: the Bayesian-regret theorems at N = 50, T = 50 on their default scenarios (top-2 of 10
 #: available out of 20 arms; 10 fresh contexts per round, top-2); f is redrawn every run, so N = 50 runs are 50
 #: functions
 PAPER002 = {th: (sc, 50, 50) for th, sc in (
     ("comb_gp_ucb", "comb_topk"), ("comb_gp_bucb", "comb_topk"), ("comb_gp_ts", "comb_topk"),
     ("comb_gp_ucb_infinite", "comb_rff"), ("comb_gp_bucb_infinite", "comb_rff"), ("comb_gp_ts_infinite", "comb_rff"))}
-#: paper 003 (issue 16): the restored R-/SW-GP-UCB theorems on their default scenario at T = 200, N = 50 (the
+#: paper 003: the restored R-/SW-GP-UCB theorems on their default scenario at T = 200, N = 50 (the
 #: default T = 1000, N = 200 takes tens of minutes per defect on 2 cores)
 PAPER003 = {th: ("vb_rotation", 200, 50) for th in ("r_gp_ucb", "sw_gp_ucb")}
 SETTINGS = {**PAPER001, **PAPER002, **PAPER003}

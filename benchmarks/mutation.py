@@ -1,4 +1,4 @@
-"""Mutation run (issues 10, 24 and 36): plant each of a documented list of one-line defects in the posterior, the
+"""Mutation run: plant each of a documented list of one-line defects in the posterior, the
 samplers, every policy (the papers' own included), the schedules, the error control, the resume key, and the
 checks that keep the checked code from fooling the verdict (conformance, the vacuity rule, the validation of what
 user code hands back, the caches, the worst of several implementations), run the relevant tests on the mutated
@@ -12,7 +12,7 @@ number; they are left out on purpose, so that what catches each defect is a test
 computation, a claim of a theorem), not a pinned value.
 
     python benchmarks/mutation.py                 # every mutation (≈ 30–45 min on 2 busy cores)
-    python benchmarks/mutation.py --only EC1 EC2 EC3 EC4 EC5 EC6 K1   # issue 24's error control (≈ 3 min)
+    python benchmarks/mutation.py --only EC1 EC2 EC3 EC4 EC5 EC6 K1   # the error control (≈ 3 min)
     python benchmarks/mutation.py --only T1 P2    # some of them
     python benchmarks/mutation.py --only SC3 --no-baseline   # one, without first running its tests unmutated
     python benchmarks/mutation.py --list          # the documented list, with each one's tests
@@ -61,7 +61,8 @@ VB = ["tests/papers/r_sw_gp_ucb/test_variation_budget.py", "tests/theory/test_sc
 ET = ["tests/papers/et_gp_ucb/test_et_gp_ucb.py::test_trigger_is_strict_keeps_the_point_and_restarts_t_prime",
       "tests/papers/et_gp_ucb/test_et_gp_ucb.py::test_every_theorem_holds_in_theory", "tests/theory/test_schedules.py"]
 COMB = ["tests/papers/combinatorial/test_combinatorial.py", "tests/policies/test_paper_policies.py"]
-# issue 36: the audited checks and the ones added with it
+# the checks that keep the checked code from fooling the verdict (vacuity, output validation, conformance,
+# incomplete verdicts, a user theorem's schedules)
 VAC = "tests/claims/test_vacuity.py::"
 OUTPUT = "tests/usercode/test_output_validation.py::test_bad_output_of_user_code_is_refused_naming_the_policy_and_the_step"
 SENS = "tests/claims/test_conformance.py::"
@@ -147,7 +148,7 @@ MUTATIONS = (
              "self.width = np.ones_like(ctx.schedule(self.name))",
              "GP-UCB / IGP-UCB: width β_t dropped", tuple(POLICY)),
     Mutation("T1", "boundcheck/policies/gp_ts.py", "f_t = mu + v * h", "f_t = mu + 0.05 * v * h",
-             "GP-TS: sampler scaled by 0.05 (the issue's example)", (*POLICY, TS_DRAWS)),
+             "GP-TS: sampler scaled by 0.05 (draws twenty times too narrow)", (*POLICY, TS_DRAWS)),
     Mutation("T2", "boundcheck/policies/gp_ts.py", "self.paths.observe(action[:, 0])  # reads",
              "self.paths.observe(np.zeros_like(action[:, 0]))  # reads",
              "GP-TS: the sampler conditions on the wrong point", (*POLICY, TS_DRAWS)),
@@ -171,7 +172,7 @@ MUTATIONS = (
              "return np.array([[choices[g.integers(choices.size)]] for g in self.ctx.rngs], dtype=np.int64)",
              "return np.array([[choices[0]] for g in self.ctx.rngs], dtype=np.int64)",
              "random search: always the first available arm", tuple(POLICY)),
-    # ------------------------------------------------------------------ the papers' own policies (issue 24, item 8)
+    # ------------------------------------------------------------------ the papers' own policies
     Mutation("ZS1", "boundcheck/papers/r_sw_gp_ucb/restart_gp_ucb.py",
              "if t % self.window == 0:  # round t + 1 opens a block: (t + 1 − 1) mod H = 0",
              "if (t + 1) % self.window == 0:  # round t + 1 opens a block: (t + 1 − 1) mod H = 0",
@@ -191,7 +192,7 @@ MUTATIONS = (
              "return np.where(s > 0, m * ndtr(z) + s * np.exp(-0.5 * z * z) / _SQRT_2PI, np.maximum(m, 0.0))",
              "return np.where(s > 0, m * ndtr(z), np.maximum(m, 0.0))",
              "combinatorial Algorithm 2: rectified mean E[max(0, N(m, s²))] without its s·φ(m/s) term", tuple(COMB)),
-    # ------------------------------------------------------------------ error control (issue 24)
+    # ------------------------------------------------------------------ error control
     Mutation("EC1", "boundcheck/claims/stats.py", "p = float(min(1.0, np.min(p_t) * T))",
              "p = float(min(1.0, np.min(p_t)))", "anytime expectation claim: no Bonferroni over the T steps",
              tuple(ERRCTL)),
@@ -226,7 +227,7 @@ MUTATIONS = (
              "calibration omnibus: Anderson–Darling and Ljung–Box not Bonferroni-combined", tuple(ERRCTL)),
     Mutation("EC12", "boundcheck/claims/stats.py", "p = _t_pvalue(x, bound)", "p = _t_pvalue(x, bound) / 2",
              "expectation claim: a one-sided p-value halved (a two-sided habit)", tuple(ERRCTL)),
-    # ------------------------------------------------------------------ identity: the resume key (issue 24)
+    # ------------------------------------------------------------------ identity: the resume key
     Mutation("K1", "boundcheck/study/spec.py",
              'return fingerprint({k: v for k, v in self.to_dict().items() if k != "runs"})',
              'return fingerprint({k: v for k, v in self.to_dict().items() if k not in ("runs", "beta_scale")})',
@@ -241,7 +242,7 @@ MUTATIONS = (
              "resume)", tuple(KEY)),
     Mutation("K4", "boundcheck/utils/hashing.py", "return repr(float(obj))  # exact: 0.1 and 0.1000000000000001 differ",
              "return f\"{float(obj):.6g}\"", "fingerprints round floats (nearby settings share a key)", tuple(KEY)),
-    # ------------------------------------------------------------------ samplers' joint law (issue 24)
+    # ------------------------------------------------------------------ samplers' joint law
     Mutation("S5", "boundcheck/papers/combinatorial/model.py",
              "v = (self.counts * g + np.sqrt(self.counts * s2) * z[:, r:]) / s2",
              "v = (self.counts * g + np.sqrt(s2) * z[:, r:]) / s2",
@@ -250,11 +251,11 @@ MUTATIONS = (
              "fam.gen_noise_var))[None], self._U.T,",
              "alpha = rows_matmul(z * (1.0 / (self._lam + fam.gen_noise_var))[None], self._U.T,",
              "RKHS members: y drawn with the wrong covariance (identity instead of K)", tuple(SAMPLERS)),
-    # ------------------------------------------------------------------ schedules (issue 24)
+    # ------------------------------------------------------------------ schedules
     Mutation("SC1", "boundcheck/claims/families/kernelized.py", "out[2:] = curve[:-1]", "out[1:] = curve",
              "IGP-UCB / GP-TS schedules read γ_t instead of γ_{t−1}", tuple(SCHEDULES)),
-    # (issue 36: the family reads each schedule by name from the theorem it checks; the defect planted where the
-    # checked GP-TS's own width is named)
+    # (the family reads each schedule by name from the theorem it checks; the defect planted where the checked
+    # GP-TS's own width is named)
     Mutation("SC2", "boundcheck/papers/igp_ucb_gp_ts/family.py", 'return {"gp_ts": "v_t", "gp_ts_ctilde": "ctilde_t",',
              'return {"gp_ts": (cg, "beta_t"), "gp_ts_ctilde": "ctilde_t",',
              "GP-TS given IGP-UCB's β_t (δ instead of δ/2) as its v_t", tuple(SCHEDULES)),
@@ -266,7 +267,7 @@ MUTATIONS = (
              'n = (t - 1) % window if kind == "restart" else np.minimum(t - 1, window)',
              'n = t % window if kind == "restart" else np.minimum(t - 1, window)',
              "R-GP-UCB's β_t reads γ̄ of one sample more than it holds", tuple(VB)),
-    # ------------------------------------------------------------------ an independent audit (issue 36): 24 defects
+    # ------------------------------------------------------------------ an independent audit: 24 defects
     # in the checks that keep the checked code from fooling the verdict (../shared/audits/mutation-t4.md, where 11
     # survived the tests of their modules)
     Mutation("CF1", "boundcheck/claims/conformance.py", "TOLERANCE = 1e-6", "TOLERANCE = 1e-2",
@@ -356,7 +357,7 @@ MUTATIONS = (
     Mutation("AP1", "boundcheck/commands/reproduce.py", "return [summaries[i] for i in range(len(items))]",
              "return list(summaries.values())", "panels side by side: summaries returned in completion order",
              ("tests/study/test_panels.py::test_panels_side_by_side_come_back_in_input_order",)),
-    # ------------------------------------------------------------------ checks added with issue 36
+    # ------------------------------------------------------------------ vacuity rule, validation of records and actions
     Mutation("VM1", "boundcheck/claims/table.py",
              'if spec.kind != "expectation" or col not in main_runs or not len(main_runs):',
              "if col not in main_runs or not len(main_runs):",

@@ -107,7 +107,7 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, lo
     if clusters:
         L.append(_clusters_line(clusters["clusters"]))
     if long:
-        L += ["", "**The papers' full workloads** (issue 26; wall clock of the whole command with `--jobs 2`):", ""]
+        L += ["", "**The papers' full workloads** (wall clock of the whole command with `--jobs 2`):", ""]
         L += _long_lines(long)
     return "\n".join(L)
 

@@ -1,6 +1,6 @@
-"""Helpers for pytest suites: ``assert_bound_holds`` and a pytest plugin (entry point ``pytest11``).
-
-Example (a test a user can copy)::
+"""Helpers for pytest suites: ``assert_bound_holds`` and a pytest plugin (entry point ``pytest11``) that adds the
+``--boundcheck-runs N`` option and a ``boundcheck`` fixture whose ``verify(...)`` uses that number of runs by
+default. Everything goes through :mod:`boundcheck.api`. A test a user can copy::
 
     from boundcheck.testing import assert_bound_holds
     from mypackage import MyGPUCB          # an ask/tell class (see examples/gp_ucb.py)
@@ -11,9 +11,6 @@ Example (a test a user can copy)::
     def test_my_gp_ucb_behaves_as_theorem_1_says():
         assert_bound_holds("gp_ucb", algorithm=MyGPUCB, runs=40, horizon=40, scenario="gp_sample_se",
                            allow_inconclusive=True)
-
-The plugin adds the ``--boundcheck-runs N`` option and a ``boundcheck`` fixture whose ``verify(...)``
-uses that number of runs by default. Everything goes through :mod:`boundcheck.api`.
 """
 
 from __future__ import annotations

@@ -333,7 +333,7 @@ class BatchedPosterior(GroupedPosterior):
         self.k[runs] = 0
 
     def _condition_reference(self, sel, every, idx_s, y_s, mu_at) -> None:
-        """The first engine's arithmetic, operation for operation (pinned by tests/test_regression.py)."""
+        """The first engine's arithmetic, operation for operation (pinned by tests/study/test_regression.py)."""
         k = np.arange(sel.size)
         for g in range(self.G):
             D, c = self.D[g], self.c[g]

@@ -8,8 +8,8 @@ retires it from the batch, skips the regret and the monitors (drawing the truth 
 and checks no claim (:class:`StoppedFamily`), storing each run's event time and whether it was censored.
 
 Every run draws from its own streams exactly as in the full study, so its choices and its event's time are the
-full study's and the estimator is unchanged (``tests/test_et_stopping_time.py``). Details: docs/study.md,
-"Studies that measure less".
+full study's and the estimator is unchanged (``tests/papers/et_gp_ucb/test_et_stopping_time.py``).
+Details: docs/study.md, "Studies that measure less".
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def estimate_study_memory(spec: StudySpec, options: RunOptions) -> MemoryEstimat
     trajectories, the T×T Gram matrices of the claims that recompute information gains, its tidy tables), and
     the summary and reports, which stream the ``steps`` table chunk by chunk (the runs table, one (runs × T)
     steps column or one (runs × T) regret matrix per algorithm, one chunk's tables).
-    Generous by design: measured peaks of the built-in theorems are 50–90 % of it (tests/test_resources.py)."""
+    Generous by design: measured peaks of the built-in theorems are 50–90 % of it (tests/study/test_resources.py)."""
     sc = spec.scenario
     T, n, K, P = spec.horizon, sc.domain.n, sc.actions.K, len(spec.policies)
     m = min(spec.runs, task_runs(spec, spec.runs, max(1, _workers(options))))

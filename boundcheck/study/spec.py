@@ -7,7 +7,7 @@ parameters) and the run settings, so a changed scenario or policy under the same
 The number of runs is *not* part of the key: chunk c always holds runs [c·S, (c+1)·S), so a study extended to more
 runs reuses every stored chunk whose runs are unchanged. Chunks are the unit of storage, resuming and sequential
 looks, not of work: a worker simulates several as one batch, and a run's results do not depend on its batch
-(``tests/test_parallel.py``). Details: docs/study.md, "A study and its resume key"."""
+(``tests/study/test_parallel.py``). Details: docs/study.md, "A study and its resume key"."""
 
 from __future__ import annotations
 

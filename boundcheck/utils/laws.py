@@ -1,8 +1,8 @@
 """The few distribution functions boundcheck's verdicts and diagnostics use (``stats.norm.sf``, ``stats.t.ppf``,
 ``stats.chi2.cdf``, ``stats.beta.ppf``, ``stats.binom.sf``), computed exactly as ``scipy.stats`` computes them
 inside: the same scipy.special functions with the same edge cases (support bounds, q ∈ {0, 1}, invalid
-parameters), so the values are bit-for-bit those of scipy.stats (tests/test_checks.py) without importing
-scipy.stats (≈ 0.4 s for every command, and for every worker that evaluates a claim)."""
+parameters), so the values are bit-for-bit those of scipy.stats (tests/claims/test_verdict_statistics.py)
+without importing scipy.stats (≈ 0.4 s for every command, and for every worker that evaluates a claim)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Work is refused (a one-line :class:`~boundcheck.errors.BoundcheckError`, exit co
 its estimate exceeds the limit: ``--max-memory`` where given, else the memory available to this process now
 (``MemAvailable``, capped by a cgroup limit in a container). Estimates are deliberately generous upper
 bounds from the sizes of the arrays the code allocates (calibrated against measured peaks in
-``tests/test_resources.py``); ``--max-memory`` overrides the machine's figure when you know better.
+``tests/study/test_resources.py``); ``--max-memory`` overrides the machine's figure when you know better.
 """
 
 from __future__ import annotations

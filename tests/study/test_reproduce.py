@@ -1,4 +1,4 @@
-"""Issue 11: `boundcheck reproduce`, empirical claims with paired tests, and the exploration of unstated settings.
+"""`boundcheck reproduce`: empirical claims with paired tests, and the exploration of unstated settings.
 
 The statistics are tested on synthetic per-run data (no simulation); the command end to end on tiny run counts
 and horizons. The full experiments run from the command, not here."""
@@ -331,7 +331,7 @@ def test_explore_grid_and_reports(planted):
 
 def test_an_explored_grid_on_two_jobs_equals_one_job_and_leaves_nothing_in_shm(planted, tmp_path):
     """The grid's cells on the runtime's pool (``--jobs 2``): the same cells, the same numbers, no file left in
-    /dev/shm (joblib's memmapping is off: issue 25's "leaked file objects" at exit; tests/test_pool_exit.py
+    /dev/shm (joblib's memmapping is off: it left "leaked file objects" at exit; tests/runtime/test_pool_exit.py
     checks the exit itself)."""
     import glob
     import os
@@ -363,7 +363,7 @@ def test_replication_latex_compiles(planted, tmp_path):
     res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stdout[-2000:]
-    # one pass is the whole build, as for a verify's report.tex (issue 28): nothing asks for a rerun (longtable
+    # one pass is the whole build, as for a verify's report.tex: nothing asks for a rerun (longtable
     # widths, labels), and nothing runs into the margin
     log = (tmp_path / "report.log").read_text(errors="replace")
     assert not re.search(r"Rerun LaTeX|Rerun to get|Label\(s\) may have changed|widths have changed", log), log[-3000:]
@@ -453,7 +453,7 @@ def test_panels_side_by_side_on_two_jobs_store_the_same_chunks_as_one_job(tmp_pa
 
 def test_panels_side_by_side_never_start_more_workers_than_cores(tmp_path, monkeypatch):
     """``reproduce --jobs 4096``: the panels side by side ask the pool for at most cores − 1 workers (the parent
-    is one process): a --jobs far above the machine starts no idle processes (issue 25)."""
+    is one process): a --jobs far above the machine starts no idle processes."""
     import os
 
     import boundcheck.commands.reproduce as api_mod

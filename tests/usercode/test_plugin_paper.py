@@ -1,4 +1,4 @@
-"""A paper as an installable plugin (docs/extending.md, part 2): examples/plugin_paper, installed into the test
+"""A paper as an installable plugin (docs/extending/paper.md): examples/plugin_paper, installed into the test
 environment by ``make test`` (Makefile, ``.installed-test``), is found through its ``boundcheck.papers`` entry
 point and runs through every command: list, show, verify (its theorem holds, its overstated twin is caught),
 verify --defect (its planted defect is caught), power (in the format of the shipped tables).

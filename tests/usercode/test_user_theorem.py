@@ -1,4 +1,4 @@
-"""A theorem of your own in one file (docs/extending.md, part 1): ``--theorem FILE.py:NAME`` checks a
+"""A theorem of your own in one file (docs/extending/theorem.md): ``--theorem FILE.py:NAME`` checks a
 theory.Theorem that names the family it is checked like; examples/my_bound.py holds and its overstated twin is
 caught (exit 1); a bad file, name, object or claim is one line, exit 2."""
 

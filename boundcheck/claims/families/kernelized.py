@@ -61,7 +61,7 @@ def grid_chain(K: np.ndarray, idx: np.ndarray, y: np.ndarray, noise_var: float
     By the chain rule, with L the Cholesky factor of K_t + λI (K_t = K[x_{1:t}, x_{1:t}]): L_ss = √v_s and
     (L⁻¹y)_s = e_s / √v_s, so every prefix t of log det(K_t + λI) and of yᵀ(K_t + λI)⁻¹y is a cumulative sum,
     and μ_T = k_Tᵀ(K_T + λI)⁻¹y, σ²_T = k − k_Tᵀ(K_T + λI)⁻¹k_T: the data-space quantities at O(n²) per
-    step instead of one O(T³) factorisation (tests/test_long_horizon.py compares both)."""
+    step instead of one O(T³) factorisation (tests/papers/igp_ucb_gp_ts/test_long_horizon.py compares both)."""
     from ...model.posterior import BatchedPosterior
     from ...model.priors import GPPrior
 

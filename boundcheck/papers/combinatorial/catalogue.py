@@ -1,21 +1,17 @@
 """Scenarios of paper 002 (Sandberg, Åkerblom, Chehreghani 2025; docs/papers/combinatorial.md).
 
-* S1 ``comb_topk*`` — volatile top-K semi-bandit: n points in [0, 1]², SE kernel (k(a, a) = 1), 𝒜_t a uniformly
-  random subset (exogenous), K ∈ {1, 2, 4, 8}.
-* S2 ``comb_grid*`` — DAG-grid navigation: a 5 × 5 grid with right/down edges (|𝒜| = 40, every path has K = 8
-  edges), SE kernel on the edge midpoints, each edge closed w.p. 0.1 per round (redrawn while disconnected).
-* S3 ``comb_road_1..4`` — routes on a synthetic road network (:mod:`.roads`), rewards the negated energies.
-* S4 ``comb_rff`` — the infinite case: 10 fresh contexts in [0, 1]² per round, a random-Fourier-feature kernel
-  with explicit regularity constants (M = 20 frequencies), top-2 super arms.
-* Negative controls (each breaks one assumption of Theorems 3.1 / 3.2; ``verify`` refuses them unless
-  ``--allow-out-of-theory``): ``comb_topk_noise`` and ``comb_rff_noise`` (the data's noise twice the ς the
-  models use: noise_matches), ``comb_topk_rough`` (f drawn from GP(0, SE ℓ = 0.1) while the algorithm's prior
-  has ℓ = 0.3: the Bayesian premise truth_in_candidates).
+* S1 ``comb_topk*``: volatile top-K semi-bandit, n points in [0, 1]², SE kernel (k(a, a) = 1), 𝒜_t a uniformly
+  random subset (exogenous), K ∈ {1, 2, 4, 8};
+* S2 ``comb_grid*``: DAG-grid navigation, a 5 × 5 grid with right/down edges (|𝒜| = 40, K = 8 edges per path),
+  SE kernel on the edge midpoints, each edge closed w.p. 0.1 per round (redrawn while disconnected);
+* S3 ``comb_road_1..4``: routes on a synthetic road network (:mod:`.roads`), rewards the negated energies;
+* S4 ``comb_rff``: the infinite case, 10 fresh contexts in [0, 1]² per round, a random-Fourier-feature kernel with
+  explicit regularity constants (M = 20 frequencies), top-2 super arms;
+* negative controls ``comb_topk_noise``, ``comb_rff_noise``, ``comb_topk_rough`` (each breaks one assumption).
 
-Every scenario is a file in ``scenarios/`` of one of the families ``combinatorial.top_k`` (S1),
-``combinatorial.dag_paths`` (S2; a DAG from an edge list too), ``combinatorial.road`` (S3; a road graph from a
-CSV or GraphML edge list too, with eq. (8)'s edge energies) and ``combinatorial.contexts`` (S4) (docs/scenarios.md); the
-builders below build the same scenarios from Python (the experiments use them).
+Every scenario is a file in ``scenarios/`` of one of the families ``combinatorial.top_k``, ``dag_paths`` (a DAG
+from an edge list too), ``road`` (a road graph from a CSV or GraphML edge list too, eq. (8)'s edge energies) and
+``contexts`` (docs/scenarios.md); the builders below build the same scenarios from Python (for the experiments).
 """
 
 from __future__ import annotations

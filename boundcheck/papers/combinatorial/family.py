@@ -4,24 +4,13 @@ These are **Bayesian-regret** theorems: f is drawn afresh from the prior in ever
 expectation over f, the noise, the availability and the algorithm's randomness (or a pathwise inequality).
 Each run contributes one value per claim; the tests are across runs.
 
-Per round the engine calls :class:`RoundMonitor`, the observer the family registers on its theorem instance, for
-every policy exposing an ``arm_model`` among its models (before the update):
-it sees f, computes the exact oracle's a*_t on f and the analysis index U_t = μ_{t−1} + √β_t σ_{t−1} (the β_t
-of the theorem's algorithm; GP-TS's analysis β), and records
+Per round :class:`RoundMonitor` records the truth-side quantities of App. A's proof; the claims then read the R1
+chain Q₁ ≤ … ≤ Q₆ (Q₃ Rao–Blackwellised), Lemma A.4, the radius chain of Lemma A.3 and Lemma A.10 pathwise, the
+TS identity, the decomposition A.1, the whitened innovations, per-arm coverage, the infinite-case lemmas and the
+special-function identities. The bound itself is checked at every t ≤ T.
 
-    q1 = f(a*_t) − U_t(a*_t),  q2 = Σ_{a∈a*_t}(f(a) − U_t(a))₊,  sig_all = Σ_{a∈𝒜} σ_{t−1}(a),
-    u_star = U_t(a*_t),  u_chosen = U_t(a_t),  mu_err = f(a_t) − μ_{t−1}(a_t),  sig_chosen = Σ_{a∈a_t} σ,
-    var_chosen = Σ σ²,  n_chosen = |a_t|,  lam_chosen = λ_max(Σ_{t−1}(a_t)),
-    logdet_chosen = ½ log det(I + ς⁻²Σ_{t−1}(a_t)),  cover = #{a ∈ 𝒜: f(a) > U_t(a)},  f_worst = min_a f(a)
-
-(and, for contexts, the discretisation gaps of Lemmas A.6, 3.2 and the pathwise Lemma A.7). The claims then
-read (App. A's proof): the R1 chain Q₁ ≤ … ≤ Q₆ (Q₃ Rao–Blackwellised), Lemma A.4, the radius chain of Lemma A.3 and
-Lemma A.10 pathwise, the TS identity, the decomposition A.1, the whitened innovations, per-arm coverage, the
-infinite-case lemmas and the special-function identities. The bound itself is checked at every t ≤ T.
-
-Numerical schedules (log space; ledger B3): √β_t = √(2 log(|𝒜|t²/√(2π))) and, for GP-BUCB, √β_t = Φ⁻¹(1 − η_t)
-= −ndtri_exp(log η_t); τ_t of the infinite case is the smallest τ meeting (6a)–(6d) and the corrected (6b″),
-(6c′), by bisection on log τ.
+The schedules are numerical, in log space (ledger B3): :func:`width_ucb`, :func:`width_bucb` and, for the infinite
+case, :func:`tau_schedule`.
 """
 
 from __future__ import annotations
@@ -133,8 +122,18 @@ def grid_round(X: np.ndarray, tau: np.ndarray | float, C1: float = 1.0) -> np.nd
 # ------------------------------------------------------------------------------------------ the monitor
 @dataclass
 class RoundMonitor:
-    """Truth-side quantities of one round (module docstring), for every policy with an ``arm_model`` (an
-    :class:`~boundcheck.claims.families.base.Observer`)."""
+    """Truth-side quantities of one round, for every policy with an ``arm_model`` (an
+    :class:`~boundcheck.claims.families.base.Observer` the family registers on its theorem instance).
+
+    The engine calls it before the update. It sees f, computes the exact oracle's a*_t on f and the analysis index
+    U_t = μ_{t−1} + √β_t σ_{t−1} (the β_t of the theorem's algorithm; GP-TS's analysis β), and records::
+
+        q1 = f(a*_t) − U_t(a*_t),  q2 = Σ_{a∈a*_t}(f(a) − U_t(a))₊,  sig_all = Σ_{a∈𝒜} σ_{t−1}(a),
+        u_star = U_t(a*_t),  u_chosen = U_t(a_t),  mu_err = f(a_t) − μ_{t−1}(a_t),  sig_chosen = Σ_{a∈a_t} σ,
+        var_chosen = Σ σ²,  n_chosen = |a_t|,  lam_chosen = λ_max(Σ_{t−1}(a_t)),
+        logdet_chosen = ½ log det(I + ς⁻²Σ_{t−1}(a_t)),  cover = #{a ∈ 𝒜: f(a) > U_t(a)},  f_worst = min_a f(a)
+
+    and, for contexts, the discretisation gaps of Lemmas A.6, 3.2 and the pathwise Lemma A.7."""
 
     needs: ClassVar[str] = "arm_model"
 

@@ -1,22 +1,12 @@
 """Models for combinatorial semi-bandits (paper 002): K observations per round, joint posterior draws, continuous
 contexts. Everything is exact and batched over runs (leading axis ``m``), float64.
 
-* :class:`BlockPosterior` — the grid-state GP posterior on a finite set of base arms, conditioned on the K
-  values of a round at once (Sandberg et al. 2025, eqs. (2)–(3)): with B = a_t, G = Σ_{:,B}(Σ_{B,B} + ς²I)⁻¹,
-  ``m ← m + G(r − m_B)`` and ``Σ ← Σ − G Σ_{B,:}``: O(K n²) per round and run, one pass over Σ (the K sequential
-  rank-1 updates of :meth:`~boundcheck.model.posterior.BatchedPosterior.condition_batch` give the same numbers
-  in K passes). Super arms of different sizes are padded with −1 (no observation).
-* :class:`CountPathwiseSampler` — exact joint draws from N(0, Σ_t) on the base arms by Matheron's rule with the
-  observations merged per arm: repeated observations of arm x are one observation with noise ς²/n_x, so with
-  Λ = diag(ς²/n_x) over the observed arms X, W = K_{·X}(K_XX + Λ)⁻¹ = Σ_t[:, X] Λ⁻¹ and
-
-      h = g − Σ_t Λ⁻¹(g_X + e),   g = A z ~ N(0, K),  e_x ~ N(0, ς²/n_x),   Cov(h) = Σ_t   (exactly).
-
-  A draw costs one matrix–vector product with Σ_t, O(n²) per run, whatever t and K (the data-space sampler
-  grows as O(n t K)).
+* :class:`BlockPosterior` — the grid-state GP posterior on a finite set of base arms, conditioned on the K values
+  of a round at once (Sandberg et al. 2025, eqs. (2)–(3));
+* :class:`CountPathwiseSampler` — exact joint draws from N(0, Σ_t) on the base arms by Matheron's rule, with the
+  observations merged per arm;
 * :class:`RFFFeatures` and :class:`FeaturePosterior` — the infinite case (Thm 3.2, S4): random Fourier features
-  φ(a) = M^{−1/2}[cos ω_mᵀa, sin ω_mᵀa], k(a, a') = φ(a)ᵀφ(a') = M⁻¹Σ cos ω_mᵀ(a − a'), f = φᵀw with
-  w ~ N(0, I_{2M}); the posterior is Bayesian linear regression in w (O(K D²) per round, D = 2M).
+  and the posterior as Bayesian linear regression in their weights;
 * :func:`lambda_star_bounds` — λ*_K of Theorem 3.1: max over feasible super arms of λ_max(k(a, a)), bracketed.
 """
 
@@ -60,6 +50,11 @@ def block_whiten(cov_BB: np.ndarray, resid: np.ndarray, valid: np.ndarray, noise
 
 class BlockPosterior:
     """Exact GP posterior on ``n`` base arms for ``m`` runs, one prior, rank-K block updates.
+
+    The K values of a round at once (Sandberg et al. 2025, eqs. (2)–(3)): with B = a_t,
+    G = Σ_{:,B}(Σ_{B,B} + ς²I)⁻¹, ``m ← m + G(r − m_B)`` and ``Σ ← Σ − G Σ_{B,:}``: O(K n²) per round and run, one
+    pass over Σ (the K sequential rank-1 updates of
+    :meth:`~boundcheck.model.posterior.BatchedPosterior.condition_batch` give the same numbers in K passes).
 
     Implements :class:`~boundcheck.model.posterior.Posterior` (P = G = 1, static prior: ``propagate`` is a no-op).
     ``condition_batch(idx, y)`` takes (m, K) arms and values; entries with ``idx < 0`` are padding (no
@@ -154,7 +149,15 @@ class BlockPosterior:
 
 
 class CountPathwiseSampler:
-    """Exact joint draws h ~ N(0, Σ_t) on the base arms (see the module docstring), batched over runs.
+    """Exact joint draws h ~ N(0, Σ_t) on the base arms by Matheron's rule, batched over runs.
+
+    The observations are merged per arm: repeated observations of arm x are one observation with noise ς²/n_x, so
+    with Λ = diag(ς²/n_x) over the observed arms X, W = K_{·X}(K_XX + Λ)⁻¹ = Σ_t[:, X] Λ⁻¹ and
+
+        h = g − Σ_t Λ⁻¹(g_X + e),   g = A z ~ N(0, K),  e_x ~ N(0, ς²/n_x),   Cov(h) = Σ_t   (exactly).
+
+    A draw costs one matrix–vector product with Σ_t, O(n²) per run, whatever t and K (the data-space sampler
+    grows as O(n t K)).
 
     Call :meth:`observe` with each round's arms (−1: padding) when the posterior is conditioned on them.
     ``first_run``: the id of the batch's first run; the prior draw g = A z is a position-exact blocked product

@@ -1,23 +1,15 @@
 """Combinatorial action sets and volatile availability (paper 002): super arms of up to K base arms.
 
 Availability (exogenous: every draw uses the runs' availability streams only, never f or the noise):
+:class:`RandomSubset` (S1), :class:`BernoulliArms`, :class:`EdgeClosures` (S2, redrawn until the start still
+reaches the goal) and :class:`UniformContexts` (S4, Theorem 3.2).
 
-* :class:`RandomSubset` — 𝒜_t a uniformly random subset of ``size`` base arms (instance S1 [PROPOSED]);
-* :class:`BernoulliArms` — each base arm available independently with probability ``p`` (at least ``minimum``);
-* :class:`EdgeClosures` — each edge of a DAG closed independently with probability ``p``, redrawn (from the same
-  stream) until the start still reaches the goal (instance S2 [PROPOSED]);
-* :class:`UniformContexts` — ``slots`` fresh contexts uniform in [0, C₁]^d each round (instance S4, Theorem 3.2).
+Action sets, each with an **exact** oracle (ties to the lowest index / first edge): top-K over the available arms
+(:class:`~boundcheck.world.actions.TopK`); :class:`DAGPaths`, start–goal paths in a DAG whose edges are the base
+arms (dynamic programming); :class:`RoadPaths`, a road network's goal-directed corridor, with Dijkstra for
+Algorithm 2; :class:`ContextualTopK`, top-K over the round's contexts.
 
-Action sets (each with an **exact** oracle, ties to the lowest index / first edge):
-
-* top-K over the available arms: :class:`~boundcheck.world.actions.TopK`;
-* :class:`DAGPaths` — start–goal paths in a DAG whose edges are the base arms; the oracle is dynamic
-  programming over the DAG's generations, exact for any sign of the scores, vectorised over runs. Paths of
-  different lengths are padded with −1 to K = the longest start–goal path;
-* :class:`RoadPaths` — a road network's goal-directed corridor (a DAG); adds :meth:`RoadPaths.shortest_path`,
-  Dijkstra (``scipy.sparse.csgraph``) on non-negative costs for all runs at once (paper 002, Algorithm 2);
-* :class:`ContextualTopK` — top-K over the round's contexts; base-arm values come from a weight draw through the
-  features (:meth:`ContextualTopK.realise`).
+The paper's assumption predicates are registered here too, beside the action sets they inspect.
 """
 
 from __future__ import annotations
@@ -307,7 +299,10 @@ class EdgeClosures(Availability):
 # --------------------------------------------------------------------------------------------- actions
 @dataclass(frozen=True)
 class DAGPaths(ActionSet):
-    """Super arms = start–goal paths of a DAG whose edges are the base arms; exact DP oracle (any sign)."""
+    """Super arms = start–goal paths of a DAG whose edges are the base arms; exact DP oracle (any sign).
+
+    The oracle is dynamic programming over the DAG's generations, exact for any sign of the scores, vectorised
+    over runs. Paths of different lengths are padded with −1 to K = the longest start–goal path."""
 
     exact_oracle = True
 
@@ -455,8 +450,8 @@ def check_enough_available(actions: ActionSet) -> None:
 
 
 
-# ------------------------------------------------------------------------ assumption predicates (paper 002)
-# registered here, beside the action sets they inspect (additive, as world/time_varying.py does)
+# ------------------------------------------------------------------------ assumption predicates
+# registered here, beside the action sets they inspect (additive, as et_gp_ucb/world.py does)
 def _prior_scale(sc) -> float:
     return max(p.kappa for p in sc.candidates + (sc.truth,))
 

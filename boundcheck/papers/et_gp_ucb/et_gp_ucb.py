@@ -1,31 +1,9 @@
-"""ET-GP-UCB, Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in executable form
-(the conventions the paper leaves open are fixed here; ledger E25, E_kappa, E36 in theory/et_gp_ucb.py):
+"""ET-GP-UCB (event-triggered GP-UCB), Algorithm 1 of Brunzema, von Rohr, Solowjow, Trimpe (2022), in executable
+form: the conventions the paper leaves open are fixed here (ledger E25, E_kappa, E36 in theory/et_gp_ucb.py).
 
-    D ← ∅;  t_r ← 0                                          # t_r: time of the last reset (0 = none)
-    for t = 1..T:
-        μ, σ ← time-invariant posterior of D                 # eqs. (5)–(6): no forgetting inside a block
-        x_t = argmax_x μ(x) + √β_t σ(x)                      # grid: exact argmax, ties to the lowest index
-        y_t = f_t(x_t) + w_t
-        t' = t − t_r                                         # time since the previous reset (= t before any)
-        ρ_{t'} = 2 log(π² t'² / (3 δ_B))
-        ψ_t = |y_t − μ(x_t)|,   κ_t = √ρ_{t'} (σ(x_t) + σ_n)   # PRE-update posterior (eqs. 10–11 simplified)
-        if ψ_t > κ_t:                                        # strict
-            D ← {(x_t, y_t)};  t_r ← t                       # the reset keeps the triggering point
-        else:
-            D ← D ∪ {(x_t, y_t)}
-
-Per step it records what Algorithm 1 computes (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag, √β_t and
-the innovation under its own block posterior, ``innov_block`` = (y_t − μ(x_t))/√(σ² + σ_n²): the engine's
-``innov`` monitor is the innovation under the posterior of the true prior, a different quantity); x_t, y_t,
-f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's record. The truth-side monitors ``x_star`` (argmax f_t)
-and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at x*_t and compare the bound with the trivial
-2Σ_t max|f_t|; the algorithm never reads them.
-
-Where the numbers come from: √β_t is the study's width schedule for this policy (the theorem's β, or the practical
-c₁ log(c₂ t)); ρ_{t'} is the study's ``rho`` schedule when it gives one (computed by the family from the theory
-module with the scenario's δ_B), otherwise this module's formula with ``delta_B`` (default 0.1, the paper's). An
-explicit ``delta_B`` argument always wins. σ_n is the model's noise, √λ.
-"""
+Beside the algorithm (:class:`ETGPUCB`, its pseudocode in the class docstring): the trigger's ρ_{t'}
+(:func:`trigger_rho`) and the time-invariant block posterior (:func:`block_posterior`), which ET-GP-UCB and
+R-GP-UCB share."""
 
 from __future__ import annotations
 
@@ -66,7 +44,32 @@ def block_posterior(prior: GPPrior, noise_var: float, runs: int, horizon: int, m
 
 
 class ETGPUCB(UCBPolicy):
-    """Event-triggered GP-UCB (see the module docstring)."""
+    """Event-triggered GP-UCB, Algorithm 1 of Brunzema et al. (2022)::
+
+        D ← ∅;  t_r ← 0                                          # t_r: time of the last reset (0 = none)
+        for t = 1..T:
+            μ, σ ← time-invariant posterior of D                 # eqs. (5)–(6): no forgetting inside a block
+            x_t = argmax_x μ(x) + √β_t σ(x)                      # grid: exact argmax, ties to the lowest index
+            y_t = f_t(x_t) + w_t
+            t' = t − t_r                                         # time since the previous reset (= t before any)
+            ρ_{t'} = 2 log(π² t'² / (3 δ_B))
+            ψ_t = |y_t − μ(x_t)|,   κ_t = √ρ_{t'} (σ(x_t) + σ_n)   # PRE-update posterior (eqs. 10–11 simplified)
+            if ψ_t > κ_t:                                        # strict
+                D ← {(x_t, y_t)};  t_r ← t                       # the reset keeps the triggering point
+            else:
+                D ← D ∪ {(x_t, y_t)}
+
+    Per step it records what Algorithm 1 computes (t', |D_t|, μ and σ at x_t, ψ_t, κ_t, ρ_{t'}, the reset flag,
+    √β_t and the innovation under its own block posterior, ``innov_block`` = (y_t − μ(x_t))/√(σ² + σ_n²): the
+    engine's ``innov`` monitor is the innovation under the posterior of the true prior, a different quantity);
+    x_t, y_t, f_t(x_t) = y_t − w_t, max f_t and r_t are in the engine's record. The truth-side monitors ``x_star``
+    (argmax f_t) and ``f_absmax`` (max|f_t|) let the claims check Lemma 7 at x*_t and compare the bound with the
+    trivial 2Σ_t max|f_t|; the algorithm never reads them.
+
+    Where the numbers come from: √β_t is the study's width schedule for this policy (the theorem's β, or the
+    practical c₁ log(c₂ t)); ρ_{t'} is the study's ``rho`` schedule when it gives one (computed by the family from
+    the theory module with the scenario's δ_B), otherwise :func:`trigger_rho` with ``delta_B`` (default 0.1, the
+    paper's). An explicit ``delta_B`` argument always wins. σ_n is the model's noise, √λ."""
 
     name = "et_gp_ucb"
     label = "ET-GP-UCB"

@@ -3,17 +3,8 @@
 Paper 001 (§5, Table 4) optimises over [0,1]²; boundcheck runs on a 30 × 30 grid with an exact argmax
 (``experiments.py``, setting "discretisation" [PROPOSED]). Table 2's R_400 is 4–14 % above ours in all 15 rows, and
 one reading of the gap is that the paper's regret is measured against max_{[0,1]²} f_t, not against the grid's
-maximum. This module measures that reading exactly, without any algorithm:
-
-    R_400^cont − R_400^grid = Σ_t (max_{[0,1]²} f_t − max_grid f_t)      (the choices x_t cancel)
-
-and every f_t of the ε chain (Assumption 2) is marginally GP(0, k): its expectation is T · E[max_{[0,1]²} f −
-max_grid f] for a single sample path f ~ GP(0, SE ℓ = 0.2). The sample path is drawn **jointly and exactly** on a
-fine grid of (r·29 + 1)² points that contains the 30 × 30 grid (every r-th point): the SE kernel is a product of
-one-dimensional kernels, so on a product grid K = K₁ ⊗ K₁ and f = L₁ Z L₁ᵀ with L₁ the clipped eigen-root of the
-one-dimensional Gram matrix (:func:`boundcheck.model.priors.clipped_root`), exact up to the clipped round-off.
-Refining r until the mean stops moving gives the continuous maximum (an SE path is smooth: the fine grid's
-maximum misses the continuous one by O(h²)).
+maximum. :func:`grid_max_gap` measures that reading exactly, without any algorithm (docs/papers/et_gp_ucb.md,
+"Table 2's systematic gap").
 """
 
 from __future__ import annotations
@@ -36,6 +27,18 @@ def _root_1d(n: int, lengthscale: float) -> np.ndarray:
 def grid_max_gap(lengthscale: float = 0.2, points_per_axis: int = 30, refine: int = 8, draws: int = 2000,
                  seed: int = 0, block: int = 50) -> dict:
     """E[max_fine f − max_grid f] for f ~ GP(0, SE ``lengthscale``) on [0,1]², by exact joint draws.
+
+    The choices x_t cancel in the difference of the two regrets::
+
+        R_400^cont − R_400^grid = Σ_t (max_{[0,1]²} f_t − max_grid f_t)
+
+    and every f_t of the ε chain (Assumption 2) is marginally GP(0, k): its expectation is T · E[max_{[0,1]²} f −
+    max_grid f] for a single sample path f ~ GP(0, SE ℓ = 0.2). The sample path is drawn **jointly and exactly**
+    on a fine grid of (r·29 + 1)² points that contains the 30 × 30 grid (every r-th point): the SE kernel is a
+    product of one-dimensional kernels, so on a product grid K = K₁ ⊗ K₁ and f = L₁ Z L₁ᵀ with L₁ the clipped
+    eigen-root of the one-dimensional Gram matrix (:func:`boundcheck.model.priors.clipped_root`), exact up to the
+    clipped round-off. Refining r until the mean stops moving gives the continuous maximum (an SE path is smooth:
+    the fine grid's maximum misses the continuous one by O(h²)).
 
     Parameters
     ----------

@@ -1,13 +1,5 @@
-"""PE-GP-UCB, Algorithm 1 of Ziomek, Adachi, Osborne (2024), in its corrected, executable form (ledger C5–C10).
-
-    for t = 1..T:
-        UCB^p_{t-1}(x) = μ^p_{t-1}(x,t) + β^p_t σ^p_{t-1}(x,t)          for p ∈ U_{t-1}
-        (x_t, p_t) = argmax_{(x,p) ∈ X_t × U_{t-1}} UCB^p_{t-1}(x)      # X_t, not X          (C5)
-        w_t = β^{p_t}_t σ^{p_t}_{t-1}(x_t,t)                             # frozen before y_t   (C8)
-        y_t = f(x_t,t) + ε_t;   η_t = y_t − μ^{p_t}_{t-1}(x_t,t)
-        S^{p_t} ← S^{p_t} ∪ {t}
-        if |Σ_{i∈S^{p_t}} η_i| > √(ξ_t |S^{p_t}|) + Σ_{i∈S^{p_t}} w_i:  U_t = U_{t-1} \\ {p_t}
-"""
+"""PE-GP-UCB (prior elimination GP-UCB), Algorithm 1 of Ziomek, Adachi, Osborne (2024): the algorithm of
+Theorem 4.1, in its corrected, executable form (ledger C5–C10)."""
 
 from __future__ import annotations
 
@@ -19,6 +11,17 @@ from boundcheck.policies.ucb import UCBPolicy
 
 
 class PEGPUCB(UCBPolicy):
+    """PE-GP-UCB, Algorithm 1 of Ziomek et al. (2024) with corrections C5–C10::
+
+        for t = 1..T:
+            UCB^p_{t-1}(x) = μ^p_{t-1}(x,t) + β^p_t σ^p_{t-1}(x,t)          for p ∈ U_{t-1}
+            (x_t, p_t) = argmax_{(x,p) ∈ X_t × U_{t-1}} UCB^p_{t-1}(x)      # X_t, not X          (C5)
+            w_t = β^{p_t}_t σ^{p_t}_{t-1}(x_t,t)                             # frozen before y_t   (C8)
+            y_t = f(x_t,t) + ε_t;   η_t = y_t − μ^{p_t}_{t-1}(x_t,t)
+            S^{p_t} ← S^{p_t} ∪ {t}
+            if |Σ_{i∈S^{p_t}} η_i| > √(ξ_t |S^{p_t}|) + Σ_{i∈S^{p_t}} w_i:  U_t = U_{t-1} \\ {p_t}
+    """
+
     name = "pe_gp_ucb"
     label = "PE-GP-UCB"
     provides_posterior = True

@@ -1,13 +1,6 @@
-"""Prior-selection baselines of Ziomek et al. (2024), §6 (ledger C35).
-
-MLE (type-II maximum likelihood):
-    p_t = argmax_{p ∈ U} log P(D_{t-1} | p);   x_t = argmax_{x ∈ X_t} UCB^{p_t}_{t-1}(x)
-Fully Bayesian:
-    x_t = argmax_{x ∈ X_t} Σ_p UCB^p_{t-1}(x) P(p | D_{t-1}),   P(p | D) ∝ P(D | p) / |U|
-log P(D_{t-1} | p) is the posterior engine's running sum of one-step predictive log densities (chain rule),
-which equals the usual marginal likelihood for the spatio-temporal kernel. β is the PE-GP-UCB β (C35);
-ties go to the lowest index. The prior FB "chose" is [PROPOSED] argmax_p P(p | D_{t-1}).
-"""
+"""Prior-selection baselines of Ziomek et al. (2024), §6 (ledger C35): GP-UCB under the prior of maximum
+marginal likelihood (:class:`MLE`) or under the posterior mixture over the candidate priors
+(:class:`FullyBayesian`). Both share PE-GP-UCB's β (C35) and break ties to the lowest index."""
 
 from __future__ import annotations
 
@@ -20,6 +13,10 @@ from boundcheck.policies.ucb import UCBPolicy
 
 
 class _PriorSelection(UCBPolicy):
+    """What both baselines share: one posterior per candidate prior, conditioned on every observation, whose
+    running log P(D_{t-1} | p) is the engine's sum of one-step predictive log densities (chain rule), which equals
+    the usual marginal likelihood for the spatio-temporal kernel; the width is PE-GP-UCB's β (C35)."""
+
     provides_posterior = True
     def start(self, ctx: RunContext) -> None:
         super().start(ctx)
@@ -36,6 +33,12 @@ class _PriorSelection(UCBPolicy):
 
 
 class MLE(_PriorSelection):
+    """MLE (type-II maximum likelihood) prior selection::
+
+        p_t = argmax_{p ∈ U} log P(D_{t-1} | p);   x_t = argmax_{x ∈ X_t} UCB^{p_t}_{t-1}(x)
+
+    ties to the lowest index."""
+
     name = "mle"
     label = "MLE prior selection"
     description = "GP-UCB with the prior of maximum marginal likelihood at each step"
@@ -51,6 +54,12 @@ class MLE(_PriorSelection):
 
 
 class FullyBayesian(_PriorSelection):
+    """Fully Bayesian prior selection::
+
+        x_t = argmax_{x ∈ X_t} Σ_p UCB^p_{t-1}(x) P(p | D_{t-1}),   P(p | D) ∝ P(D | p) / |U|
+
+    The prior it "chose" (the ``prior`` record) is [PROPOSED] argmax_p P(p | D_{t-1})."""
+
     name = "fully_bayesian"
     label = "fully Bayesian"
     description = "GP-UCB under the posterior mixture over the candidate priors"

@@ -1,14 +1,5 @@
-"""Regret Balancing, Appendix D (Algorithm 2) of Ziomek et al. (2024), corrected reading (C37):
-
-    u_t = argmin_{p ∈ U_t} R^p(|S^p_{t-1}| + 1)          # R^p(t) = t: the least-used active prior
-    x_t = argmax_{x ∈ X_t} UCB^{u_t}_{t-1}(x);  y_t = f(x_t,t) + ε_t
-    if |S^p_t| > 0 for all p ∈ U_t:
-        L_t(p) = ȳ_p − √(ξ_t / |S^p_t|)
-        (i)  literal:  keep p iff L_t(p) + \\overline{βσ}_p ≥ max_{p'} L_t(p')
-        (ii) default:  keep p iff ȳ_p + √(ξ_t/|S^p_t|) + \\overline{βσ}_p ≥ max_{p'} L_t(p')
-with \\overline{βσ}_p the mean over S^p_t of β^p_τ σ^p_{τ-1}(x_τ, τ). Reading (ii) is the standard
-regret-bound-balancing test (and what the authors' sister code implements).
-"""
+"""Regret Balancing, Appendix D (Algorithm 2) of Ziomek et al. (2024): a baseline that balances the candidate
+priors by how often each was used, in its corrected reading (C37)."""
 
 from __future__ import annotations
 
@@ -19,6 +10,18 @@ from boundcheck.policies.base import Policy, RunContext
 
 
 class RegretBalancing(Policy):
+    """Regret Balancing, Algorithm 2 of Ziomek et al. (2024), corrected reading (C37)::
+
+        u_t = argmin_{p ∈ U_t} R^p(|S^p_{t-1}| + 1)          # R^p(t) = t: the least-used active prior
+        x_t = argmax_{x ∈ X_t} UCB^{u_t}_{t-1}(x);  y_t = f(x_t,t) + ε_t
+        if |S^p_t| > 0 for all p ∈ U_t:
+            L_t(p) = ȳ_p − √(ξ_t / |S^p_t|)
+            (i)  literal:  keep p iff L_t(p) + \\overline{βσ}_p ≥ max_{p'} L_t(p')
+            (ii) default:  keep p iff ȳ_p + √(ξ_t/|S^p_t|) + \\overline{βσ}_p ≥ max_{p'} L_t(p')
+
+    with \\overline{βσ}_p the mean over S^p_t of β^p_τ σ^p_{τ-1}(x_τ, τ). Reading (ii) is the standard
+    regret-bound-balancing test (and what the authors' sister code implements)."""
+
     name = "regret_balancing"
     label = "Regret Balancing"
     provides_posterior = True

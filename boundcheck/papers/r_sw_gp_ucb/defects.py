@@ -1,21 +1,8 @@
 """Planted defects of R-GP-UCB and SW-GP-UCB (Zhou & Shroff 2021, Theorems 1 and 2) and the generic defect hooks
 of the paper's theorems (:mod:`boundcheck.claims.defects`: same posterior interface, β_t from the study's
-schedule).
-
-The paper's own defects, one for each way these algorithms forget or are told the wrong thing:
-
-* ``restart_late`` — R-GP-UCB restarts one round late (Algorithm 1's reset rule (t − 1) mod H = 0, ledger ZS13,
-  read at the start of round t + 1): every block keeps the last sample of the previous one. The posterior the
-  algorithm acts on is no longer the replay's on the block (D1), and its σ's no longer add up to the block's
-  information gain (D2's chain rule).
-* ``window_off_by_one`` — SW-GP-UCB keeps w + 1 samples (the pseudocode's 1∨(t−w)..t read literally, ledger ZS14):
-  D1 (the posterior against the replay on the last w samples) and D2 (the new sample's term of the chain rule,
-  from the algorithm's own σ).
-* ``norm_understated`` — the algorithms and the theorem are told B while every f_t has ‖f_t‖_k = 3B (an RKHS norm
-  bound stated too small; the drift budget P_T is unchanged): Lemmas 1–2's bias term k(x)ᵀ(K+λI)⁻¹f_t(X) − f_t(x)
-  is then up to 3Bσ, beyond the B in β^conf, and the confidence events fail (``confidence_event``,
-  ``confidence_event_block``). The analogue of the generic ``rkhs_norm_tripled`` for a drifting sequence, whose
-  norm the generic transform does not know how to scale (no ``rkhs_norm`` hook).
+schedule). The paper's own defects are one for each way these algorithms forget or are told the wrong thing:
+``restart_late``, ``window_off_by_one``, ``norm_understated`` (each function says what it breaks and which claim
+sees it).
 
 Lemmas 1–2 hold for *any* choice rule that does not read the future noise, so no bug in how the algorithm
 chooses can break the confidence events: only a world outside what the theorem is told (a norm or a noise
@@ -40,7 +27,11 @@ HOOKS = {"r_gp_ucb": _HOOKS, "sw_gp_ucb": _HOOKS}
 
 
 def restart_late(pol: Policy) -> None:
-    """R-GP-UCB forgetting its samples at the end of rounds t ≡ 1 (mod H) instead of t ≡ 0: one round late."""
+    """R-GP-UCB forgetting its samples at the end of rounds t ≡ 1 (mod H) instead of t ≡ 0: one round late.
+
+    Algorithm 1's reset rule (t − 1) mod H = 0 (ledger ZS13), read at the start of round t + 1: every block keeps
+    the last sample of the previous one. The posterior the algorithm acts on is no longer the replay's on the
+    block (D1), and its σ's no longer add up to the block's information gain (D2's chain rule)."""
     def patched(t, action, y):
         post = pol.models()["posterior"]
         post.condition_batch(action, y)
@@ -51,7 +42,10 @@ def restart_late(pol: Policy) -> None:
 
 
 def window_off_by_one(pol: Policy) -> None:
-    """SW-GP-UCB's window posterior sized for w + 1 samples (the oldest sample leaves one round late)."""
+    """SW-GP-UCB's window posterior sized for w + 1 samples (the oldest sample leaves one round late).
+
+    The pseudocode's 1∨(t−w)..t read literally (ledger ZS14). Seen by D1 (the posterior against the replay on the
+    last w samples) and D2 (the new sample's term of the chain rule, from the algorithm's own σ)."""
     start = pol.start
 
     def patched(ctx):
@@ -62,7 +56,12 @@ def window_off_by_one(pol: Policy) -> None:
 
 
 def norm_understated(sc: Scenario, factor: float = 3.0) -> Scenario:
-    """Every f_t scaled to ‖f_t‖_k = ``factor``·B while the scenario (the algorithms, the theorem) keeps B and P_T."""
+    """Every f_t scaled to ‖f_t‖_k = ``factor``·B while the scenario (the algorithms, the theorem) keeps B and P_T.
+
+    An RKHS norm bound stated too small (the drift budget P_T is unchanged): Lemmas 1–2's bias term
+    k(x)ᵀ(K+λI)⁻¹f_t(X) − f_t(x) is then up to 3Bσ, beyond the B in β^conf, and the confidence events fail
+    (``confidence_event``, ``confidence_event_block``). The analogue of the generic ``rkhs_norm_tripled`` for a
+    drifting sequence, whose norm the generic transform does not know how to scale (no ``rkhs_norm`` hook)."""
     seq = sc.truth
     if not hasattr(seq, "budget_bound") or not hasattr(seq, "B"):
         raise BoundcheckError(f"defect norm_understated needs a drifting RKHS sequence (a vb_* scenario); "

@@ -1,17 +1,8 @@
 """Drifting RKHS functions with a variation budget: R-GP-UCB and SW-GP-UCB (Zhou & Shroff 2021; ``r_gp_ucb``,
 ``sw_gp_ucb``) and the paper-literal forms (``r_gp_ucb_literal``, ``sw_gp_ucb_literal``).
 
-The evaluator *replays* the checked algorithm's run on the retained samples (restart blocks or sliding window)
-with an exact data-space posterior that carries three extra right-hand sides — the noise N, the truth at the
-sample times f_s(x_s), and the truth's features Φ(x_s) — so that at every step and for every x ∈ D it has
-
-    μ_{t−1}(x) − f_t(x) = [k(x)ᵀ(K+λI)⁻¹f_t(X) − f_t(x)] + k(x)ᵀ(K+λI)⁻¹δ^{(t)} + k(x)ᵀ(K+λI)⁻¹N
-                             bias                          drift (δ_s = f_s(x_s) − f_t(x_s))   noise
-
-(f_t(X) = Φ_X θ_t: the truth's exact θ_t, with ‖f_t‖_k = ‖θ_t‖). Everything is reduced over x at once (never a
-runs × T × |D| array). The replay is checked against the algorithm's own records at every step and against a
-from-scratch Cholesky recomputation (every step while at most ``SCRATCH_FULL`` samples are retained, else at ~100
-evenly spread steps and after every restart; beyond ``SCRATCH_BIG`` samples at ~10 steps, on one run per chunk).
+The evaluator (:class:`VBEvaluator`) *replays* the checked algorithm's run on the retained samples (restart blocks
+or sliding window) and splits the posterior error into bias, drift and noise at every step.
 
 Claims (Thms 1–2): probability — the regret bound and its anytime form, Lemma 1's event horizon-wide (δ/N_B) or
 Lemma 2's corrected event (ξ_w), the self-normalised noise bound (δ/N_B per block, or δ/T per t); expectation —
@@ -66,7 +57,20 @@ def _values(th: theory.Theorem, sc: Scenario, T: int, delta: float, window: int,
 
 
 class VBEvaluator(ChunkEvaluator):
-    """Per-chunk statistics of the checked algorithm (replay on its retained samples; see the module docstring)."""
+    """Per-chunk statistics of the checked algorithm, from a replay of its run on the retained samples.
+
+    The replay is an exact data-space posterior on the retained samples (restart blocks or sliding window) that
+    carries three extra right-hand sides — the noise N, the truth at the sample times f_s(x_s), and the truth's
+    features Φ(x_s) — so that at every step and for every x ∈ D it has::
+
+        μ_{t−1}(x) − f_t(x) = [k(x)ᵀ(K+λI)⁻¹f_t(X) − f_t(x)] + k(x)ᵀ(K+λI)⁻¹δ^{(t)} + k(x)ᵀ(K+λI)⁻¹N
+                                 bias                          drift (δ_s = f_s(x_s) − f_t(x_s))   noise
+
+    (f_t(X) = Φ_X θ_t: the truth's exact θ_t, with ‖f_t‖_k = ‖θ_t‖). Everything is reduced over x at once (never
+    a runs × T × |D| array). The replay is checked against the algorithm's own records at every step and against a
+    from-scratch Cholesky recomputation (every step while at most ``SCRATCH_FULL`` samples are retained, else at
+    ~100 evenly spread steps and after every restart; beyond ``SCRATCH_BIG`` samples at ~10 steps, on one run per
+    chunk)."""
 
     def __init__(self, *args) -> None:
         super().__init__(*args)

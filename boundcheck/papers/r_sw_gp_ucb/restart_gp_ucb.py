@@ -1,22 +1,9 @@
-"""R-GP-UCB of Zhou & Shroff (2021), Algorithm 1 (frequentist, variation budget): IGP-UCB restarted every H rounds.
-
-    for t = 1..T:
-        if (t − 1) mod H = 0: forget every sample (t₀ = t)            # blocks {kH+1, …, min((k+1)H, T)}
-        β_t = B + (R/√λ)√(2γ̄_{t−t₀} + 2 ln(N_B/δ))                   # Lemma 1 at δ/N_B (theory default)
-        x_t = argmax_{x ∈ X_t} μ_{t−1}(x) + β_t σ_{t−1}(x)            # μ, σ from the samples t₀..t−1 only
-        y_t = f_t(x_t) + η_t;  append (x_t, y_t)
-
-Corrections (``theory.r_sw_gp_ucb``): the reset rule is (t − 1) mod H = 0 (ZS13), the initial/after-restart
-posterior is the prior, σ₀ = √k(x,x) (ZS12). H comes from the scenario (``RunContext.window``, Remark (2)) unless
-given; λ is the study's model noise variance (1 or 1 + 2/H); β_t is the study's schedule for this policy's name
-(the theorem's, or the pseudocode's B + R√(2(γ̄ + 1 + ln(1/δ))) for ``r_gp_ucb_zs_pseudocode``). Registered as
-``r_gp_ucb_zs`` (seed 001's Bayesian R-GP-UCB is a different algorithm).
+"""R-GP-UCB of Zhou & Shroff (2021), Algorithm 1 (frequentist, variation budget): IGP-UCB restarted every H rounds,
+and the forgetting GP-UCB it shares with SW-GP-UCB (:class:`ForgettingGPUCB`: UCB on the exact posterior of the
+retained samples).
 
 The posterior is exact: :func:`~boundcheck.model.dataspace.make_posterior` picks the data-space form (O(H n) per step)
-while 2H ≤ |D|, else the grid state (O(|D|²)); both reset.
-The restart is applied at the end of round t when round t + 1 opens a block, so that the state before every
-selection (what the engine's truth-side monitors read) is the posterior the algorithm uses.
-"""
+while 2H ≤ |D|, else the grid state (O(|D|²)); both reset."""
 
 from __future__ import annotations
 
@@ -69,6 +56,23 @@ class ForgettingGPUCB(UCBPolicy):
 
 
 class RestartGPUCB(ForgettingGPUCB):
+    """R-GP-UCB, Algorithm 1 of Zhou & Shroff (2021), with corrections ZS12 and ZS13 (``theory.r_sw_gp_ucb``)::
+
+        for t = 1..T:
+            if (t − 1) mod H = 0: forget every sample (t₀ = t)            # blocks {kH+1, …, min((k+1)H, T)}
+            β_t = B + (R/√λ)√(2γ̄_{t−t₀} + 2 ln(N_B/δ))                   # Lemma 1 at δ/N_B (theory default)
+            x_t = argmax_{x ∈ X_t} μ_{t−1}(x) + β_t σ_{t−1}(x)            # μ, σ from the samples t₀..t−1 only
+            y_t = f_t(x_t) + η_t;  append (x_t, y_t)
+
+    The reset rule is (t − 1) mod H = 0 (ZS13); the initial and after-restart posterior is the prior,
+    σ₀ = √k(x,x) (ZS12). H comes from the scenario (``RunContext.window``, Remark (2)) unless given; λ is the
+    study's model noise variance (1 or 1 + 2/H); β_t is the study's schedule for this policy's name (the
+    theorem's, or the pseudocode's B + R√(2(γ̄ + 1 + ln(1/δ))) for ``r_gp_ucb_zs_pseudocode``). Registered as
+    ``r_gp_ucb_zs`` (seed 001's Bayesian R-GP-UCB is a different algorithm).
+
+    The restart is applied at the end of round t when round t + 1 opens a block, so that the state before every
+    selection (what the engine's truth-side monitors read) is the posterior the algorithm uses."""
+
     label = "R-GP-UCB"
     description = "R-GP-UCB (Zhou & Shroff 2021): GP-UCB on the samples since the last restart, every H rounds"
 

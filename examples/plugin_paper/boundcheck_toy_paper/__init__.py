@@ -1,4 +1,4 @@
-"""A toy paper for boundcheck, as an installable plugin (docs/extending.md, part 2): known-horizon GP-UCB.
+"""A toy paper for boundcheck, as an installable plugin (docs/extending/paper.md): known-horizon GP-UCB.
 
 This module is the paper's manifest: what it defines (theorem ids, policy and scenario names) and how each part
 is imported. The entry point ``toy_paper = "boundcheck_toy_paper:PAPER"`` in the group ``boundcheck.papers``
