@@ -27,7 +27,7 @@ __all__ = ["FigureInfo", "DPI", "MAX_WIDTH_IN", "NAMES", "Drawing", "start", "ma
            "split", "paused_gc"]
 
 #: the report's figures in the order the reports show them (``boundcheck.report.figures.FIGURES`` draws
-#: ``fig_<name>``; tests/test_report_drawing.py checks that the two agree)
+#: ``fig_<name>``; tests/report/test_drawing.py checks that the two agree)
 NAMES = ("regret", "tightness", "claims", "gamma", "prior_selection", "eliminations", "r1_chain")
 
 # Seconds to draw, lay out and write each figure on one core of the reference machine (the 2-core VM of

@@ -85,7 +85,7 @@ def _save(fig: Figure, out: Path, name: str) -> Path:
     # then the real one); running the layout once at the output dpi ourselves and drawing the Agg canvas with the
     # engine off draws it once, for about a third less work. The canvas's pixels are written by the report's
     # own PNG writer (boundcheck.report.png: RGB, zlib level 1), the pixels print_png writes, in a fifth of the
-    # time (tests/test_report_drawing.py)
+    # time (tests/report/test_drawing.py)
     fig.set_dpi(DPI)
     engine = fig.get_layout_engine()
     if engine is not None and fig.axes:

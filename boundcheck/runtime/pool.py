@@ -118,7 +118,7 @@ def _stderr_on_tracker_log():
     Why: the resource trackers (loky's, started with the pool's first semaphore, and multiprocessing's, started
     here) are processes of their own that inherit fd 2 and outlive a parent killed by SIGKILL; a tracker then
     removes what the parent registered and reports each as "leaked" on that stderr, i.e. on the user's terminal
-    after the command has gone. Started with fd 2 on the log, they report there (tests/test_pool_exit.py reads
+    after the command has gone. Started with fd 2 on the log, they report there (tests/runtime/test_pool_exit.py reads
     it). Public API only: the trackers start as loky and multiprocessing start them; one already running is left
     as it is; if the log cannot be opened, nothing changes. The workers start later (on the first task), with the
     real stderr."""

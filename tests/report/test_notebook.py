@@ -1,4 +1,4 @@
-"""Issue 28 item 2: the example notebook (examples/notebook.ipynb) runs, cell by cell, in a real kernel, and its
+"""The example notebook (examples/notebook.ipynb) runs, cell by cell, in a real kernel, and its
 results equal the CLI's at the same seed; the result objects' notebook views (boundcheck.results)."""
 
 import json

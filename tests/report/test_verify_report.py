@@ -1,4 +1,4 @@
-"""Reports (issue 3): HTML and LaTeX built from a small real results directory, never by rerunning.
+"""Reports: HTML and LaTeX built from a small real results directory, never by rerunning.
 
 Two studies are run once per session (6 runs, T = 30): an in-theory one and an out-of-theory negative
 control (β × 0.1). The headless-Chromium and pdflatex tests skip, with the reason, when the tool is
@@ -137,7 +137,7 @@ def test_every_claim_is_reported_in_both_formats(study):
 
 
 def test_verdict_shows_p_value_share_and_sensitivity(study):
-    """Issue 10: per claim its p-value, its share of the false-alarm budget and its interval; a sensitivity
+    """Per claim its p-value, its share of the false-alarm budget and its interval; a sensitivity
     table (smallest detectable effect and the planted defects each claim catches)."""
     import json
 
@@ -289,7 +289,7 @@ def test_latex_compiles_with_pdflatex(which, request, tmp_path):
     out.mkdir()
     for part in ("report.tex", "tables", "figures"):  # the report moves as a unit: relative paths only
         (shutil.copytree if (src / part).is_dir() else shutil.copy)(src / part, out / part)
-    # one pass is the whole build (issue 28): nothing asks for a rerun, and nothing runs into the margin
+    # one pass is the whole build: nothing asks for a rerun, and nothing runs into the margin
     r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"], cwd=out,
                        capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stdout[-3000:]
@@ -313,7 +313,7 @@ def test_latex_compiles_with_pdflatex(which, request, tmp_path):
 
 # ------------------------------------------------------------------------------------- report polish
 def test_verdict_table_gives_the_statement_its_width_and_provenance_the_worker_count(study):
-    """Issue 28: the statement column has a width of its own (rows were ~10 lines tall), and the provenance
+    """The statement column has a width of its own (rows were ~10 lines tall), and the provenance
     prints the resolved number of workers, not ``loky / -1``."""
     from boundcheck.report.wording import workers_text
 
