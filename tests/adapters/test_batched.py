@@ -81,7 +81,8 @@ class BatchedFloat32Scores(Batched):
 
 
 @pytest.mark.parametrize("cls, reason", [(BatchedDefaultKernel, "prior (covariance|mean) differs"),
-                                         (BatchedFloat32Scores, "scores are torch.float32")])
+                                         (BatchedFloat32Scores, "scores are torch.float32")],
+                         ids=["DefaultKernel", "Float32Scores"])
 def test_the_batched_adapter_refuses_what_the_per_run_form_refuses(cls, reason):
     """Refused as OutsideTheory itself (a BoundcheckError, CLI exit 2): the engine passes boundcheck's own errors
     from a batched policy through, where the per-run form wraps them in a UserCodeError naming the run."""
