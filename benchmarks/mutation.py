@@ -867,7 +867,7 @@ MUTATIONS = (
     Mutation("AD5", "boundcheck/adapters/botorch.py", "        if getattr(model, attr, None) is not None:", "        if False:",
              "an outcome transform (Standardize) accepted",
              (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Standardized]",)),
-    Mutation("AD6", "boundcheck/adapters/botorch.py", "                if v.dtype != DTYPE:", "                if False:",
+    Mutation("AD6", "boundcheck/adapters/botorch.py", "            if v.dtype != DTYPE:", "            if False:",
              "a float32 beta inside the acquisition accepted", (ADAPT_A + "test_a_python_float_beta_is_refused_as_float32",)),
     Mutation("AD7", "boundcheck/adapters/botorch.py", "    return torch.tensor(w * w, dtype=DTYPE)",
              "    return torch.tensor(w, dtype=DTYPE)", "botorch_beta passes the width, not its square",

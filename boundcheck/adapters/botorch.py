@@ -231,6 +231,15 @@ def check_batch_model(model, ctx: BatchContext, inputs: torch.Tensor) -> None:
         _judge(model, ctx, mean_gap, cov_gap)
 
 
+def _check_acquisition(acq) -> None:
+    """Refuse an acquisition module holding a tensor that is not float64 (a Python float β in BoTorch)."""
+    if isinstance(acq, torch.nn.Module):
+        for name, v in _floating(acq):
+            if v.dtype != DTYPE:
+                raise OutsideTheory(f"the acquisition holds {name} in {v.dtype} (a Python float passed to "
+                                    f"BoTorch becomes float32: pass a float64 tensor, e.g. botorch_beta)")
+
+
 def _rows(inputs: np.ndarray, X: np.ndarray) -> np.ndarray:
     """The index in ``inputs`` of each row of X (rows are copies of the inputs: exact match)."""
     lookup = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(inputs, dtype=np.float64))}
@@ -279,11 +288,8 @@ class BoTorchPolicy(AskTellPolicy):
         if self.check_assumptions:
             check_model(model, ctx, train_X, cand)
         acq = self.make_acquisition(model, t, ctx)
-        if self.check_assumptions and isinstance(acq, torch.nn.Module):
-            for name, v in _floating(acq):
-                if v.dtype != DTYPE:
-                    raise OutsideTheory(f"the acquisition holds {name} in {v.dtype} (a Python float passed to "
-                                        f"BoTorch becomes float32: pass a float64 tensor, e.g. botorch_beta)")
+        if self.check_assumptions:
+            _check_acquisition(acq)
         with torch.no_grad():
             scores = acq(cand.unsqueeze(-2))
         if not isinstance(scores, torch.Tensor) or scores.shape != (len(cand_idx),):
@@ -427,11 +433,8 @@ class BoTorchBatchPolicy(Policy):
         if self.check_assumptions:
             check_batch_model(model, ctx, self.inputs)
         acq = self.make_acquisition(model, t, ctx)
-        if self.check_assumptions and isinstance(acq, torch.nn.Module):
-            for name, v in _floating(acq):
-                if v.dtype != DTYPE:
-                    raise OutsideTheory(f"the acquisition holds {name} in {v.dtype} (a Python float passed to "
-                                        f"BoTorch becomes float32: pass a float64 tensor, e.g. botorch_beta)")
+        if self.check_assumptions:
+            _check_acquisition(acq)
         with torch.no_grad(), _marginals_from_joint(model, self._grid):
             scores = acq(self._grid)
         n = self.inputs.shape[0]
