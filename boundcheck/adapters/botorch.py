@@ -1,6 +1,7 @@
-"""BoTorch / GPyTorch: the user's own model and acquisition, run and checked in the ask/tell loop.
+"""BoTorch / GPyTorch: the user's own model and acquisition, run and checked per run or batched over runs.
 
-A user subclasses :class:`BoTorchPolicy` with the code they run anyway::
+A user subclasses :class:`BoTorchPolicy` (per run, ask/tell) or :class:`BoTorchBatchPolicy` (one model with
+batch shape (b,) for a chunk's runs) with the code they run anyway::
 
     class MyUCB(BoTorchPolicy):
         def make_model(self, train_X, train_Y, ctx):
@@ -11,10 +12,8 @@ A user subclasses :class:`BoTorchPolicy` with the code they run anyway::
         def make_acquisition(self, model, t, ctx):
             return UpperConfidenceBound(model, beta=botorch_beta(ctx.beta[t]))
 
-Each step the adapter builds the model on the data so far, checks it against the theorem's prior (float64, kernel,
-mean, noise, no transforms: :func:`check_model`), scores every available candidate with the acquisition and takes
-the best (ties: the lowest index). docs/botorch.md: the β convention, the stack's mistakes and what catches them.
-"""
+Each step the adapter builds the model on the data so far, checks it is the theorem's GP (:func:`check_model`),
+scores X_t with the acquisition and takes the best (ties: the lowest index). See docs/botorch.md."""
 
 from __future__ import annotations
 
