@@ -1,7 +1,6 @@
 """BoTorch / GPyTorch: the user's own model and acquisition, run and checked per run or batched over runs.
 
-A user subclasses :class:`BoTorchPolicy` (per run, ask/tell) or :class:`BoTorchBatchPolicy` (one model with
-batch shape (b,) for a chunk's runs) with the code they run anyway::
+A user subclasses :class:`BoTorchPolicy` (ask/tell) or :class:`BoTorchBatchPolicy` (one model for a chunk's runs)::
 
     class MyUCB(BoTorchPolicy):
         def make_model(self, train_X, train_Y, ctx):
