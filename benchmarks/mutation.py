@@ -94,6 +94,7 @@ class Mutation:
 # the adapters' tests (they need the botorch and sklearn extras, installed by `make test`)
 ADAPT_M = "tests/adapters/test_mistakes.py::"
 ADAPT_A = "tests/adapters/test_adapters.py::"
+ADAPT_B = "tests/adapters/test_batched.py::"
 
 MUTATIONS = (
     # ------------------------------------------------------------------ the posterior (model/posterior.py)
@@ -860,18 +861,18 @@ MUTATIONS = (
     # what the theorem assumes of a user's BoTorch / scikit-learn model, and the kernel specification
     Mutation("AD1", "boundcheck/adapters/botorch.py", "        if t.dtype != DTYPE:", "        if False:",
              "a float32 model accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Float32]",)),
-    Mutation("AD2", "boundcheck/adapters/botorch.py", "        if gap > TOLERANCE:  # the prior covariance", "        if False:",
+    Mutation("AD2", "boundcheck/adapters/botorch.py", "    if gap > TOLERANCE:  # the prior covariance", "    if False:",
              "fitted kernel hyperparameters accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Fitted]",)),
-    Mutation("AD3", "boundcheck/adapters/botorch.py", "        if gap > TOLERANCE:  # the prior mean", "        if False:",
+    Mutation("AD3", "boundcheck/adapters/botorch.py", "    if gap > TOLERANCE:  # the prior mean", "    if False:",
              "a fitted mean accepted", (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[LearntMean]",)),
     Mutation("AD4", "boundcheck/adapters/botorch.py",
-             "        if noise.size and float(np.max(np.abs(noise - ctx.noise_var))) > TOLERANCE * ctx.noise_var:",
-             "        if False:", "a noise variance other than λ accepted",
+             "    if noise.size and float(np.max(np.abs(noise - ctx.noise_var))) > TOLERANCE * ctx.noise_var:",
+             "    if False:", "a noise variance other than λ accepted",
              (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[LearntNoise]",)),
     Mutation("AD5", "boundcheck/adapters/botorch.py", "        if getattr(model, attr, None) is not None:", "        if False:",
              "an outcome transform (Standardize) accepted",
              (ADAPT_M + "test_the_adapter_refuses_what_the_theorem_does_not_assume[Standardized]",)),
-    Mutation("AD6", "boundcheck/adapters/botorch.py", "                if v.dtype != DTYPE:", "                if False:",
+    Mutation("AD6", "boundcheck/adapters/botorch.py", "            if v.dtype != DTYPE:", "            if False:",
              "a float32 beta inside the acquisition accepted", (ADAPT_A + "test_a_python_float_beta_is_refused_as_float32",)),
     Mutation("AD7", "boundcheck/adapters/botorch.py", "    return torch.tensor(w * w, dtype=DTYPE)",
              "    return torch.tensor(w, dtype=DTYPE)", "botorch_beta passes the width, not its square",
@@ -882,6 +883,12 @@ MUTATIONS = (
     Mutation("AD9", "boundcheck/model/kernels.py", "        if mismatch(spec.kernel()(X, X), M) <= SPEC_TOLERANCE:",
              "        if True:", "a kernel specification that does not reproduce the prior's matrix",
              (ADAPT_A + "test_a_matrix_no_family_reproduces_is_a_kernel_by_index",)),
+    Mutation("AD10", "boundcheck/adapters/botorch.py", "            check_batch_model(model, ctx, self.inputs)",
+             "            pass", "the batched adapter accepts a model with BoTorch's default kernel",
+             (ADAPT_B + "test_the_batched_adapter_refuses_what_the_per_run_form_refuses[DefaultKernel]",)),
+    Mutation("AD11", "boundcheck/adapters/botorch.py", "        x = np.argmax(np.where(avail, s, -np.inf), axis=1)",
+             "        x = np.argmax(s, axis=1)", "the batched adapter maximises over X, not X_t",
+             (ADAPT_B + "test_batched_and_per_run_choose_the_same_points_over_x_t",)),
 )
 
 

@@ -27,7 +27,8 @@ def run(script: str, out: Path, *args: str) -> dict:
     return json.loads(out.read_text())
 
 
-def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, long: dict | None = None) -> str:
+def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, long: dict | None = None,
+           botorch: dict | None = None) -> str:
     m = post["machine"]
     L = [f"Measured by `make bench` on {m['date']}: {m['cpu']}, {m['cores']} cores shared with other users "
          f"(1-min load {m['load_1min']:.1f}), Python {m['python']}, numpy {m['numpy']}, BLAS on one thread on "
@@ -106,6 +107,8 @@ def render(post: dict, kern: dict, study: dict, clusters: dict | None = None, lo
                      f"{mm['runs']} runs: {mm['post_peak_mib']:.0f} MiB peak.")
     if clusters:
         L.append(_clusters_line(clusters["clusters"]))
+    if botorch:
+        L.append(_botorch_line(botorch))
     if long:
         L += ["", "**The papers' full workloads** (wall clock of the whole command with `--jobs 2`):", ""]
         L += _long_lines(long)
@@ -136,6 +139,17 @@ def _long_lines(long: dict) -> list[str]:
     return L
 
 
+def _botorch_line(b: dict) -> str:
+    """The batched BoTorch adapter against the built-in GP-UCB (``benchmarks/bench_botorch.py``)."""
+    if "skipped" in b:
+        return f"* BoTorch adapter (`benchmarks/bench_botorch.py`): skipped ({b['skipped']})."
+    w = {k: min(r["wall_s"] for r in v) for k, v in b["rows"].items()}
+    return (f"* `verify --theorem gp_ucb`, {b['runs']} runs × T = {b['horizon']}, the batched BoTorch UCB adapter "
+            f"(examples/botorch_ucb_batched.py) against the built-in GP-UCB (`benchmarks/bench_botorch.py`): "
+            f"{w['batched']:.1f} s against {w['builtin']:.1f} s wall, **{b['ratio']:.1f}×** (target ≤ 3×: "
+            f"{'met' if b['ratio'] <= b['target'] else 'not met'}; load {b['load_1min_start']:.1f}).")
+
+
 def _clusters_line(c: dict) -> str:
     """The loky-against-dask row (``benchmarks/bench_clusters.py``)."""
     if "skipped" in c:
@@ -160,11 +174,13 @@ def main() -> None:
     ap.add_argument("--doc", "--readme", dest="doc", default=str(HERE.parent / "docs" / "performance.md"),
                     help="the markdown file whose bench:start/bench:end section is rewritten (--readme: old name)")
     ap.add_argument("--from-json", metavar="DIR", help="render posterior.json, kernels.json, study.json (and "
-                    "clusters.json, long.json, table3.json, when there) from DIR (written by the benchmarks' --json) "
-                    "instead of running them")
+                    "clusters.json, long.json, table3.json, botorch.json, when there) from DIR (written by the "
+                    "benchmarks' --json) instead of running them")
     ap.add_argument("--keep", metavar="DIR", help="write the benchmarks' JSON files to DIR (kept; render them again "
                     "with --from-json DIR) instead of a temporary folder")
     ap.add_argument("--no-clusters", action="store_true", help="skip loky against dask (bench_clusters.py)")
+    ap.add_argument("--no-botorch", action="store_true", help="skip the batched BoTorch adapter against the built-in "
+                    "GP-UCB (bench_botorch.py)")
     ap.add_argument("--no-long", action="store_true", help="skip the papers' full workloads: paper 004's Figs 1–3 at "
                     "T = 30 000 "
                     "(benchmarks/bench_long_horizon.py: ≈ 8 min of 2 idle cores; --quick runs it at T = 2000) and "
@@ -176,7 +192,8 @@ def main() -> None:
         clusters = json.loads((d / "clusters.json").read_text()) if (d / "clusters.json").exists() else None
         long = {k: json.loads((d / f).read_text()) for k, f in (("p004", "long.json"), ("table3", "table3.json"))
                 if (d / f).exists()}
-        return _write(args.doc, render(post, kern, study, clusters, long or None))
+        botorch = json.loads((d / "botorch.json").read_text()) if (d / "botorch.json").exists() else None
+        return _write(args.doc, render(post, kern, study, clusters, long or None, botorch))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(args.keep) if args.keep else Path(tmp)
         tmp.mkdir(parents=True, exist_ok=True)
@@ -187,6 +204,7 @@ def main() -> None:
         study = run("bench_study.py", tmp / "study.json", *study_args)
         clusters = None if args.no_clusters else run("bench_clusters.py", tmp / "clusters.json",
                                                      "--repeat", "1" if args.quick else "2")
+        botorch = None if args.no_botorch else run("bench_botorch.py", tmp / "botorch.json", *quick)
         long = None
         if not args.no_long:  # each prints its own summary line (wall, user+sys CPU, load)
             long = {"p004": run("bench_long_horizon.py", tmp / "long.json",
@@ -197,7 +215,7 @@ def main() -> None:
             print("$", " ".join(cmd[1:]), flush=True)
             subprocess.run(cmd, check=True)
             long["table3"] = json.loads((tmp / "table3.json").read_text())
-    _write(args.doc, render(post, kern, study, clusters, long))
+    _write(args.doc, render(post, kern, study, clusters, long, botorch))
 
 
 def _write(doc_path: str, section: str) -> None:

@@ -2,13 +2,17 @@
 adapter's checks off, caught by the claims on what the code did (violated). Small settings: the runs each needs."""
 
 import importlib.util
+import os
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-pytest.importorskip("botorch")  # the extra is installed by `make test`; CI runs these
+if os.environ.get("BOUNDCHECK_REQUIRE_PLUGIN"):  # make test / CI install the extras: missing, this fails
+    import botorch  # noqa: F401
+else:  # a bare checkout: skipped
+    pytest.importorskip("botorch")
 
 import torch  # noqa: E402
 from botorch.acquisition import UpperConfidenceBound  # noqa: E402
