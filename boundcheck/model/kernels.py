@@ -43,8 +43,8 @@ def _as2d(X: np.ndarray) -> np.ndarray:
 def sq_distances(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
     """||x − y||² for every row x of X (n, d) and y of Y (m, d): (n, m), summed over the coordinates in order —
     the arithmetic of ``scipy.spatial.distance.cdist(X, Y, "sqeuclidean")``, bit for bit
-    (tests/model/test_posterior_engine.py), without importing scipy.spatial (≈ 0.06 s of every command, spent parsing the
-    docstrings of its rotation classes)."""
+    (tests/model/test_posterior_engine.py), without importing scipy.spatial (≈ 0.06 s of every command, spent
+    parsing the docstrings of its rotation classes)."""
     d2 = np.zeros((X.shape[0], Y.shape[0]))
     for k in range(X.shape[1]):
         diff = X[:, k, None] - Y[None, :, k]

@@ -5,7 +5,8 @@ unpickles the study before its first task (≈ 1 s of CPU), and workers may star
 validated; a child forked when the study starts has all of that already (docs/performance.md measures it).
 :class:`ForkExecutor` is the part of ``concurrent.futures.Executor`` the study runner uses: ``submit(fn, *args)
 -> Future`` on children forked when it is made, tasks and results pickled through one pipe per child, as to loky's
-workers; results never depend on which process computed them (tests/runtime/test_forking.py, tests/study/test_parallel.py).
+workers; results never depend on which process computed them (tests/runtime/test_forking.py,
+tests/study/test_parallel.py).
 A child ignores SIGINT (the parent stops it), writes Python-level output to ``os.devnull``, records its tasks'
 warnings (re-issued in the parent), dies with the parent (:func:`~boundcheck.runtime.watchdog.watch_parent`)
 and leaves with ``os._exit``; one that dies without a result fails its task with :class:`WorkerLost`.
