@@ -1,30 +1,10 @@
 """The per-run ask/tell form of the policy protocol, for ordinary code, and the adapter that runs it batched.
 
-A user writes one class; boundcheck builds a fresh object of it for every Monte Carlo run::
-
-    class MyPolicy:                               # subclassing AskTellPolicy is optional
-        records = ("mu", "sigma", "beta")         # optional extras it reports each step (see EXTRAS)
-
-        def __init__(self, ctx: AskTellContext):  # the run's problem: domain, prior, noise, T, δ, β_t, rng
-            ...
-
-        def ask(self, t: int, available: np.ndarray) -> int:
-            ...                                   # available: (n,) read-only boolean mask of X_t
-            self.record = {"mu": ..., "sigma": ..., "beta": ...}   # only if it declares ``records``
-            return x                              # an int index into ctx.points, inside X_t
-
-        def tell(self, index: int, y: float) -> None:
-            ...                                   # the observation y_t = f_t(x_t) + ε_t
-
-For semi-bandit rounds of K base arms (``ctx.batch = K > 1``) ``ask`` returns K distinct available indices and
-``tell`` receives them with a (K,) array of observations.
-
-:class:`AskTellAdapter` runs such a class in the batched engine (one object per run of a chunk, a Python loop
-over the runs: ordinary code is not vectorised). It checks every answer: an exception, an index outside the
-domain or outside X_t, or a non-integer index is a :class:`~boundcheck.errors.UserCodeError` naming the policy,
-the run and the step. The engine monitors the policy through its own reference posterior of the true prior
-(confidence events, innovations), so the theorem-level claims always run; the extras a policy reports turn on
-the lemma-level claims that read them (the others are reported "not applicable", with what they need).
+The batched protocol (:class:`~boundcheck.policies.base.Policy`) serves many runs per call; ordinary code
+thinks of one run at a time. So a user writes one class with ``ask(t, available) -> index`` and
+``tell(index, y)`` (:class:`AskTellPolicy` shows the form), is given an :class:`AskTellContext` per run, may
+report the extras of :data:`EXTRAS`, and :class:`AskTellAdapter` runs it in the batched engine, checking every
+answer, so that every theorem's claims apply to it.
 """
 
 from __future__ import annotations
@@ -182,7 +162,27 @@ class AskTellPolicy:
     """Optional base class of the per-run form (any class with ``ask`` and ``tell`` will do).
 
     Class attributes: ``name`` (default: the class name), ``label`` (for reports), ``description`` (one line),
-    ``records`` (the extras of :data:`EXTRAS` that ``ask`` puts into ``self.record``)."""
+    ``records`` (the extras of :data:`EXTRAS` that ``ask`` puts into ``self.record``).
+
+    A user writes one class; boundcheck builds a fresh object of it for every Monte Carlo run::
+
+        class MyPolicy:                               # subclassing AskTellPolicy is optional
+            records = ("mu", "sigma", "beta")         # optional extras it reports each step (see EXTRAS)
+
+            def __init__(self, ctx: AskTellContext):  # the run's problem: domain, prior, noise, T, δ, β_t, rng
+                ...
+
+            def ask(self, t: int, available: np.ndarray) -> int:
+                ...                                   # available: (n,) read-only boolean mask of X_t
+                self.record = {"mu": ..., "sigma": ..., "beta": ...}   # only if it declares ``records``
+                return x                              # an int index into ctx.points, inside X_t
+
+            def tell(self, index: int, y: float) -> None:
+                ...                                   # the observation y_t = f_t(x_t) + ε_t
+
+    For semi-bandit rounds of K base arms (``ctx.batch = K > 1``) ``ask`` returns K distinct available indices
+    and ``tell`` receives them with a (K,) array of observations.
+    """
 
     name: str | None = None
     label: str | None = None
@@ -247,7 +247,15 @@ def _user_frame(exc: BaseException, user: type | None = None) -> str:
 
 
 class AskTellAdapter(Policy):
-    """Runs an ask/tell class in the batched protocol: one user object per run of the chunk."""
+    """Runs an ask/tell class in the batched protocol: one user object per run of the chunk.
+
+    A Python loop over the runs of a chunk (ordinary code is not vectorised). It checks every answer: an
+    exception, an index outside the domain or outside X_t, or a non-integer index is a
+    :class:`~boundcheck.errors.UserCodeError` naming the policy, the run and the step. The engine monitors the
+    policy through its own reference posterior of the true prior (confidence events, innovations), so the
+    theorem-level claims always run; the extras a policy reports turn on the lemma-level claims that read them
+    (the others are reported "not applicable", with what they need).
+    """
 
     description = "a user policy in the per-run ask/tell form"
     declared_by_instance = True  # the records depend on the user class (PolicySpec.declared builds one)

@@ -1,30 +1,10 @@
-"""The policy protocol every algorithm implements, and the run context it is given.
+"""The batched policy protocol every algorithm implements (:class:`Policy`), and its run context.
 
 A policy acts on a batch of ``m`` independent runs at once (leading axis), so one Python-level step serves all
-runs of a chunk. Per step the engine calls
-
-* ``select(t, available) -> action``: ``available`` is a boolean array broadcastable to (m, n) (the base arms
-  in X_t); the action is an (m, K) integer array of base arms (K = 1: one point per run; an (m,) array is
-  accepted as K = 1);
-* ``update(t, action, y)``: the action taken and the observations, both (m, K).
-
-then ``finish()`` once. Per-step diagnostics go into ``self.record`` (name -> (m, ...) array) and must be
-declared in ``records``: the claims of a theorem that need a record run only on policies that declare it.
-A policy that keeps its model in a :class:`~boundcheck.model.posterior.Posterior` exposes it as ``posterior``
-(with ``truth_prior``, the index of the true prior in it) so that the engine can monitor the true posterior
-(confidence events, innovations) without a second model. Policies may add truth-side monitors with
-``truth_monitors(t, f_t, action) -> {name: (m,) array}`` (declared in ``monitors``), called after the choice
-and before the update; they must never act on them.
-
-Every model a policy keeps and lets others see is returned by :meth:`Policy.models`, keyed by its role
-(:data:`MODEL_ROLES`): the truth-side observers a family registers and the planted defects
-(:mod:`boundcheck.claims.defects`) read a policy's models there, never through attribute names. A policy
-exposes only what it declares; a defect or an observer that needs a role the policy does not expose does not
-apply to it.
-
-A policy that keeps no posterior of its own (``provides_posterior = False``, e.g. a user's policy) is still
-monitored: the engine keeps a reference posterior of the true prior given that policy's data (see
-:mod:`boundcheck.study.engine`), unless its ``role`` is ``"uninformed"`` (random search).
+runs of a chunk: the engine calls ``select`` and ``update`` once per step for the whole batch. :class:`Policy`
+states the protocol (the calls, the records and monitors a policy declares, the models it exposes by role);
+:class:`RunContext` is what a policy is given at the start of a batch; :data:`MODEL_ROLES` names the roles
+under which a policy's models are exposed to the truth-side observers and the planted defects.
 
 Ordinary per-run code (one object per run, ``ask(t, available) -> index`` and ``tell(index, y)``) implements
 :class:`~boundcheck.policies.asktell.AskTellPolicy` instead; an adapter runs it in this batched protocol.
@@ -114,7 +94,33 @@ class RunContext:
 
 
 class Policy:
-    """Base class of the batched policy protocol (see the module docstring)."""
+    """Base class of the batched policy protocol.
+
+    A policy acts on a batch of ``m`` independent runs at once (leading axis). Per step the engine calls
+
+    * ``select(t, available) -> action``: ``available`` is a boolean array broadcastable to (m, n) (the base arms
+      in X_t); the action is an (m, K) integer array of base arms (K = 1: one point per run; an (m,) array is
+      accepted as K = 1);
+    * ``update(t, action, y)``: the action taken and the observations, both (m, K).
+
+    then ``finish()`` once. Per-step diagnostics go into ``self.record`` (name -> (m, ...) array) and must be
+    declared in ``records``: the claims of a theorem that need a record run only on policies that declare it.
+    A policy that keeps its model in a :class:`~boundcheck.model.posterior.Posterior` exposes it as ``posterior``
+    (with ``truth_prior``, the index of the true prior in it) so that the engine can monitor the true posterior
+    (confidence events, innovations) without a second model. Policies may add truth-side monitors with
+    ``truth_monitors(t, f_t, action) -> {name: (m,) array}`` (declared in ``monitors``), called after the choice
+    and before the update; they must never act on them.
+
+    Every model a policy keeps and lets others see is returned by :meth:`Policy.models`, keyed by its role
+    (:data:`MODEL_ROLES`): the truth-side observers a family registers and the planted defects
+    (:mod:`boundcheck.claims.defects`) read a policy's models there, never through attribute names. A policy
+    exposes only what it declares; a defect or an observer that needs a role the policy does not expose does not
+    apply to it.
+
+    A policy that keeps no posterior of its own (``provides_posterior = False``, e.g. a user's policy) is still
+    monitored: the engine keeps a reference posterior of the true prior given that policy's data (see
+    :mod:`boundcheck.study.engine`), unless its ``role`` is ``"uninformed"`` (random search).
+    """
 
     name: str = "policy"
     label: str = "policy"

@@ -1,27 +1,9 @@
-"""GP-TS, Algorithm 2 of Chowdhury & Gopalan (2017), finite-domain variant (D_t = D; ledger CG13):
+"""GP-TS, Algorithm 2 of Chowdhury & Gopalan (2017), finite-domain variant (D_t = D; ledger CG13).
 
-    for t = 1, 2, ...:
-        v_t = B + R√(2(γ_{t−1} + 1 + ln(2/δ)))
-        sample f_t ~ GP_D(μ_{t−1}, v_t² k_{t−1})          # one joint draw on the whole finite D
-        x_t = argmax_{x ∈ D_t} f_t(x);  y_t = f(x_t) + ε_t;  update μ_t, k_t with (2)–(3), likelihood variance λ
-
-Draws are exact: pathwise (Matheron) conditioning of a prior draw from the clipped eigendecomposition of K
-(:class:`~boundcheck.model.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run; at horizons
-beyond :data:`~boundcheck.model.posterior.PATHWISE_MAX_HORIZON` (the paper's T = 30 000) a square-root factor
-of Σ_t updated by rank one per observation (:class:`~boundcheck.model.posterior.SqrtSampler`), O(n r) per step.
-The sampling randomness is the policy's own stream, independent of the observation noise (it belongs to
-Theorem 1's filtration).
-
-What the algorithm drew is recorded for the claims (they are checked on the draws, not on formulas): the draw,
-the posterior mean and standard deviation at x° (a point fixed in advance, ``fixed_point``), at x_{t−1}
-(the previous choice, known before the draw) and, through the truth monitors, at the optimum x* (fixed before
-the run, f being static), and max_x |f_t(x) − μ_{t−1}(x)| / σ_{t−1}(x). The claims
-standardise them with the theorem's v_t: (f_t(x) − μ_{t−1}(x)) / (v_t σ_{t−1}(x)) must be N(0, 1) at both points,
-so a sampler with the wrong scale, mean or covariance is caught.
-
-``truth_monitors`` (called by the engine, which alone sees f, after the choice) records the quantities of
-Lemmas 8–10: whether the draw exceeds f at the optimum x*, whether x_t is unsaturated, and Lemma 10's step
-bound; the policy never uses them to act.
+One joint Thompson draw per step on the whole finite domain, scaled by the theorem's v_t and sampled exactly
+(pathwise conditioning, or a square-root factor at long horizons). What the algorithm drew is recorded so that
+the claims check the draws themselves rather than formulas, and its truth monitors record the quantities of
+Lemmas 8–10. The algorithm, the samplers and the records: :class:`GPTS`.
 """
 
 from __future__ import annotations
@@ -36,6 +18,32 @@ _TINY = 1e-150
 
 
 class GPTS(Policy):
+    """GP-TS, Algorithm 2 of Chowdhury & Gopalan (2017), finite-domain variant (D_t = D; ledger CG13)::
+
+        for t = 1, 2, ...:
+            v_t = B + R√(2(γ_{t−1} + 1 + ln(2/δ)))
+            sample f_t ~ GP_D(μ_{t−1}, v_t² k_{t−1})          # one joint draw on the whole finite D
+            x_t = argmax_{x ∈ D_t} f_t(x);  y_t = f(x_t) + ε_t;  update μ_t, k_t with (2)–(3), likelihood variance λ
+
+    Draws are exact: pathwise (Matheron) conditioning of a prior draw from the clipped eigendecomposition of K
+    (:class:`~boundcheck.model.posterior.PathwiseSampler`), no jitter, O(n r + n t) per step and run; at horizons
+    beyond :data:`~boundcheck.model.posterior.PATHWISE_MAX_HORIZON` (the paper's T = 30 000) a square-root factor
+    of Σ_t updated by rank one per observation (:class:`~boundcheck.model.posterior.SqrtSampler`), O(n r) per step.
+    The sampling randomness is the policy's own stream, independent of the observation noise (it belongs to
+    Theorem 1's filtration).
+
+    What the algorithm drew is recorded for the claims (they are checked on the draws, not on formulas): the draw,
+    the posterior mean and standard deviation at x° (a point fixed in advance, ``fixed_point``), at x_{t−1}
+    (the previous choice, known before the draw) and, through the truth monitors, at the optimum x* (fixed before
+    the run, f being static), and max_x |f_t(x) − μ_{t−1}(x)| / σ_{t−1}(x). The claims
+    standardise them with the theorem's v_t: (f_t(x) − μ_{t−1}(x)) / (v_t σ_{t−1}(x)) must be N(0, 1) at both points,
+    so a sampler with the wrong scale, mean or covariance is caught.
+
+    ``truth_monitors`` (called by the engine, which alone sees f, after the choice) records the quantities of
+    Lemmas 8–10: whether the draw exceeds f at the optimum x*, whether x_t is unsaturated, and Lemma 10's step
+    bound; the policy never uses them to act.
+    """
+
     name = "gp_ts"
     label = "GP-TS"
     provides_posterior = True

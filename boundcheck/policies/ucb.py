@@ -2,18 +2,9 @@
 prior-selection baselines, ET-GP-UCB, R-GP-UCB, TV-GP-UCB, Zhou & Shroff's R-/SW-GP-UCB and combinatorial
 GP-UCB/GP-BUCB in the papers' folders) subclasses :class:`UCBPolicy`.
 
-    for t = 1..T:
-        μ, σ ← the model the algorithm scores with                      (mean_sd)
-        U_t(x) = μ(x) + w_t σ(x)                                        (index; w_t = width_at(t))
-        x_t = argmax_{x ∈ X_t} U_t(x)                                   (argmax: the action set's exact oracle,
-                                                                         ties to the lowest index)
-
-w_t is the multiplier of σ the paper writes: β_t in Srinivas et al. and Chowdhury & Gopalan, √β_t in the
-combinatorial and event-triggered papers; the study's schedule holds that multiplier, so the index is the same
-expression for all of them. A variant overrides only what differs: its model (``mean_sd``), its width
-(``width_at``), its index, its argmax (PE-GP-UCB's joint argmax over (x, p); a super arm's oracle) and the records
-it adds (``step_records``). The records ``mu``, ``sigma``, ``ucb`` (μ, σ and U_t at the choice) and ``width`` are
-written here, each only when the class declares it in ``records``.
+One block, so the index U_t = μ + w_t σ, its argmax and the records ``mu``, ``sigma``, ``ucb``, ``width`` are
+written once for all variants; a variant overrides only what differs (the loop and the hooks:
+:class:`UCBPolicy`).
 """
 
 from __future__ import annotations
@@ -26,8 +17,24 @@ __all__ = ["UCBPolicy"]
 
 
 class UCBPolicy(Policy):
-    """Base class of the UCB variants (see the module docstring). Subclasses set ``self.width`` (the (T+1,) width
-    schedule) in ``start`` or override :meth:`width_at`, and expose the model they score with."""
+    """Base class of the UCB variants. Subclasses set ``self.width`` (the (T+1,) width schedule) in ``start`` or
+    override :meth:`width_at`, and expose the model they score with.
+
+    The selection loop every variant shares::
+
+        for t = 1..T:
+            μ, σ ← the model the algorithm scores with                      (mean_sd)
+            U_t(x) = μ(x) + w_t σ(x)                                        (index; w_t = width_at(t))
+            x_t = argmax_{x ∈ X_t} U_t(x)                                   (argmax: the action set's exact oracle,
+                                                                             ties to the lowest index)
+
+    w_t is the multiplier of σ the paper writes: β_t in Srinivas et al. and Chowdhury & Gopalan, √β_t in the
+    combinatorial and event-triggered papers; the study's schedule holds that multiplier, so the index is the same
+    expression for all of them. A variant overrides only what differs: its model (``mean_sd``), its width
+    (``width_at``), its index, its argmax (PE-GP-UCB's joint argmax over (x, p); a super arm's oracle) and the
+    records it adds (``step_records``). The records ``mu``, ``sigma``, ``ucb`` (μ, σ and U_t at the choice) and
+    ``width`` are written here, each only when the class declares it in ``records``.
+    """
 
     one_arm = True  # argmax takes the oracle's first base arm
 

@@ -1,20 +1,10 @@
-"""Figures of a ``boundcheck reproduce`` report, drawn from the stored results only (PNG and PDF).
+"""Figures and paper-specific tables of a ``boundcheck reproduce`` report, drawn from the stored results only (PNG).
 
-* ``regret_<experiment>``: mean cumulative regret of every algorithm on each panel, shaded as the paper shades
-  it (± 1 standard error for paper 000, ± 1 standard deviation for paper 004);
-* ``priors_<experiment>``: the prior-selection histogram of paper 000's Fig. 2b / 4b (share of all (step, run)
-  pairs at which each algorithm used each candidate prior);
-* ``claims``: every judged claim's paired effect with its simultaneous interval, coloured by verdict;
-* ``explore_<claim>``: the paired effect of a claim over the grid of unstated settings, with the settings where
-  the claim reproduces (Holm over the grid) marked;
-* the figures a paper adds for its own experiments (its ``figures`` part's ``REPLICATION_FIGURES``: name ->
-  ``draw(ctx, exp, out)``, drawn when the experiment lists the name in its ``figures``), e.g. paper 001's
-  ``stopping_times_<experiment>`` and paper 002's ``paths_<experiment>``.
-
-A paper's ``figures`` part may also define ``REPLICATION_TABLES`` (name -> ``build(ctx, exp)`` returning a
-:class:`ReplicationTable` or None), built for the experiments that list the name in their ``tables``: the
-statistics of the paper's own experiments that are no claim (paper 001's stopping-time quantiles, paper 002's
-paired tests pooled over routes). Both reports show them after the experiment's claims.
+The common figures (regret curves, prior-selection histograms, claims' effects, explorations of unstated
+settings) are drawn here for every paper; a paper's ``figures`` part adds its own figures
+(``REPLICATION_FIGURES``) and tables (``REPLICATION_TABLES``) through the registry here, so that both reports
+show them without knowing the paper. The list of figures: :func:`make_replication_figures`; the tables:
+:func:`make_replication_tables`.
 """
 
 from __future__ import annotations
@@ -118,7 +108,13 @@ def paper_figure_names(exp: dict) -> list[str]:
 
 def make_replication_tables(ctx) -> dict[str, list[ReplicationTable]]:
     """The paper's own tables of every experiment (experiment name -> tables), from the stored results; a table
-    that cannot be built is a note, not a lost report."""
+    that cannot be built is a note, not a lost report.
+
+    A paper's ``figures`` part may define ``REPLICATION_TABLES`` (name -> ``build(ctx, exp)`` returning a
+    :class:`ReplicationTable` or None), built for the experiments that list the name in their ``tables``: the
+    statistics of the paper's own experiments that are no claim (paper 001's stopping-time quantiles, paper 002's
+    paired tests pooled over routes). Both reports show them after the experiment's claims.
+    """
     out: dict[str, list[ReplicationTable]] = {}
     builders = replication_tables_of(ctx.paper["id"]) if any(e.get("tables") for e in ctx.experiments) else {}
     for exp in ctx.experiments:
@@ -348,7 +344,19 @@ def fig_explore(ctx, exp_name: str, claim_id: str, ex: dict, out: Path) -> Figur
 
 
 def make_replication_figures(ctx, out: Path) -> list[FigureInfo]:
-    """Every figure the stored results support, into ``out`` (PNG, used by both reports)."""
+    """Every figure the stored results support, into ``out`` (PNG, used by both reports).
+
+    * ``regret_<experiment>``: mean cumulative regret of every algorithm on each panel, shaded as the paper shades
+      it (± 1 standard error for paper 000, ± 1 standard deviation for paper 004);
+    * ``priors_<experiment>``: the prior-selection histogram of paper 000's Fig. 2b / 4b (share of all (step, run)
+      pairs at which each algorithm used each candidate prior);
+    * ``claims``: every judged claim's paired effect with its simultaneous interval, coloured by verdict;
+    * ``explore_<claim>``: the paired effect of a claim over the grid of unstated settings, with the settings where
+      the claim reproduces (Holm over the grid) marked;
+    * the figures a paper adds for its own experiments (its ``figures`` part's ``REPLICATION_FIGURES``: name ->
+      ``draw(ctx, exp, out)``, drawn when the experiment lists the name in its ``figures``), e.g. paper 001's
+      ``stopping_times_<experiment>`` and paper 002's ``paths_<experiment>``.
+    """
     from PIL import Image
 
     out.mkdir(parents=True, exist_ok=True)
