@@ -109,17 +109,7 @@ def test_builtin_baselines_keep_their_random_streams(tmp_path):
 
 
 def test_claims_without_their_records_are_not_applicable_and_said_so(tmp_path):
-    class Uniform:
-        """uniformly random queries (reports nothing)"""
-
-        def __init__(self, ctx):
-            self.rng = ctx.rng
-
-        def ask(self, t, available):
-            return int(self.rng.choice(np.flatnonzero(available)))
-
-        def tell(self, x, y):
-            pass
+    from asktell_policies import Uniform  # uniformly random queries, reporting nothing
 
     # with its conformance shadow, the claims that read records are judged on the shadow's (at Uniform's actions),
     # and conformance itself says Uniform is not GP-UCB
