@@ -3,7 +3,6 @@ gp_ucb from the command line, its β mistake is violated through conformance (th
 watched by the shadow), it refuses what the per-run form refuses, and it chooses the same points as the per-run
 form on the same data, over X_t, ties to the lowest index."""
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -19,6 +18,7 @@ else:
 import torch  # noqa: E402
 from botorch.acquisition import UpperConfidenceBound  # noqa: E402
 from botorch.models import SingleTaskGP  # noqa: E402
+from examples_loader import example  # noqa: E402
 
 from boundcheck.adapters import OutsideTheory  # noqa: E402
 from boundcheck.adapters.botorch import BoTorchBatchPolicy  # noqa: E402
@@ -31,15 +31,8 @@ from boundcheck.world import get_scenario  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _example(name: str, cls: str):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, cls)
-
-
-Batched = _example("botorch_ucb_batched", "BoTorchUCBBatched")
-PerRun = _example("botorch_ucb", "BoTorchUCB")
+Batched = example("botorch_ucb_batched", "BoTorchUCBBatched")
+PerRun = example("botorch_ucb", "BoTorchUCB")
 
 
 def test_the_batched_example_holds_against_gp_ucb(capsys, tmp_path):

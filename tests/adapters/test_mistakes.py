@@ -1,10 +1,8 @@
 """The stack's mistakes (docs/botorch.md's table): each is refused by the adapter with its reason, and, with the
 adapter's checks off, caught by the claims on what the code did (violated). Small settings: the runs each needs."""
 
-import importlib.util
 import os
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +17,7 @@ from botorch.acquisition import UpperConfidenceBound  # noqa: E402
 from botorch.fit import fit_gpytorch_mll  # noqa: E402
 from botorch.models import SingleTaskGP  # noqa: E402
 from botorch.models.transforms.outcome import Standardize  # noqa: E402
+from examples_loader import example  # noqa: E402
 from gpytorch.mlls import ExactMarginalLogLikelihood  # noqa: E402
 
 from boundcheck.adapters.botorch import gpytorch_kernel, gpytorch_mean  # noqa: E402
@@ -26,17 +25,7 @@ from boundcheck.errors import UserCodeError  # noqa: E402
 from boundcheck.testing import run_check  # noqa: E402
 from boundcheck.world import AlternatingAvailability, get_scenario  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _example(name: str, cls: str):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, cls)
-
-
-BoTorchUCB = _example("botorch_ucb", "BoTorchUCB")
+BoTorchUCB = example("botorch_ucb", "BoTorchUCB")
 
 
 def _yvar(train_Y, ctx):

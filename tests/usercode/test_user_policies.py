@@ -1,7 +1,6 @@
 """A user's own policy verified against a theorem (ask/tell form, batched form), from the command line
 and from pytest; the built-in algorithms as paired baselines; not-applicable claims; user-code errors."""
 
-import importlib.util
 import json
 import os
 import re
@@ -12,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from examples_loader import example
 
 from boundcheck import api
 from boundcheck.cli import main
@@ -26,15 +26,8 @@ GOOD = str(ROOT / "examples" / "gp_ucb.py") + ":MyGPUCB"
 BROKEN = str(ROOT / "examples" / "gp_ucb_broken.py") + ":NarrowGPUCB"
 
 
-def _example(name: str, cls: str):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, cls)
-
-
-MyGPUCB = _example("gp_ucb", "MyGPUCB")
-NarrowGPUCB = _example("gp_ucb_broken", "NarrowGPUCB")
+MyGPUCB = example("gp_ucb", "MyGPUCB")
+NarrowGPUCB = example("gp_ucb_broken", "NarrowGPUCB")
 
 
 def _table(out: Path, table: str) -> pd.DataFrame:
