@@ -34,6 +34,8 @@ from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
 from ..runtime import ParentInfo, watch_parent
 from ..utils import usercode
+from ..world.box_scenario import is_box
+from .continuum import simulate_box
 from .engine import simulate
 from .progress import ProgressMonitor, StepReporter
 from .shipping import by_value, check_picklable, holds_user_code, ship_by_value, stop_stuck
@@ -106,7 +108,8 @@ def run_chunk(spec: StudySpec, inst: TheoremInstance, chunk: int, run_ids: list[
     # progress monitor and background imports) are not the task's work (benchmarks/bench_clusters.py compares it)
     start, cpu = time.perf_counter(), time.thread_time()
     with single_threaded_blas(), usercode.sandbox(sandbox):
-        traj = simulate(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress, needs=spec.needs)
+        sim = simulate_box if is_box(spec.scenario) else simulate  # a compact box: its own engine
+        traj = sim(spec.scenario, spec.policies, run_ids, spec.seed, inst, progress, needs=spec.needs)
         runs, steps = spec.family.evaluate(traj, spec.scenario, inst, spec.seed, spec.main,
                                            checked=spec.checked_algorithms, skip=spec.not_applicable)
     return chunk, {"runs": runs, "steps": steps}, {"runs": [run_ids[0], run_ids[-1]],

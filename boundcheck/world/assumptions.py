@@ -169,12 +169,16 @@ def _noise_matches(sc) -> tuple[bool, str]:
 # ----------------------------------------------------------------------------- the domain
 @register_predicate("finite_domain")
 def _finite_domain(sc) -> tuple[bool, str]:
+    if getattr(sc, "box", None) is not None:  # a box scenario's ``domain`` is only its display grid
+        return False, "the domain is a compact box, not a finite set of points (a compact-domain theorem applies)"
     ok = isinstance(sc.domain, FiniteDomain) and sc.domain.n >= 1
     return ok, (f"|X| = {sc.domain.n}; {sc.actions.describe()}" if ok else "the domain is not a finite set of points")
 
 
 @register_predicate("fixed_decision_set")
 def _fixed_decision_set(sc) -> tuple[bool, str]:
+    if getattr(sc, "box", None) is not None:
+        return False, "the domain is a compact box, not a finite set of points (a compact-domain theorem applies)"
     fin = isinstance(sc.domain, FiniteDomain) and sc.domain.n >= 1
     fixed = isinstance(sc.availability, AlwaysAvailable) and sc.action_set is None
     ok = fin and fixed

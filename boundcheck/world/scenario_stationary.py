@@ -65,8 +65,15 @@ def stationary_schema() -> dict:
                       "description": "a registered generator and its parameters"},
         "domain": object_schema({"grid": {**box, "required": ["n"]}, "uniform": object_schema(
             {"n": _INT, "dim": _INT, "seed": {"type": "integer"}}), "indices": object_schema({"n": _INT}),
-            "csv": _STR, "points": {"oneOf": [{"type": "array"}, ref]}, "name": _STR},
-            description="exactly one of grid, uniform, indices, csv, points"),
+            "csv": _STR, "points": {"oneOf": [{"type": "array"}, ref]}, "name": _STR,
+            "box": object_schema({"dim": {"type": "integer", "minimum": 1, "maximum": 3}, "low": _NUM, "high": _NUM},
+                                 ("dim",), description="a compact box [low, high]^dim (compact-domain theorems)")},
+            description="exactly one of grid, uniform, indices, csv, points, box"),
+        "continuum": object_schema({"sobol": _INT, "starts": _INT, "certify": {"type": "boolean"},
+                                    "kernel_tol": {"type": "number", "exclusiveMinimum": 0}},
+                                   description="box scenarios: the acquisition optimiser's Sobol candidates and "
+                                               "starts per step, a certified optimiser gap, the truth's kernel error"),
+        "noise_law": {"type": "string", "description": "box scenarios: gaussian or gaussian:<scale>"},
         "kernel": kernel,
         "priors": {"type": "array", "minItems": 1, "items": gp},
         "truth": object_schema({"prior": _STR, "gp": gp, "rkhs": object_schema(
@@ -259,6 +266,11 @@ def parse_stationary(f: FileReader, data: dict, find_generator: Callable[[str, s
     """The scenario of a ``stationary`` file's root table ``data``. ``find_generator(name, scenario)`` returns the
     registered generator ``name`` (``KeyError`` when there is none); ``generator_names()`` lists them."""
     source = f.source
+    dom_raw = data.get("domain") if isinstance(data, dict) else None
+    if isinstance(dom_raw, dict) and "box" in dom_raw:  # a compact box: its own reader (world.box_scenario)
+        from .box_scenario import parse_box
+
+        return parse_box(f, data)
     root = f.keys(data, "", _ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "priors", "truth"})
     if "format" in root and root["format"] != FORMAT:
         raise f.error("format", f"{FORMAT} (the scenario-file format this boundcheck reads)", root["format"])

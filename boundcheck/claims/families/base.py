@@ -279,6 +279,9 @@ class Family:
     #: of the family of the theorem it is checked like, holding its content under that theorem's id
     #: (:class:`~boundcheck.claims.families.checked_as.CheckedAs` sets it to the user's id)
     shown_id: str | None = None
+    #: the domains the family's claims are computed on: "finite" (a finite set of points, the engine of
+    #: :mod:`boundcheck.study.engine`) or "box" (a compact box, :mod:`boundcheck.study.continuum`)
+    domain_kind: ClassVar[str] = "finite"
 
     def __init__(self, theorem: Theorem) -> None:
         self.theorem = theorem
@@ -332,6 +335,13 @@ class Family:
         """Refuse, with one line, a scenario whose truth the claims cannot be computed on (a theorem of one
         family run on a scenario of another). Assumptions that merely fail are not refused here: they make
         the study out of theory."""
+        box = getattr(scenario, "box", None) is not None
+        if box != (self.domain_kind == "box"):
+            have = "a compact box" if box else "a finite set of points"
+            need = "a compact box ([domain] box)" if self.domain_kind == "box" else "a finite set of points"
+            raise BoundcheckError(
+                f"theorem {self.theorem.id} cannot be checked on scenario {scenario.name!r}: its domain is {have}, "
+                f"the theorem is stated on {need} (scenarios for {self.theorem.id}: {', '.join(self.theorem.scenarios)})")
         if not isinstance(scenario.truth, self.truth_types):
             kinds = {GPPrior: "f drawn from a GP prior", RKHSFamily: "a fixed function of an RKHS (known norm)"}
             have = kinds.get(type(scenario.truth), type(scenario.truth).__name__)

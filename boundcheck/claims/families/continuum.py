@@ -1,0 +1,185 @@
+"""The family of compact-domain theorems of GP-UCB type (Srinivas et al. 2010, Theorem 2, and those checked like it):
+claims computed from what the continuum engine (:mod:`boundcheck.study.continuum`) observed on a box.
+
+What each statistic reads, all observed, none taken from the algorithm's say-so: the regret against the truth's
+located maximum plus its certified tolerance (so a "holds" cannot rest on a maximum found too low); μ and σ of the
+algorithm's own posterior at x_t and at [x*_t]_t, read by the engine before the update; the located sup of
+|∂f/∂x_j| (the Lipschitz event of the proof); the queried points themselves (the chain rule of the information
+gain against a fresh log-determinant of their Gram matrix). γ_t over the box is the certified feature bound of
+:mod:`boundcheck.model.continuum.gamma`; a, b of the derivative tails come from the scenario's feature prior.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...model.continuum.gamma import gamma_upper_se
+from ...world.box_scenario import BoxScenario
+from ..table import ClaimSpec, bound_anytime, bound_at_horizon
+from .base import ChunkEvaluator, Family, TheoremInstance, real_or_complex
+
+__all__ = ["BoxFamily", "BoxEvaluator", "CHAIN_RULE_TOL"]
+
+#: relative tolerance of the chain rule ½Σlog(1 + σ⁻²σ²_{t−1}(x_t)) = ½ log det(I + σ⁻²K_T) (round-off of a rank-one
+#: Cholesky update against a fresh factorisation; a dropped or altered observation moves it by ≫ 1e−8)
+CHAIN_RULE_TOL = 1e-8
+
+
+class BoxEvaluator(ChunkEvaluator):
+    """Per-chunk statistics of a compact-domain GP-UCB theorem (see the module docstring)."""
+
+    def __init__(self, traj, scenario, inst, main) -> None:
+        super().__init__(traj, scenario, inst, main)
+        self.alg = traj.algorithms[main]
+        mon = self.alg.monitors
+        self.width = np.sqrt(np.asarray(inst.schedules["beta_t"], dtype=float))[1:]  # √β_t, t = 1..T (unscaled)
+        self.run_width = np.asarray(inst.beta, dtype=float)[1:]  # the width the algorithm ran with
+        self.f_x, self.mu_x, self.sd_x = mon["f_x"], mon["mu_x"], mon["sd_x"]
+        self.mu_d, self.sd_d = mon["mu_disc"], mon["sd_disc"]
+        self.tol = traj.truth.get("max_tolerance", np.zeros(self.m))
+        self.eps_t = 1.0 / self.t**2  # the discretisation's 1/t² (Lemma 5.7)
+
+    # -------------------------------------------------------------------------------------- events
+    def regret_upper(self) -> np.ndarray:
+        """(m, T) cumulative regret against the certified upper bound of each max f_t (located + tolerance)."""
+        tol_t = np.broadcast_to(self.tol[:, None] / self.T, (self.m, self.T))  # spread: only the sum is used
+        return np.cumsum(self.alg.regret + tol_t, axis=1)
+
+    def chosen_event(self) -> np.ndarray:
+        """(m, T) |f(x_t) − μ_{t−1}(x_t)| ≤ √β_t σ_{t−1}(x_t) (Lemma 5.5)."""
+        return np.abs(self.f_x - self.mu_x) <= self.width * self.sd_x
+
+    def disc_event(self) -> np.ndarray:
+        """(m, T) |f(x*_t) − μ_{t−1}([x*]_t)| ≤ √β_t σ_{t−1}([x*]_t) + 1/t² (Lemma 5.7), with f(x*_t) the located
+        maximum (a true maximum above it only by the stated tolerance)."""
+        return np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d + self.eps_t
+
+    def lipschitz_event(self) -> np.ndarray:
+        """(m,) sup_x |∂f/∂x_j| ≤ L for every j (Lemma 5.6), with the located sup."""
+        L = float(self.inst.extra.get("lipschitz_L", np.inf))
+        return self.traj.truth.get("grad_sup", np.zeros(self.m)) <= L
+
+    def events(self) -> np.ndarray:
+        return self.chosen_event().all(axis=1) & self.disc_event().all(axis=1) & self.lipschitz_event()
+
+    # -------------------------------------------------------------------------------------- claims
+    def regret_bound(self) -> dict:
+        return {"fail": self.regret_upper()[:, -1] > self.inst.bound_T}
+
+    def regret_bound_anytime(self) -> dict:
+        return {"fail": (self.regret_upper() > self.inst.anytime[None, :]).any(axis=1)}
+
+    def confidence_chosen(self) -> dict:
+        return {"fail": ~self.chosen_event().all(axis=1)}
+
+    def lipschitz(self) -> dict:
+        return {"fail": ~self.lipschitz_event()}
+
+    def confidence_discretised(self) -> dict:
+        return {"fail": ~self.disc_event().all(axis=1)}
+
+    def optimism(self) -> dict:
+        """Lemma 5.8 on the events: r_t ≤ 2√β_t σ_{t−1}(x_t) + 1/t² at every step (regret with the tolerance)."""
+        r = self.alg.regret + self.tol[:, None] / self.T
+        fail = (r > 2 * self.width * self.sd_x + self.eps_t + 1e-12).any(axis=1)
+        prem = self.events()
+        return {"fail": fail & prem, "premise": prem}
+
+    def optimiser_gap(self) -> dict:
+        """The step Lemma 5.8 takes from the UCB rule: UCB_{t−1}(x_t) ≥ UCB_{t−1}([x*]_t), with the width the
+        algorithm ran with and its posterior as the engine read it (a counterexample is a point of D_t the
+        optimiser missed by more than round-off)."""
+        w = self.run_width
+        acq_x = self.mu_x + w * self.sd_x
+        acq_d = self.mu_d + w * self.sd_d
+        gap = acq_d - acq_x
+        prem = np.isfinite(gap).all(axis=1)
+        return {"fail": (gap > 1e-9 * np.maximum(1.0, np.abs(acq_x))).any(axis=1) & prem, "premise": prem}
+
+    def information(self) -> dict:
+        """Chain rule at the queried points against a fresh log-determinant, and 0 ≤ gain ≤ certified γ_T."""
+        lam = float(self.sc.model_noise_var)
+        chain = 0.5 * np.log1p(self.sd_x**2 / lam).sum(axis=1)
+        X = np.stack([self.alg.monitors[f"x{j}"] for j in range(self.sc.box.dim)], axis=-1)  # (m, T, d)
+        k = self.sc.kernel
+        direct = np.empty(self.m)
+        for r in range(self.m):
+            K = k(X[r], X[r])
+            direct[r] = 0.5 * np.linalg.slogdet(np.eye(self.T) + K / lam)[1]
+        bad_chain = np.abs(chain - direct) > CHAIN_RULE_TOL * np.maximum(1.0, np.abs(direct))
+        over = direct > float(self.inst.gamma_upper[-1]) * (1 + 1e-12)
+        return {"fail": bad_chain | over | (direct < -1e-12), "premise": np.ones(self.m, bool)}
+
+
+def box_claims(c) -> list[ClaimSpec]:
+    """The claim table of a compact-domain GP-UCB theorem (ids as in ``theory.srinivas``'s ``gp_ucb_compact``)."""
+    E = BoxEvaluator
+    return [
+        ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
+        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
+        ClaimSpec(c("confidence_chosen"), E.confidence_chosen),
+        ClaimSpec(c("lipschitz_event"), E.lipschitz),
+        ClaimSpec(c("confidence_discretised"), E.confidence_discretised),
+        ClaimSpec(c("D1_optimism"), E.optimism),
+        ClaimSpec(c("optimiser_gap"), E.optimiser_gap),
+        ClaimSpec(c("D3_information"), E.information),
+        ClaimSpec(c("K1_calibration"), None, sample="innov"),
+    ]
+
+
+class BoxFamily(Family):
+    """A compact-domain GP-UCB theorem on a :class:`~boundcheck.world.box_scenario.BoxScenario` (the module
+    docstring says what each claim reads)."""
+
+    evaluator_class = BoxEvaluator
+    domain_kind = "box"
+    step_columns = ("mu_x", "sd_x")
+
+    def __init__(self, theorem, claims=box_claims) -> None:
+        self._claims = claims
+        super().__init__(theorem)
+
+    def claim_table(self):
+        return self._claims(self.theorem.claim)
+
+    @property
+    def schedules_read(self) -> tuple[str, ...]:
+        return ("beta_t", "width_t", "lipschitz_L", "tau_t")
+
+    def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
+        tails = scenario.features.derivative_tails()
+        return {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise), "d": float(scenario.box.dim),
+                "r": float(scenario.box.r), "log_a": float(tails["log_a"]), "b_tail": float(tails["b"])}
+
+    def instantiate(self, scenario: BoxScenario, horizon: int, delta: float, beta_scale: float = 1.0
+                    ) -> TheoremInstance:
+        th, T = self.theorem, int(horizon)
+        values = self.bound_values(scenario, T, delta)
+        lam = float(scenario.model_noise_var)
+        g_up = np.asarray(gamma_upper_se(scenario.kernel.lengthscale, scenario.box, T, lam), dtype=float)
+        values["gamma_T"] = float(g_up[-1])
+        t = np.arange(T + 1, dtype=float)
+        t[0] = 1.0
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            sched = {name: real_or_complex(th.schedule_values(name, t, values))
+                     for name in ("beta_t", "width_t", "tau_t") if name in th.schedules}
+            width = sched["width_t"] * beta_scale
+            bound = th.evaluate(values)
+            at = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up)
+        self.check_instance(bound["terms"], at["terms"], T, width, delta, beta_scale, sched)
+        L = float(th.schedule_values("lipschitz_L", 1.0, values)) if "lipschitz_L" in th.schedules else np.inf
+        return TheoremInstance(
+            horizon=T, delta=float(delta), values=values, beta=width, xi=np.zeros(T + 1), B=float("nan"),
+            C=float(th.schedule_values("C1", 1.0, values)) if "C1" in th.schedules else float("nan"),
+            bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
+            anytime=np.asarray(at["value"], dtype=float).reshape(T).copy(), gamma_upper=g_up,
+            gamma_lower=np.zeros(T), gamma_methods={"feature Hadamard bound": float(g_up[-1])},
+            schedules=sched, gamma_used=g_up, extra={"lipschitz_L": L, "kernel_error": scenario.kernel_error})
+
+    def derived_steps(self, ev: BoxEvaluator) -> dict[str, np.ndarray]:
+        lam = float(ev.sc.model_noise_var)
+        return {"innov": (ev.alg.y - ev.mu_x) / np.sqrt(ev.sd_x**2 + lam)}
+
+    def main_diagnostics(self, ev: BoxEvaluator) -> dict[str, np.ndarray]:
+        R = ev.alg.regret.sum(axis=1)
+        return {"regret": R, "tightness": R / ev.inst.bound_T, "max_tolerance": ev.tol}

@@ -1,0 +1,94 @@
+"""Policies on a compact box X = [low, high]^d: the protocol the continuum engine (:mod:`boundcheck.study.continuum`)
+drives, and the uniform random baseline.
+
+A box policy acts on a batch of m runs, like a finite one, but chooses points, not indices: ``select(t)`` returns
+(m, d) coordinates inside the box and ``update(t, X, y)`` receives them back with their observations. A policy that
+keeps a GP model exposes it as ``posterior`` (a :class:`~boundcheck.model.continuum.posterior.ContinuousPosterior`
+of the theorem's prior), which the engine reads — never the policy's records — for the truth-side monitors
+(confidence events at x_t and at the discretised maximiser, the innovations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from ..model.kernels import RBF
+
+__all__ = ["BoxContext", "BoxPolicy", "RandomBox"]
+
+
+@dataclass
+class BoxContext:
+    """What a box policy is given at the start of a batch of runs."""
+
+    runs: int  # m
+    horizon: int  # T
+    bounds: np.ndarray  # (d, 2) the box
+    kernel: RBF  # the algorithms' prior kernel (k(x, x) = 1)
+    noise_sd: float  # R
+    noise_var: float  # λ, the model's likelihood variance
+    beta: np.ndarray  # (T+1,) the width √β_t of the theorem's algorithm (scaling applied); entry 0 unused
+    rngs: list[np.random.Generator] = field(default_factory=list)  # this policy's stream per run
+    schedules: dict[str, np.ndarray] = field(default_factory=dict)
+    delta: float = 0.1
+    sobol: int = 256  # candidate points per step for the optimiser's starts
+    starts: int = 6  # L-BFGS-B starts per run and step
+    certify: bool = False  # record a proven upper bound on the optimiser's gap at every step
+    run_ids: tuple[int, ...] = ()
+
+    @property
+    def dim(self) -> int:
+        return int(self.bounds.shape[0])
+
+    def schedule(self, name: str) -> np.ndarray:
+        """The width schedule of the policy ``name``: its own when the study gives one, else ``beta``."""
+        return np.asarray(self.schedules.get(name, self.beta), dtype=float)
+
+
+class BoxPolicy:
+    """Base class of the box protocol: ``start(ctx)``, then per step ``select(t) -> (m, d)`` and ``update(t, X, y)``
+    (X (m, d), y (m,)), then ``finish()``. Per-step diagnostics go to ``self.record`` (declared in ``records``)."""
+
+    name: str = "box_policy"
+    label: str = "box policy"
+    records: ClassVar[frozenset[str]] = frozenset()
+    final_records: ClassVar[frozenset[str]] = frozenset()
+    monitors: ClassVar[frozenset[str]] = frozenset()
+    conformance_monitors: ClassVar[frozenset[str]] = frozenset()
+    provides_posterior: ClassVar[bool] = False
+    role: ClassVar[str] = "baseline"
+    one_arm: ClassVar[bool] = True
+    description: ClassVar[str] = ""
+    domain_kind: ClassVar[str] = "box"
+    posterior = None
+    monitored: bool = True
+
+    def start(self, ctx: BoxContext) -> None:
+        self.ctx = ctx
+        self.record: dict[str, np.ndarray] = {}
+
+    def select(self, t: int) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def update(self, t: int, X: np.ndarray, y: np.ndarray) -> None:
+        return None
+
+    def finish(self) -> dict[str, np.ndarray]:
+        return {}
+
+
+class RandomBox(BoxPolicy):
+    """Uniform random search on the box: x_t ~ U([low, high]^d), independently of the data (the uninformed
+    reference every regret bound should beat in the long run)."""
+
+    name = "random_box"
+    label = "Random"
+    role = "uninformed"
+    description = "uniform random points of the box"
+
+    def select(self, t: int) -> np.ndarray:
+        lo, hi = self.ctx.bounds[:, 0], self.ctx.bounds[:, 1]
+        return np.stack([lo + (hi - lo) * g.random(self.ctx.dim) for g in self.ctx.rngs])

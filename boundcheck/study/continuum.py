@@ -1,0 +1,137 @@
+"""Simulation of a chunk of runs on a compact box: every algorithm in lockstep on common random numbers.
+
+The twin of :func:`boundcheck.study.engine.simulate` for :class:`~boundcheck.world.box_scenario.BoxScenario`: per
+step the truth f_t (exact feature paths, one per run, drawn from the run's own stream; the ε chain advanced in its
+weights), its maximum (located, with a certified upper bound: the regret's stated tolerance) and the noise are
+drawn once and shown to every algorithm. Policies choose points of the box (:class:`~boundcheck.policies.box.
+BoxPolicy`); the engine checks them (inside the box, finite), evaluates f there, and — it alone sees f — records
+the truth-side monitors from the policy's exposed posterior before the update: μ and σ at x_t, and at [x*_t]_t,
+the maximiser rounded to the discretisation D_t of the proof (``tau_t`` points per axis, when the theorem has it).
+
+Trajectories keep the finite engine's shapes so that the claim machinery is shared: ``actions`` holds the index of
+x_t in the run's own list of queried points (t − 1); the coordinates are the monitors ``x0``, ``x1``, …
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..claims.families import TheoremInstance
+from ..errors import BoundcheckError, UserCodeError
+from ..policies import PolicySpec
+from ..policies.box import BoxContext
+from ..world.box_scenario import BoxScenario, check_points_in_box
+from ..world.trajectory import AlgorithmTrajectory, Trajectories
+from .engine import _guard, _make, _runs_text, _streams
+
+__all__ = ["simulate_box", "discretise", "BOX_MONITORS"]
+
+#: what the engine records for every monitored box policy (from its posterior, before the update)
+BOX_MONITORS = frozenset({"f_x", "mu_x", "sd_x", "mu_disc", "sd_disc"})
+
+
+def discretise(X: np.ndarray, bounds: np.ndarray, tau: float) -> np.ndarray:
+    """[x]_t: the nearest point of the regular grid of ``ceil(tau)`` points per axis of the box (Srinivas et al.
+    2010, Lemma 5.6: ‖x − [x]_t‖₁ ≤ r d / (2(τ − 1)) ≤ r d / τ for τ ≥ 2)."""
+    n = max(2, int(np.ceil(tau)))
+    lo, hi = bounds[:, 0], bounds[:, 1]
+    h = (hi - lo) / (n - 1)
+    return np.clip(lo + np.round((X - lo) / h) * h, lo, hi)
+
+
+def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
+                 inst: TheoremInstance, progress: Callable[[int], None] | None = None, needs=None) -> Trajectories:
+    """Simulate runs ``run_ids`` of every policy on the box scenario (see the module docstring)."""
+    from ..model.continuum.paths import FeaturePaths
+
+    run_ids = np.asarray(run_ids, dtype=np.int64)
+    m, T, box = run_ids.size, int(scenario.horizon), scenario.box
+    d, bounds = box.dim, box.bounds
+    streams = [_streams(seed, int(r), policies) for r in run_ids]
+    f_rngs = [s.f for s in streams]
+    paths = FeaturePaths.draw(scenario.features, f_rngs)
+    # the noise of every step, drawn up front from the run's noise stream (common to all algorithms)
+    noise = np.stack([s.noise.standard_normal(T) for s in streams]) * scenario.data_noise_sd
+
+    pols = [_make(spec, run_ids) for spec in policies]
+    for j, (spec, pol) in enumerate(zip(policies, pols)):
+        if getattr(pol, "domain_kind", "finite") != "box":
+            raise BoundcheckError(f"policy {spec.name!r} chooses among the points of a finite domain; scenario "
+                                  f"{scenario.name!r} is a compact box: run a box policy (e.g. gp_ucb_box)")
+        ctx = BoxContext(runs=m, horizon=T, bounds=bounds, kernel=scenario.kernel, noise_sd=float(scenario.noise),
+                         noise_var=float(scenario.model_noise_var), beta=np.asarray(inst.beta, dtype=float),
+                         rngs=[s.algorithms[j] for s in streams], schedules=dict(inst.schedules),
+                         delta=float(inst.delta), sobol=scenario.sobol, starts=scenario.starts,
+                         certify=scenario.certify, run_ids=tuple(int(r) for r in run_ids))
+        _guard(pol, "start()", 0, run_ids, pol.start, ctx)
+    tau = inst.schedules.get("tau_t")
+
+    static = scenario.eps == 0.0
+    f_star = np.empty((m, T))
+    f_tol = np.empty((m, T))  # certified upper bound on max f_t minus the located maximum
+    x_star = np.empty((m, T, d))
+    out = {spec.name: {"X": np.empty((m, T, d)), "y": np.empty((m, T)), "f_x": np.empty((m, T)),
+                       "records": {}, "mon": {k: np.full((m, T), np.nan) for k in BOX_MONITORS - {"f_x"}}}
+           for spec in policies}
+    truth: dict[str, np.ndarray] = {}
+    mx = None
+    for t in range(1, T + 1):
+        if not static and t > 1:
+            paths.advance(scenario.eps, f_rngs)
+        if mx is None or not static:
+            mx = paths.maximum(box)
+        xs, fs, fu = mx
+        f_star[:, t - 1], f_tol[:, t - 1], x_star[:, t - 1] = fs, np.maximum(fu - fs, 0.0), xs
+        xd = discretise(xs, bounds, float(tau[t])) if tau is not None else xs
+        for spec, pol in zip(policies, pols):
+            o = out[spec.name]
+            X = np.asarray(_guard(pol, "select()", t, run_ids, pol.select, t), dtype=np.float64)
+            if X.shape != (m, d):
+                raise UserCodeError(f"policy {spec.name!r}: select() must return ({m}, {d}) points of the box, got "
+                                    f"shape {X.shape} at step {t} ({_runs_text(run_ids)})")
+            bad = check_points_in_box(scenario, X)
+            if bad.any():
+                r = int(np.flatnonzero(bad)[0])
+                raise UserCodeError(f"policy {spec.name!r}: select() returned {X[r].tolist()}, outside the box "
+                                    f"[{box.low:g}, {box.high:g}]^{d} at step {t} (run {run_ids[r]})")
+            X = np.clip(X, bounds[:, 0], bounds[:, 1])
+            fx = paths.values(X[:, None, :])[:, 0]
+            post = getattr(pol, "posterior", None)
+            if post is not None and pol.monitored:
+                mu, sd = post.mean_sd(np.stack([X, xd], axis=1))
+                mon = o["mon"]
+                mon["mu_x"][:, t - 1], mon["sd_x"][:, t - 1] = mu[:, 0], sd[:, 0]
+                mon["mu_disc"][:, t - 1], mon["sd_disc"][:, t - 1] = mu[:, 1], sd[:, 1]
+            y = fx + noise[:, t - 1]
+            _guard(pol, "update()", t, run_ids, pol.update, t, X, y)
+            o["X"][:, t - 1], o["y"][:, t - 1], o["f_x"][:, t - 1] = X, y, fx
+            for k, v in pol.record.items():
+                o["records"].setdefault(k, np.zeros((m, T)))[:, t - 1] = np.asarray(v, dtype=float).reshape(m)
+        if progress is not None:
+            progress(t)
+
+    if static:
+        # the Lipschitz event of the proof (sup_x |∂f/∂x_j| ≤ L): the located sup over the box, per run
+        truth["grad_sup"] = np.max(paths.sup_abs_gradient_lower(box), axis=1)
+        lo = paths.minimum(box) if hasattr(paths, "minimum") else None
+        f_min = lo[2] if lo is not None else None
+    else:
+        f_min = None
+    truth["max_tolerance"] = f_tol.sum(axis=1)
+    f_upper = f_star + f_tol
+    # the largest regret any algorithm could incur per step (vacuity): max − min of f_t, both certified bounds
+    f_range = f_upper - (f_min[:, None] if f_min is not None else np.full((m, T), -np.inf))
+    algos = {}
+    for spec, pol in zip(policies, pols):
+        o = out[spec.name]
+        regret = f_star - o["f_x"]
+        mons = {"f_x": o["f_x"], **o["mon"], **{f"x{j}": o["X"][:, :, j] for j in range(d)}}
+        algos[spec.name] = AlgorithmTrajectory(
+            name=spec.name, label=pol.label, actions=np.broadcast_to(np.arange(T)[None, :, None], (m, T, 1)).copy(),
+            regret=regret, obs=o["y"][..., None], steps=o["records"], monitors=mons,
+            final=dict(_guard(pol, "finish()", T, run_ids, pol.finish) or {}))
+    return Trajectories(run_ids=run_ids, horizon=T, noise_arms=noise[..., None], f_opt=f_star,
+                        f_abs_max=np.max(np.abs(f_upper), axis=1), algorithms=algos, truth=truth,
+                        f_range=f_range if f_min is not None else None)

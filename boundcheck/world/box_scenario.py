@@ -1,0 +1,239 @@
+"""Compact-domain scenarios: X = [low, high]^d, the theorems' own setting (Srinivas et al. 2010, Thm 2; paper 001's
+[0,1]² experiments), with the acquisition maximised on the continuum and the truth evaluable anywhere.
+
+A :class:`BoxScenario` is a :class:`~boundcheck.world.scenario.Scenario` whose ``domain`` is only a display grid
+(what finite-domain code paths — sizes in reports, memory estimates, the kernel-bounded predicate — read); the
+algorithms, the truth and the claims live on the box. The truth is f ~ GP(0, k̂) with k̂ the quadrature-feature
+kernel (:class:`~boundcheck.model.continuum.features.QuadratureFeatures`), equal to the squared-exponential
+kernel up to a certified ``kernel_error`` that every report states; the ε chain runs exactly in its weights.
+Finite-domain theorems refuse these scenarios (predicates ``finite_domain`` / ``fixed_decision_set``), and the
+compact-domain ones refuse finite scenarios (``compact_box_domain``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..errors import BoundcheckError
+from ..model.domains import FiniteDomain
+from ..model.kernels import RBF
+from ..model.priors import GPPrior
+from ..utils.validation import check_int, check_positive, check_unit_interval
+from .actions import AlwaysAvailable
+from .assumptions import register_predicate
+from .scenario import Scenario
+
+__all__ = ["BoxScenario", "box_scenario", "is_box", "DISPLAY_GRID"]
+
+#: points per axis of the display grid a box scenario carries as its ``domain`` (never where algorithms act)
+DISPLAY_GRID = {1: 33, 2: 9, 3: 5}
+
+
+def is_box(scenario) -> bool:
+    """Whether a scenario's domain is a box (a compact-domain study), not a finite set of points."""
+    return getattr(scenario, "box", None) is not None
+
+
+@dataclass(frozen=True, eq=False)
+class BoxScenario(Scenario):
+    """A scenario on the box ``box`` (see the module docstring).
+
+    Extra fields: ``box`` (:class:`~boundcheck.model.continuum.box.Box`); ``kernel`` the algorithms' kernel
+    (squared exponential, k(x, x) = 1); ``truth_kernel`` the one f is drawn from (a negative control may differ);
+    ``kernel_tol`` the largest sup|k̂ − k| the truth's feature kernel may have; ``eps`` the drift of the ε chain
+    (0: static); ``sobol`` candidate points per step from which the optimiser's ``starts`` are chosen; ``certify``
+    whether each step also records a proven upper bound on the optimiser's gap (a grid evaluation: costly)."""
+
+    box: object = None
+    kernel: RBF | None = None
+    truth_kernel: RBF | None = None
+    kernel_tol: float = 1e-12
+    eps: float = 0.0
+    sobol: int = 256
+    starts: int = 6
+    certify: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.box is None or self.kernel is None:
+            raise BoundcheckError(f"scenario {self.name!r}: a box scenario needs its box and kernel")
+        check_unit_interval(f"scenario {self.name!r}: eps", self.eps)
+        check_int("sobol candidates", self.sobol, 2)
+        check_int("optimiser starts", self.starts, 1, self.sobol)
+
+    @property
+    def truth_k(self) -> RBF:
+        return self.truth_kernel if self.truth_kernel is not None else self.kernel
+
+    @cached_property
+    def features(self):
+        """The truth's quadrature features (sup|k̂ − k| ≤ ``kernel_tol``, certified)."""
+        from ..model.continuum.features import QuadratureFeatures
+
+        return QuadratureFeatures.se(self.truth_k.lengthscale, self.box, tol=self.kernel_tol)
+
+    @property
+    def kernel_error(self) -> float:
+        """The certified sup over the box of |k̂ − k| for the truth's feature kernel."""
+        return float(self.features.error)
+
+    def describe_truth(self) -> str:
+        f = self.features
+        chain = f"ε = {self.eps:g} chain" if self.eps else "static"
+        return (f"f ~ GP(0, k̂), k̂ = {f.n_features} quadrature Fourier features of SE ℓ = {self.truth_k.lengthscale:g} "
+                f"(sup|k̂ − k| ≤ {f.error:.1e}, certified), exact joint draws anywhere in the box; {chain}")
+
+
+def box_scenario(name: str, *, dim: int = 1, low: float = 0.0, high: float = 1.0, lengthscale: float = 0.2,
+                 noise: float = 0.15, horizon: int = 100, delta: float = 0.1, eps: float = 0.0,
+                 truth_lengthscale: float | None = None, description: str = "", notes: tuple[str, ...] = (),
+                 in_theory: bool = True, out_of_theory_reason: str = "", noise_law: str = "gaussian",
+                 sobol: int = 256, starts: int = 6, certify: bool = False, kernel_tol: float = 1e-12,
+                 default_runs: int | None = None, source: str | None = None, model_noise: str = "R2",
+                 B: float | None = None) -> BoxScenario:
+    """A GP-sample scenario on [low, high]^dim with the SE kernel of ``lengthscale`` (the truth's may differ:
+    ``truth_lengthscale``, a negative control)."""
+    from ..model.continuum.box import Box
+
+    box = Box(check_int("box dimension", dim, 1, 3), float(low), float(high))
+    kern = RBF(check_positive("lengthscale", lengthscale))
+    tk = None if truth_lengthscale is None or truth_lengthscale == lengthscale else RBF(truth_lengthscale)
+    disp = FiniteDomain(box.grid(DISPLAY_GRID[box.dim]), name=f"display grid of [{low:g}, {high:g}]^{dim}")
+    model = GPPrior(f"GP(0, SE ℓ = {lengthscale:g})", 0.0, kern(disp.points, disp.points), eps=0.0)
+    if tk is None:
+        truth, truth_index = (model if eps == 0 else GPPrior(model.name + f", ε = {eps:g}", 0.0, model.K, eps=eps)), 0
+        if eps:
+            truth_index = None
+    else:
+        truth, truth_index = GPPrior(f"GP(0, SE ℓ = {tk.lengthscale:g})", 0.0, tk(disp.points, disp.points),
+                                     eps=eps), None
+    return BoxScenario(
+        name=name, description=description, domain=disp, availability=AlwaysAvailable(disp.n), candidates=(model,),
+        truth=truth, truth_index=truth_index, reference_index=0 if truth_index is None else None, noise=noise,
+        horizon=check_int("horizon", horizon), delta=delta, in_theory=in_theory,
+        out_of_theory_reason=out_of_theory_reason, notes=tuple(notes), noise_law=noise_law, model_noise=model_noise,
+        B=B, default_runs=default_runs, source=source, box=box, kernel=kern, truth_kernel=tk, eps=float(eps),
+        sobol=sobol, starts=starts, certify=certify, kernel_tol=kernel_tol)
+
+
+# ----------------------------------------------------------------------------- predicates of compact theorems
+@register_predicate("compact_box_domain")
+def _compact_box_domain(sc) -> tuple[bool, str]:
+    if not is_box(sc):
+        return False, "the domain is a finite set of points, not a compact box (use a [domain] box scenario)"
+    b = sc.box
+    return True, f"X = [{b.low:g}, {b.high:g}]^{b.dim}: compact and convex, X − low ⊂ [0, r]^d with r = {b.r:g}"
+
+
+@register_predicate("derivative_tails_certified")
+def _derivative_tails_certified(sc) -> tuple[bool, str]:
+    if not is_box(sc):
+        return False, "no box: the derivative-tail constants a, b are defined on a compact domain"
+    a = sc.features.derivative_tails()
+    return True, (f"P(sup|∂f/∂x_j| > L) ≤ a e^{{−(L/b)²}} with ln a = {a['log_a']:.4g}, b = {a['b']:.4g} "
+                  "(Borell–TIS on the feature prior; a proven bound on E sup|∂_j f|)")
+
+
+def box_gp_truth_matches(sc) -> tuple[bool, str]:
+    """The algorithms' prior is the truth's (same SE lengthscale, static) on a box scenario."""
+    if sc.truth_kernel is not None:
+        return False, (f"the truth is drawn with ℓ = {sc.truth_kernel.lengthscale:g}, the algorithms' prior has "
+                       f"ℓ = {sc.kernel.lengthscale:g}")
+    return True, (f"the algorithms' prior is the truth's, SE ℓ = {sc.kernel.lengthscale:g} (the truth's feature "
+                  f"kernel within {sc.kernel_error:.1e})")
+
+
+def check_points_in_box(sc: BoxScenario, X: np.ndarray) -> np.ndarray:
+    """Rows of X outside the box (beyond round-off) as a boolean mask."""
+    b = sc.box
+    X = np.asarray(X, dtype=np.float64)
+    return ~np.isfinite(X).all(axis=-1) | (X < b.low - 1e-12).any(axis=-1) | (X > b.high + 1e-12).any(axis=-1)
+
+
+# ----------------------------------------------------------------------------- scenario files
+#: the root keys of a box scenario file (a stationary file whose ``[domain]`` is ``box = {dim, low, high}``)
+BOX_ROOT_KEYS = {"format", "family", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
+                 "out_of_theory_reason", "domain", "kernel", "priors", "truth", "continuum", "noise_law"}
+
+
+def parse_box(f, root: dict) -> BoxScenario:
+    """A box scenario from a scenario file's root table ``root`` (the reader ``f`` names the key of every error):
+
+    ``[domain] box = {dim = 2, low = 0, high = 1}``; ``[kernel] family = "rbf", lengthscale = 0.2``; one
+    ``[[priors]]`` (the algorithms' prior, mean 0, optional ``eps``: the ε chain's drift); ``[truth] prior = NAME``
+    (f drawn from it) or ``[truth] gp = {lengthscale = …}`` (a negative control); optional ``[continuum]``
+    ``sobol``, ``starts``, ``certify``, ``kernel_tol``."""
+    from .scenario_reader import ScenarioFileError, _delta
+
+    root = f.keys(root, "", BOX_ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "kernel", "priors",
+                                            "truth"})
+    name = f.text(root, "name", "")
+    if not name.strip():
+        raise f.error("name", "a non-empty string", name)
+    dom = f.keys(root["domain"], "domain", {"box", "name"}, {"box"})
+    b = f.keys(dom["box"], "domain.box", {"dim", "low", "high"}, {"dim"})
+    dim = f.integer(b, "dim", "domain.box")
+    if dim > 3:
+        raise f.error("domain.box.dim", "1, 2 or 3 (GP sample paths on a box: the feature truth's size grows as "
+                                        "m^d)", dim)
+    low, high = f.number(b, "low", "domain.box", default=0.0), f.number(b, "high", "domain.box", default=1.0)
+    if not high > low:
+        raise f.error("domain.box.high", f"a number above low = {low:g}", b.get("high"))
+    k = f.keys(root["kernel"], "kernel", {"family", "lengthscale"}, {"family", "lengthscale"})
+    f.text(k, "family", "kernel", choices=("rbf",))
+    ell = f.number(k, "lengthscale", "kernel", low=0.0, strict_low=True, what="a positive lengthscale")
+    priors = root["priors"]
+    if not isinstance(priors, list) or len(priors) != 1:
+        raise f.error("priors", "exactly one [[priors]] table (the algorithms' prior on the box)", priors)
+    p = f.keys(priors[0], "priors.0", {"name", "mean", "eps"}, {"name"})
+    pname = f.text(p, "name", "priors.0")
+    if f.number(p, "mean", "priors.0", default=0.0) != 0.0:
+        raise f.error("priors.0.mean", "0 (a box prior is centred)", p.get("mean"))
+    eps = f.number(p, "eps", "priors.0", default=0.0, low=0.0, high=1.0)
+    tt = f.keys(root["truth"], "truth", {"prior", "gp"})
+    if len(tt) != 1:
+        raise f.error("truth", "exactly one of prior, gp", ", ".join(tt) or "none")
+    truth_ell = None
+    if "prior" in tt:
+        if tt["prior"] != pname:
+            raise f.error("truth.prior", f"the name of the [[priors]] table ({pname!r})", tt["prior"])
+    else:
+        g = f.keys(tt["gp"], "truth.gp", {"lengthscale"}, {"lengthscale"})
+        truth_ell = f.number(g, "lengthscale", "truth.gp", low=0.0, strict_low=True, what="a positive lengthscale")
+    c = f.keys(root.get("continuum", {}), "continuum", {"sobol", "starts", "certify", "kernel_tol"})
+    certify = c.get("certify", False)
+    if not isinstance(certify, bool):
+        raise f.error("continuum.certify", "true or false", certify)
+    in_theory = root.get("in_theory", True)
+    if not isinstance(in_theory, bool):
+        raise f.error("in_theory", "true or false", in_theory)
+    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
+    if not in_theory and not reason:
+        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
+    notes = root.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise f.error("notes", "a list of strings", notes)
+    noise_law = f.text(root, "noise_law", "", default="gaussian")
+    if not noise_law.split(":")[0] == "gaussian":
+        raise f.error("noise_law", "gaussian or gaussian:<scale> (box scenarios draw Gaussian noise)", noise_law)
+    try:
+        return box_scenario(
+            name, dim=dim, low=low, high=high, lengthscale=ell, truth_lengthscale=truth_ell,
+            noise=f.number(root, "noise", "", low=0.0, strict_low=True, what="a positive noise level R"),
+            horizon=f.integer(root, "horizon", ""), delta=_delta(f, root), eps=eps,
+            description=f.text(root, "description", "", default="", template=True),
+            notes=tuple(f.fill(x, f"notes.{i}") for i, x in enumerate(notes)), in_theory=in_theory,
+            out_of_theory_reason=reason, noise_law=noise_law,
+            sobol=f.integer(c, "sobol", "continuum", default=256, minimum=2),
+            starts=f.integer(c, "starts", "continuum", default=6),
+            certify=certify,
+            kernel_tol=f.number(c, "kernel_tol", "continuum", default=1e-12, low=0.0, strict_low=True,
+                                what="a positive tolerance"),
+            default_runs=f.integer(root, "runs", "", default=None), source=f.source)
+    except ScenarioFileError:
+        raise
+    except BoundcheckError as exc:
+        raise ScenarioFileError(f"{f.source}: {exc}") from None
