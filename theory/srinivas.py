@@ -231,7 +231,7 @@ COMPACT_CORRECTIONS = tuple(c for c in CORRECTIONS if c.id in ("S2", "S3", "S4")
                "(d a e^{−(L/b)²} = δ/4 at L = b√(ln(4da/δ))) and δ/4 on Lemma 5.6 over D_t with |D_t| = τ_t^d, "
                "Σ_t τ_t^d e^{−β_t/2} = Σ_t δ/(4π_t) = δ/4 iff β_t = 2 ln(4π_t/δ) + 2d ln τ_t, and 2 ln(4π_t/δ) = "
                "2 ln(2t²π²/(3δ)); Lemma 5.5 takes the other δ/2. The lemma's 4d ln(dtbr√·) = 2d ln τ_t + "
-               "2d ln(dbr√·) is a looser rewriting that is not even an upper bound when dbr√(ln(2da/δ)) < 1",
+               "2d ln(dbr√·) is a rewriting that is looser when dbr√· ≥ 1 and too small (unsound) when dbr√· < 1",
                changes_computation=False),
     Correction("SC2", "Theorem 2", "ln(4da/δ) with a the tail constant",
                "ln(4d/δ) + log_a, the symbol log_a = ln a ≥ 0 (a ≥ 1)",
