@@ -288,8 +288,8 @@ COMPACT_THEOREM = Theorem(
     claims=COMPACT_CLAIMS,
     corrections=COMPACT_CORRECTIONS,
     default_scenario="gp_sample_se_box",
-    scenarios=("gp_sample_se_box",),
-    algorithms=("gp_ucb", "random"),
+    scenarios=("gp_sample_se_box", "gp_sample_se_box2"),
+    algorithms=("gp_ucb_box", "random_box"),
     anytime_note="The theorem holds for all T simultaneously: Bound(t) = √(C₁ t β_t γ_t) + 2 with γ_t certified at t.",
     constraints=(sp.Ge(tau(1), 1),),  # τ_1 ≥ 1: D_t with at most τ_t^d points exists (correction SC5)
     domains=COMPACT_DOMAINS,

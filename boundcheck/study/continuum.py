@@ -6,7 +6,8 @@ weights), its maximum (located, with a certified upper bound: the regret's state
 drawn once and shown to every algorithm. Policies choose points of the box (:class:`~boundcheck.policies.box.
 BoxPolicy`); the engine checks them (inside the box, finite), evaluates f there, and — it alone sees f — records
 the truth-side monitors from the policy's exposed posterior before the update: μ and σ at x_t, and at [x*_t]_t,
-the maximiser rounded to the discretisation D_t of the proof (``tau_t`` points per axis, when the theorem has it).
+the maximiser rounded to the discretisation D_t of the proof (``grid_n_t`` cell centres per side, when the
+theorem has it).
 
 Trajectories keep the finite engine's shapes so that the claim machinery is shared: ``actions`` holds the index of
 x_t in the run's own list of queried points (t − 1); the coordinates are the monitors ``x0``, ``x1``, …
@@ -32,13 +33,14 @@ __all__ = ["simulate_box", "discretise", "BOX_MONITORS"]
 BOX_MONITORS = frozenset({"f_x", "mu_x", "sd_x", "mu_disc", "sd_disc"})
 
 
-def discretise(X: np.ndarray, bounds: np.ndarray, tau: float) -> np.ndarray:
-    """[x]_t: the nearest point of the regular grid of ``ceil(tau)`` points per axis of the box (Srinivas et al.
-    2010, Lemma 5.6: ‖x − [x]_t‖₁ ≤ r d / (2(τ − 1)) ≤ r d / τ for τ ≥ 2)."""
-    n = max(2, int(np.ceil(tau)))
+def discretise(X: np.ndarray, bounds: np.ndarray, n: float) -> np.ndarray:
+    """[x]_t: the nearest point of D_t, the cell-centred grid of ``n`` points per side of the box (Srinivas et al.
+    2010, Lemma 5.6 as theory.srinivas fixes it, correction SC5: ‖x − [x]_t‖₁ ≤ dr/(2n) and |D_t| = n^d)."""
+    n = max(1, int(n))
     lo, hi = bounds[:, 0], bounds[:, 1]
-    h = (hi - lo) / (n - 1)
-    return np.clip(lo + np.round((X - lo) / h) * h, lo, hi)
+    h = (hi - lo) / n
+    cell = np.clip(np.floor((X - lo) / h), 0, n - 1)
+    return lo + (cell + 0.5) * h
 
 
 def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
@@ -66,7 +68,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
                          delta=float(inst.delta), sobol=scenario.sobol, starts=scenario.starts,
                          certify=scenario.certify, run_ids=tuple(int(r) for r in run_ids))
         _guard(pol, "start()", 0, run_ids, pol.start, ctx)
-    tau = inst.schedules.get("tau_t")
+    grid_n = inst.schedules.get("grid_n_t")  # points per side of the proof's discretisation D_t
 
     static = scenario.eps == 0.0
     f_star = np.empty((m, T))
@@ -84,7 +86,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
             mx = paths.maximum(box)
         xs, fs, fu = mx
         f_star[:, t - 1], f_tol[:, t - 1], x_star[:, t - 1] = fs, np.maximum(fu - fs, 0.0), xs
-        xd = discretise(xs, bounds, float(tau[t])) if tau is not None else xs
+        xd = discretise(xs, bounds, float(grid_n[t])) if grid_n is not None else xs
         for spec, pol in zip(policies, pols):
             o = out[spec.name]
             X = np.asarray(_guard(pol, "select()", t, run_ids, pol.select, t), dtype=np.float64)
