@@ -150,8 +150,8 @@ class FeaturePaths:
         return 4 * _U * ((F + 8 + 256) * self.sup_bound + 2 * (d + 1) * 0.5 * r * self._l1 + (F + 8) * r * self._l1)
 
     # -------------------------------------------------------------------------------------------- searches
-    def maximum(self, box: Box | None = None, rng: np.random.Generator | int = 0, *, n_candidates: int = 256,
-                n_starts: int = 2, tol: float = 1e-3, grid: int = 8, max_cells: int = 400_000,
+    def maximum(self, box: Box | None = None, rng: np.random.Generator | int = 0, *, n_candidates: int = 128,
+                n_starts: int = 1, tol: float = 1e-3, grid: int = 8, max_cells: int = 400_000,
                 certificate: bool = False):
         """``(x_star (m, d), f_star (m,), f_upper (m,))``: ``f_star = f(x_star)`` and a CERTIFIED
         ``f_upper ≥ sup_box f_r``.
@@ -203,39 +203,33 @@ class FeaturePaths:
         return out
 
 class _PathCells(JetCells):
-    """Cells of :func:`~.box.certified_maximum` for paths: a child's ``cos/sin(θ + δ)`` from its parent's by the
-    addition formulas (``δ = Ω·offset`` is shared by a level's cells), multiplications instead of sin/cos; the
-    first level's trigonometry is computed once per distinct centre. Each level adds ≤ 4u to each sin/cos (the
-    rounding margin allows for 64 levels, far more than any budget reaches)."""
+    """Cells of :func:`~.box.certified_maximum` for paths. With ``C_k = √w_k(u_k cos θ_k + v_k sin θ_k)`` and
+    ``S_k = √w_k(v_k cos θ_k − u_k sin θ_k)`` (value ``Σ C``, gradient ``S Ω``, Hessian ``−C ΩΩᵀ``), a shift
+    ``θ → θ + δ`` gives ``C' = C cos δ + S sin δ``, ``S' = S cos δ − C sin δ``: a child's parts from its parent's
+    by multiplications (``δ = Ω·offset`` is shared by a level's cells), no sin/cos and no gathered weights. The
+    first level is evaluated for all runs at once by matrix products, one sin/cos per distinct centre. Each level
+    adds ≤ 4u relative to each part (the rounding margin allows for 64 levels, far more than any budget reaches).
+    """
 
     def __init__(self, paths: FeaturePaths) -> None:
         self.paths = paths
 
-    def _jet(self, runs: np.ndarray, c: np.ndarray, s: np.ndarray, hess: bool):
-        K = c.shape[1]
-        P = self.paths
-        u, v = P.weights[runs, :K], P.weights[runs, K:]
-        sw = P.features.sqrt_weights
-        C, S = sw * (u * c + v * s), sw * (v * c - u * s)
-        return _jet_from_parts(P.features.frequencies, C, S, hess)
-
     def start(self, runs, X, hess):
-        # the first cells are the same centres for every run (X = tile(centres), run major): one trigonometric
-        # evaluation per centre, and the jets of all runs at once by matrix products
-        m = self.paths.n_runs
-        G = len(X) // m
-        centres = X[:G]
-        th = self.paths.features._theta(centres)
-        self.c_src, self.s_src = np.cos(th), np.sin(th)
-        self.idx = np.tile(np.arange(G), m)
-        self.runs = runs
+        # the first cells are the same centres for every run (X = tile(centres), run major)
         P = self.paths
+        m = P.n_runs
+        G = len(X) // m
+        th = P.features._theta(X[:G])
+        self.c0, self.s0 = np.cos(th), np.sin(th)
+        self.G = G
+        self.C = None
+        self.runs = runs
         K = th.shape[1]
         Om = P.features.frequencies
         d = Om.shape[1]
         sw = P.features.sqrt_weights
         u, v = P.weights[:, :K], P.weights[:, K:]
-        cw, sw_ = sw * self.c_src, sw * self.s_src  # (G, K)
+        cw, sw_ = sw * self.c0, sw * self.s0  # (G, K)
         f = u @ cw.T + v @ sw_.T
         g = np.stack([u @ (-sw_ * Om[:, a]).T + v @ (cw * Om[:, a]).T for a in range(d)], axis=-1)
         H = None
@@ -249,16 +243,25 @@ class _PathCells(JetCells):
         return f.ravel(), g.reshape(m * G, d), H
 
     def split(self, parents, offsets, hess):
-        dl = offsets @ self.paths.features.frequencies.T  # (2^d, K)
+        P = self.paths
+        sw = P.features.sqrt_weights
+        Om = P.features.frequencies
+        if self.C is None:  # parts of the first level's parents
+            K = len(sw)
+            r, gidx = self.runs[parents], parents % self.G
+            u, v = P.weights[r, :K], P.weights[r, K:]
+            c, s = self.c0[gidx], self.s0[gidx]
+            Cp, Sp = sw * (u * c + v * s), sw * (v * c - u * s)
+        else:
+            Cp, Sp = self.C[parents], self.S[parents]
+        dl = offsets @ Om.T  # (2^d, K)
         cd, sd = np.cos(dl)[None], np.sin(dl)[None]
-        src = self.idx[parents]
-        cp, sp = self.c_src[src][:, None, :], self.s_src[src][:, None, :]
+        Cp, Sp = Cp[:, None, :], Sp[:, None, :]
         K = dl.shape[1]
-        self.c_src = (cp * cd - sp * sd).reshape(-1, K)
-        self.s_src = (sp * cd + cp * sd).reshape(-1, K)
-        self.idx = np.arange(len(self.c_src))
+        self.C = (Cp * cd + Sp * sd).reshape(-1, K)
+        self.S = (Sp * cd - Cp * sd).reshape(-1, K)
         self.runs = np.repeat(self.runs[parents], len(offsets))
-        return self._jet(self.runs, self.c_src, self.s_src, hess)
+        return _jet_from_parts(Om, self.C, self.S, hess)
 
 
 def _jet_from_parts(Om: np.ndarray, C: np.ndarray, S: np.ndarray, hess: bool):
