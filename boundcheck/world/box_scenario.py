@@ -133,7 +133,7 @@ def _derivative_tails_certified(sc) -> tuple[bool, str]:
     if not is_box(sc):
         return False, "no box: the derivative-tail constants a, b are defined on a compact domain"
     a = sc.features.derivative_tails()
-    return True, (f"P(sup|∂f/∂x_j| > L) ≤ a e^{{−(L/b)²}} with ln a = {a['log_a']:.4g}, b = {a['b']:.4g} "
+    return True, (f"P(sup|∂f/∂x_j| > L) ≤ a e^{{−(L/b)²}} with ln a = {a.log_a:.4g}, b = {a.b:.4g} "
                   "(Borell–TIS on the feature prior; a proven bound on E sup|∂_j f|)")
 
 

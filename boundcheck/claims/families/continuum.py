@@ -149,7 +149,7 @@ class BoxFamily(Family):
     def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
         tails = scenario.features.derivative_tails()
         return {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise), "d": float(scenario.box.dim),
-                "r": float(scenario.box.r), "log_a": float(tails["log_a"]), "b_tail": float(tails["b"])}
+                "r": float(scenario.box.r), "log_a": float(tails.log_a), "b_tail": float(tails.b)}
 
     def instantiate(self, scenario: BoxScenario, horizon: int, delta: float, beta_scale: float = 1.0
                     ) -> TheoremInstance:
