@@ -1,0 +1,1 @@
+"""Compact (box) domains: the GP model on X = [low, high]^d."""
