@@ -184,7 +184,10 @@ def maximize(value_and_grad: ValueAndGrad, bounds: np.ndarray, starts: np.ndarra
     The first two depend on the run's own data and starts only, bit for bit (tests). Afterwards every start
     whose projected gradient (∞-norm) exceeds ``polish_tol`` and that did not settle its value (L-BFGS-B's
     shared stopping rules; maxiter in "batched") is polished alone by L-BFGS-B; then the best start per run
-    (ties to the lowest index) is returned.
+    (ties to the lowest index) is returned. The L-BFGS-B methods descend the sum −Σ_s v_s, along which a single
+    start (the best, even) may lose value: a start that ended below its beginning is put back (measured: on
+    raw Sobol starts their first, unit-length step throws starts onto the box's faces, into other basins; the
+    batched method, whose first step is 0.1 of the box's side and whose line search is per start, does not).
 
     Returns
     -------
@@ -230,6 +233,11 @@ def maximize(value_and_grad: ValueAndGrad, bounds: np.ndarray, starts: np.ndarra
         raise BoundcheckError(f"method must be 'batched', 'per_run' or 'joint', got {method!r}")
     ends = np.clip(ends, b[:, 0], b[:, 1])
     v, g = evaluate(ends, np.arange(m))
+    if method != "batched":
+        # the stacked problem's descent is of Σ_s v_s: one start (the best, even) may end below where it began
+        v0, g0 = evaluate(X0, np.arange(m))
+        back = v0 > v
+        ends[back], v[back], g[back] = X0[back], v0[back], g0[back]
     pg = projected_gradient(ends, g, b)
     # batched: only the problems stopped by maxiter (the others settled their value to round-off); the
     # L-BFGS-B methods: every start with a projected gradient above polish_tol (stopped by the shared criteria)
