@@ -297,5 +297,5 @@ COMPACT_THEOREM = Theorem(
                "Optimization in the Bandit Setting: No Regret and Experimental Design. ICML 2010, arXiv:0912.3995"),
 )
 
-#: not in THEOREMS (not registered): the numerics for compact domains register it
 COMPACT_THEOREMS = (COMPACT_THEOREM,)
+THEOREMS = (THEOREM, *COMPACT_THEOREMS)

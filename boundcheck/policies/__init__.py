@@ -89,6 +89,13 @@ def _spec_from_bytes(data: bytes) -> PolicySpec:
     return _spec_from_state(pickle.loads(data))
 
 
+def _box_policies():
+    """The compact-domain policies (:mod:`boundcheck.policies.box`), imported here so that their names resolve."""
+    from .box import POLICIES as BOX
+
+    return BOX
+
+
 def _install(module) -> None:
     for name, factory, kwargs in module.POLICIES:
         register(name, factory, kwargs)
@@ -115,6 +122,8 @@ POLICIES = (
     ("gp_pi", GPPI, {}),
 )
 for _name, _factory, _kw in POLICIES:
+    register(_name, _factory, _kw)
+for _name, _factory, _kw in _box_policies():
     register(_name, _factory, _kw)
 
 

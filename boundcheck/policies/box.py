@@ -16,8 +16,9 @@ from typing import ClassVar
 import numpy as np
 
 from ..model.kernels import RBF
+from .continuum import ContinuousUCB
 
-__all__ = ["BoxContext", "BoxPolicy", "RandomBox"]
+__all__ = ["BoxContext", "BoxPolicy", "RandomBox", "GPUCBBox", "POLICIES"]
 
 
 @dataclass
@@ -92,3 +93,41 @@ class RandomBox(BoxPolicy):
     def select(self, t: int) -> np.ndarray:
         lo, hi = self.ctx.bounds[:, 0], self.ctx.bounds[:, 1]
         return np.stack([lo + (hi - lo) * g.random(self.ctx.dim) for g in self.ctx.rngs])
+
+
+class GPUCBBox(ContinuousUCB, BoxPolicy):
+    """GP-UCB on the box (Srinivas et al. 2010, Theorem 2's algorithm)::
+
+        x_t = argmax_{x ∈ X} μ_{t−1}(x) + √β_t σ_{t−1}(x)         # on the continuum: multi-start quasi-Newton
+        y_t = f(x_t) + ε_t;  μ, σ ← the exact posterior given (x_1, y_1), …, (x_t, y_t)
+
+    √β_t is the study's width schedule for this policy (the theorem's); the optimiser's starts are the best
+    ``ctx.starts`` of ``ctx.sobol`` Sobol candidates, the incumbent and the previous choice
+    (:class:`~boundcheck.policies.continuum.ContinuousUCB`, which records the optimiser's witnessed gap and, with
+    ``ctx.certify``, a proven upper bound on it)."""
+
+    name = "gp_ucb_box"
+    label = "GP-UCB"
+    provides_posterior = True
+    description = "GP-UCB with the acquisition maximised on the continuum (multi-start quasi-Newton)"
+    records = frozenset(ContinuousUCB.records)
+
+    def __init__(self, name: str = "gp_ucb_box", label: str = "GP-UCB") -> None:
+        self.name, self.label = name, label
+
+    def start(self, ctx: BoxContext) -> None:
+        BoxPolicy.start(self, ctx)
+        ContinuousUCB.__init__(self, n_candidates=ctx.sobol, n_starts=ctx.starts, certify_every=int(ctx.certify))
+        ContinuousUCB.start(self, ctx.runs, ctx.bounds, ctx.kernel, ctx.noise_var, self.width_schedule(ctx),
+                            ctx.rngs)
+
+    def width_schedule(self, ctx: BoxContext) -> np.ndarray:
+        """√β_t, t = 0..T: the study's schedule for this policy."""
+        return ctx.schedule(self.name)
+
+
+#: the box policies every compact-domain theorem shares (a paper's own come from its ``policies`` part)
+POLICIES = (
+    ("gp_ucb_box", GPUCBBox, {}),
+    ("random_box", RandomBox, {}),
+)

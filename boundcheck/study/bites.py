@@ -26,14 +26,18 @@ PILOT_RUNS = 16
 def _pilot_range(family, scenario, inst, runs: int, seed: int) -> np.ndarray | None:
     """(runs,) Σ_t (max − min f_t over X_t) per run of a pilot of random search (None: no random search here)."""
     from ..policies import policy_names, policy_spec
+    from ..world.box_scenario import is_box
+    from .continuum import simulate_box
     from .engine import simulate
     from .needs import StudyNeeds
+
+    sim = simulate_box if is_box(scenario) else simulate
 
     names = [a for a in family.theorem.algorithms if "random" in a] or [
         n for n in ("random", "comb_random") if n in policy_names()]
     for name in names:
         try:
-            traj = simulate(scenario, [policy_spec(name)], list(range(runs)), seed, inst,
+            traj = sim(scenario, [policy_spec(name)], list(range(runs)), seed, inst,
                             needs=StudyNeeds(monitors=False))
         except Exception:  # noqa: BLE001 - a random search that does not fit this scenario's actions: the next
             continue

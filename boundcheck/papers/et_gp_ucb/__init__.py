@@ -21,7 +21,7 @@ PAPER = Paper(
            "the tables.",
            "The temperature, policy-search and Deng et al. experiments need data or code the seed does not give "
            "(Sec. 5, Fig. 3; App. A): not run."),
-    policies=("et_gp_ucb", "r_gp_ucb_tv", "r_gp_ucb_after", "tv_gp_ucb", "oracle_tv_gp_ucb"),
+    policies=("et_gp_ucb", "r_gp_ucb_tv", "r_gp_ucb_after", "tv_gp_ucb", "oracle_tv_gp_ucb", "et_gp_ucb_box"),
     scenarios=("tv_grid2d_eps001", "tv_grid2d_eps003", "tv_grid2d_eps005", "tv_grid2d_static", "tv_grid20_eps003",
                "tv_grid20_static", "tv_grid20_static_lengthscale", "tv_grid20_static_noise", "tv_line_static",
                "tv_line_eps003", "tv_grid2d_eps001_paper", "tv_grid2d_eps003_paper", "tv_grid2d_eps005_paper",

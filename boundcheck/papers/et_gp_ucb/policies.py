@@ -4,6 +4,7 @@ Bogunovic et al.'s TV-GP-UCB (with the oracle variant told the true prior, the r
 from __future__ import annotations
 
 from .et_gp_ucb import ETGPUCB
+from .et_gp_ucb_box import ETGPUCBBox
 from .r_gp_ucb import RGPUCB, RGPUCBAfter
 from .tv_gp_ucb import TVGPUCB, OracleTVGPUCB
 
@@ -14,4 +15,6 @@ POLICIES = (
     ("r_gp_ucb_after", RGPUCBAfter, {}),
     ("tv_gp_ucb", TVGPUCB, {}),
     ("oracle_tv_gp_ucb", OracleTVGPUCB, {}),
+    # on the continuum [0,1]² with Table 4's practical β_t = 0.4 log(4t) (Table 2 as the paper ran it)
+    ("et_gp_ucb_box", ETGPUCBBox, {"c1": 0.4, "c2": 4.0}),
 )

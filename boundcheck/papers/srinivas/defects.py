@@ -6,5 +6,6 @@ from __future__ import annotations
 #: Theorem 1: a width √β_t, the posterior of the true prior, f drawn from a GP prior, the oracle's argmax, an
 #: explicit bound
 HOOKS = {"gp_ucb": frozenset({"width", "likelihood", "update", "conditioning", "gp_truth", "data_noise", "oracle",
-                              "bound"})}
+                              "bound"}),
+         "gp_ucb_compact": frozenset()}
 DEFECTS = ()

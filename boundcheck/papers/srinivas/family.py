@@ -3,6 +3,7 @@ paper 004: the claim table, and which schedule of the theorem checked is GP-UCB'
 
 from __future__ import annotations
 
+from boundcheck.claims.families.continuum import BoxFamily
 from boundcheck.claims.families.kernelized import INFO_NEEDS, UCB_NEEDS, KernelEvaluator, KernelizedFamily
 from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from theory import srinivas
@@ -28,4 +29,5 @@ def claims(c) -> list[ClaimSpec]:
 SCHEDULES = {"gp_ucb": "width_t"}
 
 
-FAMILIES = tuple(KernelizedFamily(th, claims, SCHEDULES) for th in srinivas.THEOREMS)
+#: Theorem 2 on a compact box: the continuum engine's family (boundcheck.claims.families.continuum)
+FAMILIES = (KernelizedFamily(srinivas.THEOREM, claims, SCHEDULES), BoxFamily(srinivas.COMPACT_THEOREM))
