@@ -117,6 +117,9 @@ def check_policy(policy, scenario="gp_sample_se", *, runs: int = 3, horizon: int
     from .study.engine import simulate
 
     spec = api.resolve_policy(policy)
+    if getattr(spec.declared, "domain_kind", "finite") == "box":  # a policy on a compact box: its own rules
+        return _check_box_policy(spec, "gp_sample_se_box" if scenario == "gp_sample_se" else scenario, runs,
+                                 horizon, seed)
     study = api.build_study("gp_ucb", scenario, runs=runs, horizon=horizon, seed=seed, policies=["gp_ucb"])
     sc = study.scenario
     inst = study.family.instantiate(sc, horizon, study.delta)
@@ -154,6 +157,39 @@ def check_policy(policy, scenario="gp_sample_se", *, runs: int = 3, horizon: int
     for r in range(runs):
         alone = simulate(sc, [spec], [r], seed, inst).algorithms[spec.name]
         assert np.array_equal(alone.actions[0], tr.actions[r]), (
+            f"{spec.name}: run {r} acts differently when batched with other runs (runs must be independent)")
+
+
+def _check_box_policy(spec, scenario, runs: int, horizon: int, seed: int) -> None:
+    """:func:`check_policy` for a box policy: points inside the box (the engine refuses others), declared records
+    with one row per run and step, the declared final records, the same seeds giving the same points, and each
+    run's points independent of the other runs of its batch."""
+    import numpy as np
+
+    from . import api
+    from .study.continuum import simulate_box
+
+    study = api.build_study("gp_ucb_compact", scenario, runs=runs, horizon=horizon, seed=seed,
+                            policies=["gp_ucb_box"])
+    sc, cls = study.scenario, spec.declared
+    inst = study.family.instantiate(sc, horizon, study.delta)
+
+    def points(run_ids):
+        tr = simulate_box(sc, [spec], list(run_ids), seed, inst).algorithms[spec.name]
+        return tr, np.stack([tr.monitors[f"x{j}"] for j in range(sc.box.dim)], axis=-1)
+
+    tr, X = points(range(runs))
+    undeclared = set(tr.steps) - set(cls.records)
+    assert not undeclared, f"{spec.name}: records {sorted(undeclared)} are not declared in `records`"
+    missing = set(cls.records) - set(tr.steps)
+    assert not missing, f"{spec.name}: declared records {sorted(missing)} were never recorded"
+    missing = set(cls.final_records) - set(tr.final)
+    assert not missing, f"{spec.name}: finish() does not return the declared {sorted(missing)}"
+    for k, v in tr.final.items():
+        assert np.shape(v)[:1] == (runs,), f"{spec.name}: finish() value {k!r} does not have one row per run"
+    assert np.array_equal(points(range(runs))[1], X), f"{spec.name}: the same seeds gave different points"
+    for r in range(runs):
+        assert np.array_equal(points([r])[1][0], X[r]), (
             f"{spec.name}: run {r} acts differently when batched with other runs (runs must be independent)")
 
 

@@ -182,4 +182,9 @@ class BoxFamily(Family):
 
     def main_diagnostics(self, ev: BoxEvaluator) -> dict[str, np.ndarray]:
         R = ev.alg.regret.sum(axis=1)
-        return {"regret": R, "tightness": R / ev.inst.bound_T, "max_tolerance": ev.tol}
+        out = {"regret": R, "tightness": R / ev.inst.bound_T, "max_tolerance": ev.tol}
+        if "reset" in ev.alg.steps:  # an event-triggered algorithm (paper 001's Table 2 on the continuum)
+            out["n_resets"] = np.asarray(ev.alg.steps["reset"], dtype=bool).sum(axis=1)
+        if "witness_gap" in ev.alg.steps:  # steps where a fresh Sobol point beat the optimiser (a proven miss)
+            out["optimiser_misses"] = (np.asarray(ev.alg.steps["witness_gap"]) > 0).sum(axis=1)
+        return out

@@ -11,6 +11,8 @@ Table 2's sensitivity of the regret to δ_B (``delta_sensitivity``) and Table 3'
 
 from __future__ import annotations
 
+import math
+
 from boundcheck.papers.et_gp_ucb.catalogue import tv_grid
 from boundcheck.study.experiments import Experiment, Panel, Printed, Setting
 from theory.et_gp_ucb import TABLE2
@@ -91,6 +93,18 @@ def _t2_fine(eps: float, dB: float):
                            description="Paper 001, Table 2, the acquisition maximised over a 59 × 59 grid.")
 
 
+def _t2_continuous(eps: float, dB: float):
+    from boundcheck.world.box_scenario import box_scenario
+
+    return lambda: box_scenario(
+        f"table2_continuous_eps{eps:g}_dB{dB:g}", dim=2, lengthscale=0.2, noise=math.sqrt(0.02), horizon=400,
+        delta=0.1, eps=eps, description="Paper 001, Table 2, on the continuum [0,1]² (as the paper ran it).",
+        in_theory=False, out_of_theory_reason=(
+            "Table 2 runs the paper's practical β_t = 0.4 log(4t) on a drifting f (ε > 0): the panel reproduces the "
+            "paper's numbers; the compact theorem whose claims are computed on the way (Srinivas et al. Thm 2) "
+            "does not apply"))
+
+
 #: what ``table2_fine`` found (docs/papers/et_gp_ucb.md, "Table 2's systematic gap")
 TABLE2_GAP_NOTE = (
     "Reading (i), regret against the continuous maximum over [0,1]² with the choices on the 30 × 30 grid, needs no "
@@ -146,6 +160,28 @@ EXPERIMENTS = (
         printed=tuple(x for (e, d), (res, reg) in TABLE2.items() if (e, d) in FINE_ROWS for x in (
             Printed(table2_panel(e, d), "et_gp_ucb", "col:n_resets", res, f"resets, ε = {e:g}, δ_B = {d:g}"),
             Printed(table2_panel(e, d), "et_gp_ucb", "regret", reg, f"R_400, ε = {e:g}, δ_B = {d:g}")))),
+    Experiment(
+        paper="et_gp_ucb", name="table2_continuous", title="Table 2 on the continuum [0,1]²",
+        location="App. B, Table 2 (the paper's own setting: the acquisition maximised on [0,1]²)",
+        description=("ET-GP-UCB at δ_B = 0.1 for every ε with x_t maximised over [0,1]² itself (multi-start "
+                     "quasi-Newton from Sobol, face and data candidates) and f_t exact sample paths of the ε chain "
+                     "anywhere in the box (quadrature Fourier features, kernel error ≤ 1e−12), the regret against "
+                     "each f_t's maximum located to a certified 1e−3. The grid forms (table2, table2_fine) are its "
+                     "labelled variants. " + TABLE2_GAP_NOTE),
+        panels=tuple(Panel(table2_panel(e, d), f"ε = {e:g}, δ_B = {d:g}, [0,1]²", "gp_ucb_compact",
+                           _t2_continuous(e, d), ("et_gp_ucb_box",)) for e, d in FINE_ROWS),
+        settings=TABLE2_SETTINGS[:4] + (
+            Setting("discretisation", "none: the acquisition maximised on [0,1]² (multi-start quasi-Newton from 128 "
+                    "Sobol points, the faces, the corners and the recent data; 6 starts)", "guessed",
+                    "the paper does not say how the acquisition was optimised; the continuum is its stated domain"),
+            Setting("f_t", "exact GP(0, k̂) paths of the ε chain, k̂ = SE ℓ = 0.2 to ≤ 1e−12 (quadrature Fourier "
+                    "features); regret against max f_t located to a certified 1e−3 (≤ 0.4 on R_400)", "guessed",
+                    "the paper does not say how its synthetic functions were sampled"),)
+        + TABLE2_SETTINGS[5:],
+        default_runs=50, band="sd",
+        printed=tuple(x for (e, d), (res, reg) in TABLE2.items() if (e, d) in FINE_ROWS for x in (
+            Printed(table2_panel(e, d), "et_gp_ucb_box", "col:n_resets", res, f"resets, ε = {e:g}, δ_B = {d:g}"),
+            Printed(table2_panel(e, d), "et_gp_ucb_box", "regret", reg, f"R_400, ε = {e:g}, δ_B = {d:g}")))),
     Experiment(
         paper="et_gp_ucb", name="table3", title="Distribution of the stopping times", location="§6, Table 3, Fig. 4",
         description=("The first trigger time of ET-GP-UCB over many runs, against R-GP-UCB's periods "
