@@ -207,8 +207,9 @@ COMPACT_CLAIMS = (
           "centres, ⌈τ_t/2⌉ per side) to x*: Lemma 5.7 at δ/2 (Lipschitz δ/4 and Lemma 5.6 on D_t δ/4)",
           "Lemma 5.7 (with Lemma 5.6)", delta / 2),
     Claim("D1_optimism", "deterministic",
-          "on the events of confidence_chosen and confidence_discretised at step t and optimiser_gap: "
-          "r_t ≤ 2√β_t σ_{t−1}(x_t) + 1/t²", "Lemma 5.8"),
+          "on the events of confidence_chosen, lipschitz_event and confidence_discretised: r_t ≤ 2√β_t σ_{t−1}(x_t) "
+          "+ 1/t² at every step (it also needs UCB(x_t) ≥ UCB([x*]_t), which optimiser_gap checks apart: a choice "
+          "that misses it fails here)", "Lemma 5.8"),
     Claim("optimiser_gap", "deterministic",
           "UCB_{t−1}(x_t) ≥ UCB_{t−1}([x*]_t) − 0: the algorithm's x_t maximises the UCB at least over D_t, which is "
           "all that Lemma 5.8 uses of 'x_t = argmax'; observed on every step, not assumed (the acquisition is "
@@ -254,7 +255,8 @@ COMPACT_CORRECTIONS = tuple(c for c in CORRECTIONS if c.id in ("S2", "S3", "S4")
 )
 
 COMPACT_ASSUMPTIONS = (
-    Assumption("D = [low, high]^d, a box (compact and convex) of side r = high − low (translated to [0, r]^d); the "
+    Assumption("D is a box, low ≤ x_j ≤ high for j = 1..d (compact and convex), of side r = high − low (translated to "
+               "[0, r]^d); the "
                "truth is evaluated and the acquisition maximised on the continuum", "compact_box_domain"),
     *(a for a in ASSUMPTIONS if a.predicate != "fixed_decision_set"),
     Assumption("P{sup_{x∈D} |∂f/∂x_j| > L} ≤ a e^{−(L/b)²} for all L ≥ 0 and j = 1..d with the (log_a, b_tail) given: "

@@ -44,6 +44,10 @@ HOOKS = {
     "data_noise": "the data's noise law is the scenario's (any study)",
     "oracle": "the algorithm chooses through the action set's oracle (a sign error there picks its worst action)",
     "bound": "the claims compare the regret with the explicit bound of the theorem instance",
+    "box_conditioning": "a box policy conditions the ContinuousPosterior it exposes as ``posterior`` on its data",
+    "box_prior": "a box policy's model uses the context's kernel (its lengthscale)",
+    "box_optimiser": "a box policy maximises its acquisition from the candidates of ``_candidates``",
+    "box_truth": "the theorem's f is a GP sample path on a box (BoxScenario: its truth's lengthscale and scale)",
 }
 
 
@@ -195,10 +199,44 @@ def _argmin(pol: Policy) -> None:
     patch_start(pol, lambda p, ctx: replace(ctx, actions=_ArgminActions(ctx.actions)))
 
 
+def _box_dropped_observation(pol, every: int) -> None:
+    """A box policy whose every ``every``-th observation never reaches its posterior."""
+    update = pol.update
+
+    def patched(t, X, y):
+        if t % every:
+            return update(t, X, y)
+        cond = pol.posterior.condition
+        pol.posterior.condition = lambda *a, **k: None
+        try:
+            update(t, X, y)
+        finally:
+            pol.posterior.condition = cond
+
+    pol.update = patched
+
+
+def _box_prior_lengthscale(pol, factor: float) -> None:
+    """A box policy told the SE prior with lengthscale × ``factor`` (a wrong prior) while f has the scenario's."""
+    patch_start(pol, lambda p, ctx: replace(ctx, kernel=replace(ctx.kernel,
+                                                                lengthscale=ctx.kernel.lengthscale * factor)))
+
+
+def _box_crude_optimiser(pol, candidates: int = 4) -> None:
+    """A box policy whose acquisition optimiser starts only from ``candidates`` Sobol points (no faces, corners or
+    data): it settles in local maxima of the UCB (what a careless ``optimize_acqf`` call does)."""
+    def then(p):
+        p._candidates = lambda: p.sobol.draw(candidates)
+        p.n_starts = 1
+
+    after_start(pol, then)
+
+
 _WRAPPERS: dict[str, Callable] = {
     "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
     "dropped_observation": _dropped_observation, "stale_action": _stale_action, "argmin": _argmin,
-    "wrong_prior": _wrong_prior,
+    "wrong_prior": _wrong_prior, "box_dropped_observation": _box_dropped_observation,
+    "box_prior_lengthscale": _box_prior_lengthscale, "box_crude_optimiser": _box_crude_optimiser,
 }
 
 
@@ -250,6 +288,24 @@ def _rkhs_norm_tripled(sc: Scenario) -> Scenario:
     return replace(sc, truth=fam3)
 
 
+def _box_truth_rougher(sc: Scenario) -> Scenario:
+    """A box scenario whose f is drawn with half the lengthscale (rougher than the algorithms' prior)."""
+    if getattr(sc, "box", None) is None:
+        raise BoundcheckError(f"defect box_truth_rougher needs a box scenario; {sc.name} is finite")
+    from ..world.box_scenario import rescaled_truth
+
+    return rescaled_truth(sc, lengthscale_factor=0.5)
+
+
+def _box_truth_amplified(sc: Scenario) -> Scenario:
+    """A box scenario whose f is five times a draw of the prior (derivatives 5×: beyond the proof's Lipschitz level)."""
+    if getattr(sc, "box", None) is None:
+        raise BoundcheckError(f"defect truth_amplified needs a box scenario; {sc.name} is finite")
+    from ..world.box_scenario import rescaled_truth
+
+    return rescaled_truth(sc, amplitude=5.0)
+
+
 # ------------------------------------------------------------------------------------ instance transforms
 def _bound_understated(inst: TheoremInstance, factor: float = 0.01) -> TheoremInstance:
     extra = {k: (v * factor if k.startswith("bound") else v) for k, v in inst.extra.items()}
@@ -279,6 +335,16 @@ GENERIC: tuple[Defect, ...] = (
            needs="rkhs_norm"),
     Defect("argmin", "a sign error: the algorithm maximises −score, picking its worst action every step",
            policy=wrap_policy("argmin"), needs="oracle"),
+    Defect("dropped_observation_box", "every 5th observation never reaches the box policy's posterior",
+           policy=wrap_policy("box_dropped_observation", every=5), needs="box_conditioning"),
+    Defect("prior_lengthscale_wrong", "the box policy's prior has the lengthscale ×2.5 (too smooth) while f has "
+           "the scenario's", policy=wrap_policy("box_prior_lengthscale", factor=2.5), needs="box_prior"),
+    Defect("crude_optimiser", "the acquisition maximised from 4 Sobol starts only: local maxima, not the argmax "
+           "the theorem assumes", policy=wrap_policy("box_crude_optimiser", candidates=4), needs="box_optimiser"),
+    Defect("truth_rougher", "f is drawn with half the prior's lengthscale (a rougher GP than the model)",
+           scenario=_box_truth_rougher, needs="box_truth"),
+    Defect("truth_amplified", "f is five times a draw of the prior (GP(0, 25k)): its derivatives beyond the proof's "
+           "Lipschitz level", scenario=_box_truth_amplified, needs="box_truth"),
     Defect("bound_understated", "the explicit bound evaluated 100× too small (a constant lost in the theory module): "
            "a defect of the verification itself, which the bound checks must see", instance=_bound_understated,
            needs="bound"),

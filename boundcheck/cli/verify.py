@@ -126,6 +126,11 @@ def _render_summary(summary: dict) -> None:
     con.print(f"explicit bound at T: {b['at_horizon']:.4g} = "
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
+    at_T = b.get("schedules_at_T") or {}
+    if "beta_discretisation_t" in at_T and "beta_confidence_t" in at_T:  # a compact-domain theorem's β_T
+        con.print(f"β_T = {at_T['beta_confidence_t'] + at_T['beta_discretisation_t']:.4g} = "
+                  f"{at_T['beta_confidence_t']:.4g} (confidence) + {at_T['beta_discretisation_t']:.4g} "
+                  "(discretisation of the box)")
     table = Table(title="claims: the theorem and the lemmas of its proof")
     for col in ("claim", "kind", "level", "failures/runs", "rate", "p", "share", "interval (confidence)", "verdict"):
         table.add_column(col, justify="right" if col in ("level", "rate", "p", "share") else "left")

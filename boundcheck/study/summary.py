@@ -239,7 +239,12 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "bound": {"at_horizon": inst.bound_T, "terms": inst.bound_terms, "gamma_upper": float(inst.gamma_upper[-1]),
                   "gamma_lower": float(inst.gamma_lower[-1]), "gamma_methods": inst.gamma_methods,
                   "values": inst.values, "B": _finite_or_none(inst.B), "C": _finite_or_none(inst.C),
-                  "gamma_used": None if inst.gamma_used is None else float(inst.gamma_used[-1])},
+                  "gamma_used": None if inst.gamma_used is None else float(inst.gamma_used[-1]),
+                  # every schedule of the instance at t = T (a compact theorem's β_T split into its confidence and
+                  # discretisation parts among them)
+                  "schedules_at_T": {k: float(np.asarray(v)[-1]) for k, v in inst.schedules.items()
+                                     if np.ndim(v) == 1 and len(v) == spec.horizon + 1
+                                     and np.isfinite(np.asarray(v, dtype=float)[-1])}},
         # the width the theorem's algorithm ran with (its theorem's schedule, × --beta-scale): a theorem of your own
         # runs its own (docs/extending.md), and this says which ran
         "width": {"at_1": float(inst.beta[1]), "at_horizon": float(inst.beta[-1])},

@@ -51,6 +51,7 @@ class BoxScenario(Scenario):
     kernel: RBF | None = None
     truth_kernel: RBF | None = None
     kernel_tol: float = 1e-12
+    truth_scale: float = 1.0  # f = truth_scale × (a GP(0, k̂) path): ≠ 1 only in a negative control (static f)
     eps: float = 0.0
     sobol: int = 256
     starts: int = 6
@@ -63,6 +64,9 @@ class BoxScenario(Scenario):
         check_unit_interval(f"scenario {self.name!r}: eps", self.eps)
         check_int("sobol candidates", self.sobol, 2)
         check_int("optimiser starts", self.starts, 1, self.sobol)
+        check_positive("truth scale", self.truth_scale)
+        if self.truth_scale != 1.0 and self.eps:
+            raise BoundcheckError(f"scenario {self.name!r}: a scaled truth is a static negative control (ε = 0)")
 
     @property
     def truth_k(self) -> RBF:
@@ -144,6 +148,20 @@ def box_gp_truth_matches(sc) -> tuple[bool, str]:
                        f"ℓ = {sc.kernel.lengthscale:g}")
     return True, (f"the algorithms' prior is the truth's, SE ℓ = {sc.kernel.lengthscale:g} (the truth's feature "
                   f"kernel within {sc.kernel_error:.1e})")
+
+
+def rescaled_truth(sc: BoxScenario, lengthscale_factor: float = 1.0, amplitude: float = 1.0) -> BoxScenario:
+    """The scenario with f drawn with lengthscale × ``lengthscale_factor`` and multiplied by ``amplitude`` (a
+    negative control: the algorithms keep their prior); the study is then outside the theorem (``model_is_truth``
+    fails on the truth's prior)."""
+    from dataclasses import replace
+
+    ell = sc.truth_k.lengthscale * lengthscale_factor
+    tk = RBF(ell, variance=amplitude**2)
+    truth = GPPrior(f"GP(0, {amplitude**2:g}·SE ℓ = {ell:g})", 0.0, tk(sc.domain.points, sc.domain.points),
+                    eps=sc.eps)
+    return replace(sc, truth_kernel=RBF(ell), truth_scale=sc.truth_scale * amplitude, truth=truth, truth_index=None,
+                   reference_index=0)
 
 
 def check_points_in_box(sc: BoxScenario, X: np.ndarray) -> np.ndarray:

@@ -48,6 +48,18 @@ CATCHES = {
         ("stale_action", ["confidence_event", "D3_information", "K1_calibration"]),
         ("truth_outside_model", ["confidence_event", "K1_calibration"]),
     ],
+    ("gp_ucb_compact", 20, 25): [  # Srinivas et al. Theorem 2 on the box [0,1] (the continuum engine)
+        ("bound_understated", ["regret_bound", "regret_bound_anytime"]),
+        ("beta_small", ["D1_optimism", "optimiser_gap"]),
+        ("crude_optimiser", ["optimiser_gap"]),
+        ("dropped_observation_box", ["D3_information"]),
+        ("noise_var_small", ["D3_information", "K1_calibration"]),
+        ("stale_action", ["confidence_chosen", "confidence_discretised", "D3_information", "K1_calibration"]),
+        ("prior_lengthscale_wrong", ["confidence_chosen", "confidence_discretised", "K1_calibration"]),
+        ("truth_amplified", ["confidence_chosen", "lipschitz_event", "confidence_discretised", "K1_calibration"]),
+        ("truth_rougher", ["confidence_discretised", "K1_calibration"]),
+        ("noise_doubled", ["K1_calibration"]),
+    ],
     ("igp_ucb_confidence", 24, 40): [
         ("rkhs_norm_tripled", ["confidence_event", "confidence_data_dependent"]),
         ("noise_doubled", ["self_normalized", "self_normalized_ay"]),

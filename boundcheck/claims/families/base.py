@@ -341,7 +341,8 @@ class Family:
             need = "a compact box ([domain] box)" if self.domain_kind == "box" else "a finite set of points"
             raise BoundcheckError(
                 f"theorem {self.theorem.id} cannot be checked on scenario {scenario.name!r}: its domain is {have}, "
-                f"the theorem is stated on {need} (scenarios for {self.theorem.id}: {', '.join(self.theorem.scenarios)})")
+                f"the theorem is stated on {need} (scenarios for {self.theorem.id}: "
+                f"{', '.join(self.theorem.scenarios)})")
         if not isinstance(scenario.truth, self.truth_types):
             kinds = {GPPrior: "f drawn from a GP prior", RKHSFamily: "a fixed function of an RKHS (known norm)"}
             have = kinds.get(type(scenario.truth), type(scenario.truth).__name__)

@@ -82,7 +82,7 @@ class BoxEvaluator(ChunkEvaluator):
         """Lemma 5.8 on the events: r_t ≤ 2√β_t σ_{t−1}(x_t) + 1/t² at every step (regret with the tolerance)."""
         r = self.alg.regret + self.tol[:, None] / self.T
         fail = (r > 2 * self.width * self.sd_x + self.eps_t + 1e-12).any(axis=1)
-        prem = self.events() & ~self.optimiser_gap()["fail"]
+        prem = self.events()  # not the optimiser's gap: a choice below the UCB's max over D_t is what this catches
         return {"fail": fail & prem, "premise": prem}
 
     def optimiser_gap(self) -> dict:
@@ -144,7 +144,7 @@ class BoxFamily(Family):
 
     @property
     def schedules_read(self) -> tuple[str, ...]:
-        return ("beta_t", "width_t", "lipschitz_L", "grid_n_t")
+        return ("beta_t", "width_t", "beta_confidence_t", "beta_discretisation_t", "lipschitz_L", "grid_n_t")
 
     def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
         tails = scenario.features.derivative_tails()
@@ -162,7 +162,9 @@ class BoxFamily(Family):
         t[0] = 1.0
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             sched = {name: real_or_complex(th.schedule_values(name, t, values))
-                     for name in ("beta_t", "width_t", "tau_t", "grid_n_t") if name in th.schedules}
+                     for name in ("beta_t", "width_t", "beta_confidence_t", "beta_discretisation_t", "tau_t",
+                                  "grid_n_t")
+                     if name in th.schedules}
             width = sched["width_t"] * beta_scale
             bound = th.evaluate(values)
             at = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up)

@@ -7,5 +7,6 @@ from __future__ import annotations
 #: explicit bound
 HOOKS = {"gp_ucb": frozenset({"width", "likelihood", "update", "conditioning", "gp_truth", "data_noise", "oracle",
                               "bound"}),
-         "gp_ucb_compact": frozenset()}
+         "gp_ucb_compact": frozenset({"width", "likelihood", "update", "data_noise", "bound", "box_conditioning",
+                                      "box_prior", "box_optimiser", "box_truth"})}
 DEFECTS = ()

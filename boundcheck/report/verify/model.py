@@ -244,7 +244,9 @@ def theorem(ctx) -> dict:
         "terms": [{"name": n, "expr": expr, "value": fmt(terms.get(n))} for n, expr in th.bound_terms.items()],
         "at_horizon": fmt(b.get("at_horizon")),
         "schedules": [{"name": n, "expr": expr,
-                       "value": fmt(b.get(n)) if n in ("B", "C") and b.get(n) is not None else None}
+                       "value": fmt(b.get(n)) if n in ("B", "C") and b.get(n) is not None
+                       else fmt((b.get("schedules_at_T") or {})[n]) + " at T" if n in (b.get("schedules_at_T") or {})
+                       else None}
                       for n, expr in th.schedules.items()],
         "symbols": [{"symbol": sym, "meaning": meaning, "value": fmt(vals.get(n))}
                     for n, (sym, meaning) in th.symbols.items()],

@@ -1,0 +1,132 @@
+"""Compact-domain studies end to end: the continuum engine (boundcheck.study.continuum), the box family
+(boundcheck.claims.families.continuum), box scenario files and the refusals between finite and box theorems.
+
+The planted defects each claim of gp_ucb_compact catches are in tests/claims/test_defects.py (CATCHES)."""
+
+import numpy as np
+import pytest
+
+from boundcheck import api
+from boundcheck.cli import main
+from boundcheck.study.continuum import discretise, simulate_box
+from boundcheck.testing import format_claims, run_check
+from boundcheck.world.box_scenario import box_scenario
+from boundcheck.world.scenario_files import parse_scenario
+
+
+def test_gp_ucb_compact_holds_in_theory_at_small_settings():
+    """No false alarm: the correct algorithm on a correct theorem, every lemma claim not violated; the regret
+    bound vacuous here (outside the verdict, with why) and β_T's discretisation part in the summary."""
+    s = run_check("gp_ucb_compact", runs=20, horizon=25, seed=1)
+    assert s["in_theory"], s["out_of_theory_reasons"]
+    bad = [c["id"] for c in s["claims"] if c["verdict"] == "violated"]
+    assert not bad, format_claims(s)
+    at_T = s["bound"]["schedules_at_T"]
+    assert at_T["beta_discretisation_t"] > 0 and at_T["beta_confidence_t"] > 0
+    assert at_T["beta_t"] == pytest.approx(at_T["beta_confidence_t"] + at_T["beta_discretisation_t"])
+
+
+def test_box_runs_do_not_depend_on_their_batch():
+    """A run's points, observations and regret are the same whether simulated with others or alone."""
+    spec = api.build_study("gp_ucb_compact", "gp_sample_se_box2", runs=3, horizon=6, seed=2)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    together = simulate_box(spec.scenario, spec.policies, [0, 1, 2], spec.seed, inst)
+    for r in range(3):
+        alone = simulate_box(spec.scenario, spec.policies, [r], spec.seed, inst)
+        for name, tr in alone.algorithms.items():
+            other = together.algorithms[name]
+            assert np.array_equal(tr.regret[0], other.regret[r])
+            assert np.array_equal(tr.obs[0], other.obs[r])
+            assert np.array_equal(tr.monitors["x0"][0], other.monitors["x0"][r])
+
+
+def test_regret_is_against_a_certified_maximum():
+    """r_t ≥ −tolerance: no chosen point beats the located maximum by more than its certified gap (a maximum found
+    too low would show up as negative regret), and the tolerance is small."""
+    spec = api.build_study("gp_ucb_compact", runs=4, horizon=10, seed=3)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    traj = simulate_box(spec.scenario, spec.policies, range(4), spec.seed, inst)
+    tol = traj.truth["max_tolerance"] / spec.horizon
+    for tr in traj.algorithms.values():
+        assert (tr.regret >= -tol[:, None] - 1e-12).all()
+    assert (tol <= 1e-6 + 1e-12).all()
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000])
+def test_discretise_is_the_nearest_cell_centre(n):
+    """[x]_t lies on the cell-centred grid of n points per side and ‖x − [x]_t‖₁ ≤ d r / (2n) (correction SC5)."""
+    rng = np.random.default_rng(0)
+    bounds = np.array([[0.0, 1.0], [-2.0, 3.0]])
+    X = bounds[:, 0] + (bounds[:, 1] - bounds[:, 0]) * rng.random((500, 2))
+    X[:4] = bounds[:, 0]  # corners and faces included
+    X[4:8] = bounds[:, 1]
+    D = discretise(X, bounds, n)
+    h = (bounds[:, 1] - bounds[:, 0]) / n
+    idx = (D - bounds[:, 0]) / h - 0.5
+    assert np.allclose(idx, np.round(idx)) and (idx > -0.5).all() and (idx < n - 0.5).all()
+    assert (np.abs(X - D).sum(axis=1) <= (h / 2).sum() * (1 + 1e-12)).all()
+
+
+def test_finite_and_box_theorems_refuse_each_others_scenarios(capsys):
+    assert main(["verify", "--theorem", "gp_ucb", "--scenario", "gp_sample_se_box", "--runs", "2",
+                 "--horizon", "3", "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert "compact box" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main(["verify", "--theorem", "gp_ucb_compact", "--scenario", "gp_sample_se", "--runs", "2",
+                 "--horizon", "3", "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert "finite set of points" in err and len(err.strip().splitlines()) == 1
+
+
+def test_finite_policy_on_a_box_is_one_line(capsys, tmp_path):
+    assert main(["verify", "--theorem", "gp_ucb_compact", "--algorithm", "gp_ucb", "--runs", "2", "--horizon", "3",
+                 "--no-report", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "box policy" in err and "Traceback" not in err
+
+
+BOX = """name = "b"
+horizon = 5
+delta = 0.1
+noise = 0.1
+[domain]
+box = {dim = 2, low = 0, high = 1}
+[kernel]
+family = "rbf"
+lengthscale = 0.3
+[[priors]]
+name = "p"
+[truth]
+prior = "p"
+"""
+
+
+def test_box_scenario_file_reads():
+    import tomllib
+
+    sc = parse_scenario(tomllib.loads(BOX))
+    assert sc.box.dim == 2 and sc.kernel.lengthscale == 0.3 and sc.eps == 0.0 and sc.truth_index == 0
+    assert sc.kernel_error <= 1e-12
+
+
+@pytest.mark.parametrize("edit, fragment", [
+    (("dim = 2", "dim = 4"), "domain.box.dim"),
+    (("high = 1", "high = 0"), "domain.box.high"),
+    (('family = "rbf"', 'family = "matern"'), "kernel.family"),
+    (('prior = "p"', 'prior = "q"'), "truth.prior"),
+    (("noise = 0.1", "noise = 0.1\nsurprise = 1"), "surprise"),
+    (("[[priors]]\nname = \"p\"", "[[priors]]\nname = \"p\"\n[[priors]]\nname = \"q\""), "priors"),
+])
+def test_bad_box_scenario_files_are_one_line_errors(edit, fragment, tmp_path, capsys):
+    f = tmp_path / "bad.toml"
+    f.write_text(BOX.replace(*edit))
+    assert main(["verify", "--theorem", "gp_ucb_compact", "--scenario", str(f), "--runs", "2", "--no-report",
+                 "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_box_scenario_in_python_and_its_truth_description():
+    sc = box_scenario("py", dim=1, horizon=5, eps=0.03)
+    assert not sc.truth_index == 0 and "ε = 0.03 chain" in sc.describe_truth()
+    assert "quadrature Fourier features" in sc.describe_truth()
