@@ -95,6 +95,8 @@ class Mutation:
 ADAPT_M = "tests/adapters/test_mistakes.py::"
 ADAPT_A = "tests/adapters/test_adapters.py::"
 ADAPT_B = "tests/adapters/test_batched.py::"
+# the planted defects gp_ucb_compact's claims catch (tests/claims/test_defects.py, CATCHES)
+BOX_DEFECTS = "tests/claims/test_defects.py::test_planted_defect_is_caught[gp_ucb_compact-"
 
 MUTATIONS = (
     # ------------------------------------------------------------------ the posterior (model/posterior.py)
@@ -889,6 +891,44 @@ MUTATIONS = (
     Mutation("AD11", "boundcheck/adapters/botorch.py", "        x = np.argmax(np.where(avail, s, -np.inf), axis=1)",
              "        x = np.argmax(s, axis=1)", "the batched adapter maximises over X, not X_t",
              (ADAPT_B + "test_batched_and_per_run_choose_the_same_points_over_x_t",)),
+    # compact boxes: the continuum engine, the box family's checks, box scenario files
+    Mutation("BX1", "boundcheck/claims/families/continuum.py",
+             '        return {"fail": (gap > 1e-9 * np.maximum(1.0, np.abs(acq_x))).any(axis=1) & prem, "premise": prem}',
+             '        return {"fail": (gap > 1e9 * np.maximum(1.0, np.abs(acq_x))).any(axis=1) & prem, "premise": prem}',
+             "optimiser_gap's tolerance 10¹⁸× too loose: a choice below the UCB's max over D_t passes",
+             (BOX_DEFECTS + "crude_optimiser]", BOX_DEFECTS + "beta_small]")),
+    Mutation("BX2", "boundcheck/claims/families/continuum.py", "CHAIN_RULE_TOL = 1e-8", "CHAIN_RULE_TOL = 1e8",
+             "the chain-rule tolerance of D3_information 10¹⁶× too loose", (BOX_DEFECTS + "dropped_observation_box]",)),
+    Mutation("BX3", "boundcheck/study/continuum.py", "    return lo + (cell + 0.5) * h", "    return lo + cell * h",
+             "[x]_t a corner of its cell, not the centre: ‖x − [x]_t‖₁ up to dr/n instead of dr/(2n)",
+             ("tests/study/test_continuum.py::test_discretise_is_the_nearest_cell_centre",)),
+    Mutation("BX4", "boundcheck/study/continuum.py", '        regret = f_star - o["f_x"]',
+             '        regret = f_star - o["f_x"] - 0.5', "the regret measured against a maximum found 0.5 too low",
+             ("tests/study/test_continuum.py::test_regret_is_against_a_certified_maximum",)),
+    Mutation("BX5", "boundcheck/claims/families/base.py", '        if box != (self.domain_kind == "box"):',
+             "        if False:", "a finite theorem runs on a box scenario's display grid (and a box theorem on points)",
+             ("tests/study/test_continuum.py::test_finite_and_box_theorems_refuse_each_others_scenarios",)),
+    Mutation("BX6", "boundcheck/claims/families/continuum.py",
+             '        return self.traj.truth.get("grad_sup", np.zeros(self.m)) <= L',
+             '        return self.traj.truth.get("grad_sup", np.zeros(self.m)) <= 10 * L',
+             "the Lipschitz event of Lemma 5.7 checked at 10 L", (BOX_DEFECTS + "truth_amplified]",)),
+    Mutation("BX7", "boundcheck/world/box_scenario.py", "    if dim > 3:", "    if dim > 4:",
+             "a box scenario file of dimension 4 accepted (the feature truth needs m^d nodes)",
+             ("tests/study/test_continuum.py::test_bad_box_scenario_files_are_one_line_errors",)),
+    Mutation("BX8", "boundcheck/world/box_scenario.py",
+             "    return ~np.isfinite(X).all(axis=-1) | (X < b.low - 1e-12).any(axis=-1) | (X > b.high + 1e-12).any(axis=-1)",
+             "    return ~np.isfinite(X).all(axis=-1)",
+             "a box policy's point outside the box accepted (and clipped into it silently)",
+             ("tests/study/test_continuum.py::test_a_box_policy_outside_the_box_is_one_line",)),
+    Mutation("BX9", "boundcheck/study/continuum.py", "STATIC_MAX_TOL, CHAIN_MAX_TOL = 1e-6, 1e-3",
+             "STATIC_MAX_TOL, CHAIN_MAX_TOL = 1e-1, 1e-3",
+             "a static truth's maximum certified only to 0.1 (T·0.1 on R_T)",
+             ("tests/study/test_continuum.py::test_regret_is_against_a_certified_maximum",)),
+    Mutation("BX10", "boundcheck/claims/families/continuum.py",
+             "        return np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d + self.eps_t",
+             "        return np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d + 1.0",
+             "Lemma 5.7's slack 1 instead of 1/t²", (BOX_DEFECTS + "stale_action]",
+                                                    BOX_DEFECTS + "prior_lengthscale_wrong]")),
 )
 
 

@@ -129,6 +129,15 @@ def _long_lines(long: dict) -> list[str]:
                  f"T = 200; report included): **{p['wall_s']:.0f} s wall ({p['wall_s'] / 60:.1f} min)**, "
                  f"{p['cpu_s']:.0f} s CPU ({cache}; load {p['load_1min_start']:.1f} at the start); target ≤ 10 min: "
                  f"{'met' if p['wall_s'] <= 600 else 'not met'}. CPU per panel: {per}.")
+    c = long.get("table2_continuous")
+    if c:
+        rows = "; ".join(f"{r['label']}: {r['ours']:.4g} ± {r['se']:.2g} (paper {r['paper']:g})"
+                         for r in c["continuous"]["rows"])
+        L.append(f"* Paper 001, `reproduce et_gp_ucb --experiment table2_continuous` (Table 2 on [0,1]², 50 runs, "
+                 f"T = 400, three ε; `benchmarks/bench_table2_continuous.py`): **{c['continuous']['wall_s']:.0f} s "
+                 f"wall**, {c['continuous']['cpu_s']:.0f} s CPU, {c['ratio']:.2f}× the 59 × 59 grid form "
+                 f"({c['grid59']['wall_s']:.0f} s) in the same run; target ≤ 15 min: "
+                 f"{'met' if c['met'] else 'not met'} (load {c['load_1min_start']:.1f}). {rows}.")
     t = long.get("table3")
     if t:
         taus = "; ".join(f"{k}: E[τ] = {v['mean']:.2f} ± {v['se']:.2f}" for k, v in t["taus"].items())
@@ -183,14 +192,16 @@ def main() -> None:
                     "GP-UCB (bench_botorch.py)")
     ap.add_argument("--no-long", action="store_true", help="skip the papers' full workloads: paper 004's Figs 1–3 at "
                     "T = 30 000 "
-                    "(benchmarks/bench_long_horizon.py: ≈ 8 min of 2 idle cores; --quick runs it at T = 2000) and "
-                    "paper 001's Table 3 (bench_et.py --table3: ≈ 2 min; --quick: 3000 runs)")
+                    "(benchmarks/bench_long_horizon.py: ≈ 8 min of 2 idle cores; --quick runs it at T = 2000), "
+                    "paper 001's Table 3 (bench_et.py --table3: ≈ 2 min; --quick: 3000 runs) and Table 2 on the "
+                    "continuum against its 59 × 59 grid form (bench_table2_continuous.py: ≈ 20 min; --quick: 5 runs)")
     args = ap.parse_args()
     if args.from_json:
         d = Path(args.from_json)
         post, kern, study = (json.loads((d / f"{k}.json").read_text()) for k in ("posterior", "kernels", "study"))
         clusters = json.loads((d / "clusters.json").read_text()) if (d / "clusters.json").exists() else None
-        long = {k: json.loads((d / f).read_text()) for k, f in (("p004", "long.json"), ("table3", "table3.json"))
+        long = {k: json.loads((d / f).read_text()) for k, f in (("p004", "long.json"), ("table3", "table3.json"),
+                                                                ("table2_continuous", "table2_continuous.json"))
                 if (d / f).exists()}
         botorch = json.loads((d / "botorch.json").read_text()) if (d / "botorch.json").exists() else None
         return _write(args.doc, render(post, kern, study, clusters, long or None, botorch))
@@ -215,6 +226,8 @@ def main() -> None:
             print("$", " ".join(cmd[1:]), flush=True)
             subprocess.run(cmd, check=True)
             long["table3"] = json.loads((tmp / "table3.json").read_text())
+            # paper 001's Table 2 on the continuum against its 59 × 59 grid form
+            long["table2_continuous"] = run("bench_table2_continuous.py", tmp / "table2_continuous.json", *quick)
     _write(args.doc, render(post, kern, study, clusters, long, botorch))
 
 

@@ -130,3 +130,27 @@ def test_box_scenario_in_python_and_its_truth_description():
     sc = box_scenario("py", dim=1, horizon=5, eps=0.03)
     assert not sc.truth_index == 0 and "ε = 0.03 chain" in sc.describe_truth()
     assert "quadrature Fourier features" in sc.describe_truth()
+
+
+def _outside_policy():
+    from boundcheck.policies.box import BoxPolicy
+
+    class Outside(BoxPolicy):
+        name = "outside"
+
+        def select(self, t):
+            return np.full((self.ctx.runs, self.ctx.dim), 0.5 if t < 3 else 1.5)
+
+    Outside.__module__ = "user_code"
+    return Outside
+
+
+def test_a_box_policy_outside_the_box_is_one_line():
+    from boundcheck.errors import UserCodeError
+    from boundcheck.policies import PolicySpec
+
+    spec = api.build_study("gp_ucb_compact", runs=2, horizon=5, seed=0)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    cls = _outside_policy()
+    with pytest.raises(UserCodeError, match=r"outside the box .* at step 3"):
+        simulate_box(spec.scenario, [PolicySpec("outside", cls)], [0, 1], 0, inst)
