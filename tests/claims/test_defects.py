@@ -53,7 +53,7 @@ CATCHES = {
         ("beta_small", ["D1_optimism", "optimiser_gap"]),
         ("crude_optimiser", ["optimiser_gap"]),
         ("dropped_observation_box", ["D3_information"]),
-        ("noise_var_small", ["D3_information", "K1_calibration"]),
+        ("noise_var_small", ["D3_information"]),
         ("stale_action", ["confidence_chosen", "confidence_discretised", "D3_information", "K1_calibration"]),
         ("prior_lengthscale_wrong", ["confidence_chosen", "confidence_discretised", "K1_calibration"]),
         ("truth_amplified", ["confidence_chosen", "lipschitz_event", "confidence_discretised", "K1_calibration"]),
