@@ -276,6 +276,8 @@ def _data_noise_doubled(sc: Scenario) -> Scenario:
 
 
 def _rkhs_norm_tripled(sc: Scenario) -> Scenario:
+    if getattr(sc, "rkhs_norm", None) is not None:  # a box scenario's RKHS truth: drawn with three times the norm
+        return replace(sc, rkhs_norm=3.0 * sc.rkhs_norm)
     fam = sc.truth
     if not isinstance(fam, RKHSFamily) or fam.generator == "values":
         raise BoundcheckError(f"defect rkhs_norm_tripled needs an RKHS truth with exact norms; {sc.name} has none")

@@ -129,5 +129,6 @@ class GPUCBBox(ContinuousUCB, BoxPolicy):
 #: the box policies every compact-domain theorem shares (a paper's own come from its ``policies`` part)
 POLICIES = (
     ("gp_ucb_box", GPUCBBox, {}),
+    ("igp_ucb_box", GPUCBBox, {"name": "igp_ucb_box", "label": "IGP-UCB"}),  # the width is its theorem's β_t
     ("random_box", RandomBox, {}),
 )

@@ -51,6 +51,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
                  inst: TheoremInstance, progress: Callable[[int], None] | None = None, needs=None) -> Trajectories:
     """Simulate runs ``run_ids`` of every policy on the box scenario (see the module docstring)."""
     from ..model.continuum.paths import FeaturePaths
+    from ..model.continuum.rkhs import RKHSExpansion
 
     run_ids = np.asarray(run_ids, dtype=np.int64)
     m, T, box = run_ids.size, int(scenario.horizon), scenario.box
@@ -60,9 +61,23 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     # one path object per run: every truth computation (values, the certified maximum's branch and bound) is then
     # a function of the run alone, bit for bit, whatever the batch (batched BLAS products round differently for
     # different numbers of rows); it costs ≈ 35 % more than one batched object (F = 1370, 25 runs)
-    paths = [FeaturePaths.draw(scenario.features, [g]) for g in f_rngs]
-    if scenario.truth_scale != 1.0:  # a negative control's amplified f (static)
-        paths = [FeaturePaths(p.features, p.weights * scenario.truth_scale) for p in paths]
+    truth: dict[str, np.ndarray] = {}
+    if scenario.rkhs:  # a fixed RKHS function per run, its norm exact (frequentist theorems)
+        paths = [RKHSExpansion.draw(scenario.truth_k, box, scenario.rkhs_centres, scenario.rkhs_norm, [g])
+                 for g in f_rngs]
+        truth["rkhs_norm"] = np.concatenate([p.norm for p in paths])
+    else:
+        paths = [FeaturePaths.draw(scenario.features, [g]) for g in f_rngs]
+        if scenario.truth_scale != 1.0:  # a negative control's amplified f (static)
+            paths = [FeaturePaths(p.features, p.weights * scenario.truth_scale) for p in paths]
+
+    def maximum(p, tol: float):
+        """(x*, located max, certified upper bound) of one run's truth."""
+        return p.certified_max(box, tol=tol) if scenario.rkhs else p.maximum(box, tol=tol)
+
+    def negated(p):
+        return (RKHSExpansion(p.kernel, p.box, p.centres, -p.alpha) if scenario.rkhs
+                else FeaturePaths(p.features, -p.weights))
 
     def each(fn) -> tuple[np.ndarray, ...]:
         """``fn(path_r, r)`` for every run, its outputs stacked over the runs."""
@@ -91,14 +106,13 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     out = {spec.name: {"X": np.empty((m, T, d)), "y": np.empty((m, T)), "f_x": np.empty((m, T)),
                        "records": {}, "mon": {k: np.full((m, T), np.nan) for k in BOX_MONITORS - {"f_x"}}}
            for spec in policies}
-    truth: dict[str, np.ndarray] = {}
     mx = None
     for t in range(1, T + 1):
         if not static and t > 1:
             paths = [p.advance(scenario.eps, [g]) for p, g in zip(paths, f_rngs, strict=True)]
         if mx is None or not static:  # a static f: its maximum once, to a tight certified tolerance
             tol = STATIC_MAX_TOL if static else CHAIN_MAX_TOL
-            mx = each(lambda p, r, tol=tol: p.maximum(box, tol=tol))
+            mx = each(lambda p, r, tol=tol: maximum(p, tol))
         xs, fs, fu = mx
         f_star[:, t - 1], f_tol[:, t - 1], x_star[:, t - 1] = fs, np.maximum(fu - fs, 0.0), xs
         xd = discretise(xs, bounds, float(grid_n[t])) if grid_n is not None else xs
@@ -131,8 +145,9 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
 
     if static:
         # the Lipschitz event of the proof (sup_x |∂f/∂x_j| ≤ L): the located sup over the box, per run
-        truth["grad_sup"] = each(lambda p, r: (np.max(p.sup_abs_gradient_lower(box), axis=1),))[0]
-        f_min = -each(lambda p, r: FeaturePaths(p.features, -p.weights).maximum(box, tol=CHAIN_MAX_TOL))[2]
+        if not scenario.rkhs:  # the Lipschitz event of a GP path's proof
+            truth["grad_sup"] = each(lambda p, r: (np.max(p.sup_abs_gradient_lower(box), axis=1),))[0]
+        f_min = -each(lambda p, r: maximum(negated(p), CHAIN_MAX_TOL))[2]
     else:
         f_min = None
     truth["max_tolerance"] = f_tol.sum(axis=1)

@@ -81,6 +81,8 @@ def _truth_in_candidates(sc) -> tuple[bool, str]:
 @register_predicate("model_is_truth")
 def _model_is_truth(sc) -> tuple[bool, str]:
     """Single-model theorems (Srinivas): the one prior the algorithm uses, candidates[0], is the truth."""
+    if getattr(sc, "rkhs_norm", None) is not None:  # a box scenario's fixed RKHS function
+        return False, "f is a fixed function, not a draw from a prior"
     if not isinstance(sc.truth, GPPrior):
         return False, "f is a fixed function, not a draw from a prior"
     model = sc.candidates[0]
@@ -100,6 +102,10 @@ def _model_is_truth(sc) -> tuple[bool, str]:
 @register_predicate("model_kernel_is_truth")
 def _model_kernel_is_truth(sc) -> tuple[bool, str]:
     """Frequentist theorems: the algorithms' kernel is the kernel of the RKHS f lives in."""
+    if getattr(sc, "box", None) is not None:
+        from .box_scenario import box_model_kernel_is_truth
+
+        return box_model_kernel_is_truth(sc)
     model = sc.candidates[0]
     same = model.n == sc.truth.n and np.allclose(model.K, sc.truth.K, rtol=1e-12, atol=1e-12)
     return bool(same), ("the algorithms' kernel is the RKHS kernel" if same
@@ -117,6 +123,10 @@ def _static_truth(sc) -> tuple[bool, str]:
 
 @register_predicate("rkhs_norm_bounded")
 def _rkhs_norm_bounded(sc) -> tuple[bool, str]:
+    if getattr(sc, "box", None) is not None:  # a box's truth is drawn per run with the stated exact norm
+        from .box_scenario import box_rkhs_norm_bounded
+
+        return box_rkhs_norm_bounded(sc)
     if not isinstance(sc.truth, RKHSFamily):
         return False, "f is a GP sample: its RKHS norm is not bounded (Bayesian setting)"
     fam, B = sc.truth, sc.B

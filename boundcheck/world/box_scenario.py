@@ -52,6 +52,10 @@ class BoxScenario(Scenario):
     truth_kernel: RBF | None = None
     kernel_tol: float = 1e-12
     truth_scale: float = 1.0  # f = truth_scale × (a GP(0, k̂) path): ≠ 1 only in a negative control (static f)
+    # a fixed RKHS function instead of a GP path (frequentist theorems): f = Σ_j α_j k(·, c_j) with ``rkhs_centres``
+    # centres uniform in the box and ‖f‖_k = ``rkhs_norm`` exactly, drawn per run
+    rkhs_norm: float | None = None
+    rkhs_centres: int = 8
     eps: float = 0.0
     sobol: int = 256
     starts: int = 6
@@ -67,6 +71,11 @@ class BoxScenario(Scenario):
         check_positive("truth scale", self.truth_scale)
         if self.truth_scale != 1.0 and self.eps:
             raise BoundcheckError(f"scenario {self.name!r}: a scaled truth is a static negative control (ε = 0)")
+        if self.rkhs_norm is not None:
+            check_positive("RKHS norm of the truth", self.rkhs_norm)
+            check_int("RKHS centres", self.rkhs_centres, 1)
+            if self.eps:
+                raise BoundcheckError(f"scenario {self.name!r}: an RKHS truth on a box is static (ε = 0)")
 
     @property
     def truth_k(self) -> RBF:
@@ -84,7 +93,16 @@ class BoxScenario(Scenario):
         """The certified sup over the box of |k̂ − k| for the truth's feature kernel."""
         return float(self.features.error)
 
+    @property
+    def rkhs(self) -> bool:
+        """Whether f is a fixed RKHS function (frequentist theorems), not a GP sample path."""
+        return self.rkhs_norm is not None
+
     def describe_truth(self) -> str:
+        if self.rkhs:
+            return (f"f = Σ_j α_j k(·, c_j), {self.rkhs_centres} centres uniform in the box, ‖f‖_k = "
+                    f"{self.rkhs_norm:g} exactly (k = SE ℓ = {self.truth_k.lengthscale:g}), a fresh f per run; its "
+                    "maximum certified by branch and bound")
         f = self.features
         chain = f"ε = {self.eps:g} chain" if self.eps else "static"
         return (f"f ~ GP(0, k̂), k̂ = {f.n_features} quadrature Fourier features of SE ℓ = {self.truth_k.lengthscale:g} "
@@ -97,9 +115,10 @@ def box_scenario(name: str, *, dim: int = 1, low: float = 0.0, high: float = 1.0
                  in_theory: bool = True, out_of_theory_reason: str = "", noise_law: str = "gaussian",
                  sobol: int = 256, starts: int = 6, certify: bool = False, kernel_tol: float = 1e-12,
                  default_runs: int | None = None, source: str | None = None, model_noise: str = "R2",
-                 B: float | None = None) -> BoxScenario:
+                 B: float | None = None, rkhs_norm: float | None = None, rkhs_centres: int = 8) -> BoxScenario:
     """A GP-sample scenario on [low, high]^dim with the SE kernel of ``lengthscale`` (the truth's may differ:
-    ``truth_lengthscale``, a negative control)."""
+    ``truth_lengthscale``, a negative control); with ``rkhs_norm``, f is a fixed RKHS function of that norm
+    (``rkhs_centres`` kernel centres) and the algorithms are given the bound ``B``."""
     from ..model.continuum.box import Box
 
     box = Box(check_int("box dimension", dim, 1, 3), float(low), float(high))
@@ -120,7 +139,8 @@ def box_scenario(name: str, *, dim: int = 1, low: float = 0.0, high: float = 1.0
         horizon=check_int("horizon", horizon), delta=delta, in_theory=in_theory,
         out_of_theory_reason=out_of_theory_reason, notes=tuple(notes), noise_law=noise_law, model_noise=model_noise,
         B=B, default_runs=default_runs, source=source, box=box, kernel=kern, truth_kernel=tk, eps=float(eps),
-        sobol=sobol, starts=starts, certify=certify, kernel_tol=kernel_tol)
+        sobol=sobol, starts=starts, certify=certify, kernel_tol=kernel_tol, rkhs_norm=rkhs_norm,
+        rkhs_centres=rkhs_centres)
 
 
 # ----------------------------------------------------------------------------- predicates of compact theorems
@@ -136,18 +156,33 @@ def _compact_box_domain(sc) -> tuple[bool, str]:
 def _derivative_tails_certified(sc) -> tuple[bool, str]:
     if not is_box(sc):
         return False, "no box: the derivative-tail constants a, b are defined on a compact domain"
+    if sc.rkhs:
+        return False, "f is a fixed RKHS function: the derivative tails of a GP sample path do not describe it"
     a = sc.features.derivative_tails()
     return True, (f"P(sup|∂f/∂x_j| > L) ≤ a e^{{−(L/b)²}} with ln a = {a.log_a:.4g}, b = {a.b:.4g} "
                   "(Borell–TIS on the feature prior; a proven bound on E sup|∂_j f|)")
 
 
-def box_gp_truth_matches(sc) -> tuple[bool, str]:
-    """The algorithms' prior is the truth's (same SE lengthscale, static) on a box scenario."""
-    if sc.truth_kernel is not None:
-        return False, (f"the truth is drawn with ℓ = {sc.truth_kernel.lengthscale:g}, the algorithms' prior has "
-                       f"ℓ = {sc.kernel.lengthscale:g}")
-    return True, (f"the algorithms' prior is the truth's, SE ℓ = {sc.kernel.lengthscale:g} (the truth's feature "
-                  f"kernel within {sc.kernel_error:.1e})")
+def box_rkhs_norm_bounded(sc) -> tuple[bool, str] | None:
+    """``rkhs_norm_bounded`` on a box scenario (None: not a box)."""
+    if not is_box(sc):
+        return None
+    if not sc.rkhs:
+        return False, "f is a GP sample: its RKHS norm is not bounded (Bayesian setting)"
+    if sc.B is None:
+        return False, "no RKHS norm bound B given to the algorithms"
+    ok = sc.rkhs_norm <= sc.B * (1 + 1e-9)
+    return ok, f"‖f‖_k = {sc.rkhs_norm:g} exactly (every run); B = {sc.B:g}" + ("" if ok else ": ‖f‖_k exceeds B")
+
+
+def box_model_kernel_is_truth(sc) -> tuple[bool, str] | None:
+    """``model_kernel_is_truth`` on a box scenario (None: not a box)."""
+    if not is_box(sc):
+        return None
+    ok = sc.truth_kernel is None
+    return ok, ("the algorithms' kernel is the RKHS kernel (SE ℓ = {:g})".format(sc.kernel.lengthscale) if ok
+                else f"the algorithms' kernel (ℓ = {sc.kernel.lengthscale:g}) differs from the truth's "
+                     f"(ℓ = {sc.truth_kernel.lengthscale:g})")
 
 
 def rescaled_truth(sc: BoxScenario, lengthscale_factor: float = 1.0, amplitude: float = 1.0) -> BoxScenario:
@@ -174,7 +209,8 @@ def check_points_in_box(sc: BoxScenario, X: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- scenario files
 #: the root keys of a box scenario file (a stationary file whose ``[domain]`` is ``box = {dim, low, high}``)
 BOX_ROOT_KEYS = {"format", "family", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
-                 "out_of_theory_reason", "domain", "kernel", "priors", "truth", "continuum", "noise_law"}
+                 "out_of_theory_reason", "domain", "kernel", "priors", "truth", "continuum", "noise_law", "B",
+                 "model_noise"}
 
 
 def parse_box(f, root: dict) -> BoxScenario:
@@ -183,7 +219,8 @@ def parse_box(f, root: dict) -> BoxScenario:
     ``[domain] box = {dim = 2, low = 0, high = 1}``; ``[kernel] family = "rbf", lengthscale = 0.2``; one
     ``[[priors]]`` (the algorithms' prior, mean 0, optional ``eps``: the ε chain's drift); ``[truth] prior = NAME``
     (f drawn from it) or ``[truth] gp = {lengthscale = …}`` (a negative control); optional ``[continuum]``
-    ``sobol``, ``starts``, ``certify``, ``kernel_tol``."""
+    ``sobol``, ``starts``, ``certify``, ``kernel_tol``; ``[truth] rkhs = {norm = …, centres = …}`` with a root ``B``
+    and ``model_noise = "1+2/T"`` for the frequentist theorems."""
     from .scenario_reader import ScenarioFileError, _delta
 
     root = f.keys(root, "", BOX_ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "kernel", "priors",
@@ -211,11 +248,15 @@ def parse_box(f, root: dict) -> BoxScenario:
     if f.number(p, "mean", "priors.0", default=0.0) != 0.0:
         raise f.error("priors.0.mean", "0 (a box prior is centred)", p.get("mean"))
     eps = f.number(p, "eps", "priors.0", default=0.0, low=0.0, high=1.0)
-    tt = f.keys(root["truth"], "truth", {"prior", "gp"})
+    tt = f.keys(root["truth"], "truth", {"prior", "gp", "rkhs"})
     if len(tt) != 1:
-        raise f.error("truth", "exactly one of prior, gp", ", ".join(tt) or "none")
-    truth_ell = None
-    if "prior" in tt:
+        raise f.error("truth", "exactly one of prior, gp, rkhs", ", ".join(tt) or "none")
+    truth_ell, rkhs_norm, rkhs_centres = None, None, 8
+    if "rkhs" in tt:
+        rk = f.keys(tt["rkhs"], "truth.rkhs", {"norm", "centres"}, {"norm"})
+        rkhs_norm = f.number(rk, "norm", "truth.rkhs", low=0.0, strict_low=True, what="a positive norm")
+        rkhs_centres = f.integer(rk, "centres", "truth.rkhs", default=8)
+    elif "prior" in tt:
         if tt["prior"] != pname:
             raise f.error("truth.prior", f"the name of the [[priors]] table ({pname!r})", tt["prior"])
     else:
@@ -250,7 +291,10 @@ def parse_box(f, root: dict) -> BoxScenario:
             certify=certify,
             kernel_tol=f.number(c, "kernel_tol", "continuum", default=1e-12, low=0.0, strict_low=True,
                                 what="a positive tolerance"),
-            default_runs=f.integer(root, "runs", "", default=None), source=f.source)
+            default_runs=f.integer(root, "runs", "", default=None), source=f.source, rkhs_norm=rkhs_norm,
+            rkhs_centres=rkhs_centres,
+            B=f.number(root, "B", "", default=None, low=0.0, strict_low=True, what="a positive norm bound"),
+            model_noise=f.text(root, "model_noise", "", default="R2", choices=("R2", "1+2/T")))
     except ScenarioFileError:
         raise
     except BoundcheckError as exc:

@@ -60,6 +60,16 @@ CATCHES = {
         ("truth_rougher", ["confidence_discretised", "K1_calibration"]),
         ("noise_doubled", ["K1_calibration"]),
     ],
+    ("igp_ucb_compact", 20, 25): [  # Chowdhury & Gopalan's Theorem 3 on the box [0,1] (an RKHS truth)
+        ("bound_understated", ["regret_bound", "regret_bound_anytime"]),
+        ("rkhs_norm_tripled", ["confidence_chosen"]),
+        ("noise_doubled", ["self_normalized"]),
+        ("beta_small", ["D1_optimism", "optimiser_gap"]),
+        ("crude_optimiser", ["optimiser_gap"]),
+        ("dropped_observation_box", ["D3_information"]),
+        ("stale_action", ["D3_information"]),
+        ("prior_lengthscale_wrong", ["D3_information"]),
+    ],
     ("igp_ucb_confidence", 24, 40): [
         ("rkhs_norm_tripled", ["confidence_event", "confidence_data_dependent"]),
         ("noise_doubled", ["self_normalized", "self_normalized_ay"]),

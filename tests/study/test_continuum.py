@@ -26,6 +26,17 @@ def test_gp_ucb_compact_holds_in_theory_at_small_settings():
     assert at_T["beta_t"] == pytest.approx(at_T["beta_confidence_t"] + at_T["beta_discretisation_t"])
 
 
+def test_igp_ucb_compact_holds_on_an_rkhs_box():
+    """IGP-UCB on the box with an RKHS truth of exact norm 3 = B: no claim violated, the norms as stated."""
+    s = run_check("igp_ucb_compact", runs=20, horizon=25, seed=1)
+    assert s["in_theory"], s["out_of_theory_reasons"]
+    assert not [c["id"] for c in s["claims"] if c["verdict"] == "violated"], format_claims(s)
+    spec = api.build_study("igp_ucb_compact", runs=3, horizon=4, seed=1)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    traj = simulate_box(spec.scenario, spec.policies, range(3), spec.seed, inst)
+    assert np.allclose(traj.truth["rkhs_norm"], 3.0, rtol=1e-12)
+
+
 def test_box_runs_do_not_depend_on_their_batch():
     """A run's points, observations and regret are the same whether simulated with others or alone."""
     spec = api.build_study("gp_ucb_compact", "gp_sample_se_box2", runs=3, horizon=6, seed=2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import BoundcheckError
 from ...model.continuum.gamma import gamma_upper_se
 from ...world.box_scenario import BoxScenario
 from ..table import ClaimSpec, bound_anytime, bound_at_horizon
@@ -32,7 +33,8 @@ class BoxEvaluator(ChunkEvaluator):
         super().__init__(traj, scenario, inst, main)
         self.alg = traj.algorithms[main]
         mon = self.alg.monitors
-        self.width = np.sqrt(np.asarray(inst.schedules["beta_t"], dtype=float))[1:]  # √β_t, t = 1..T (unscaled)
+        # the theorem's width (√β_t of Srinivas et al., β_t itself of IGP-UCB), t = 1..T, unscaled
+        self.width = np.asarray(inst.schedules["theory_width"], dtype=float)[1:]
         self.run_width = np.asarray(inst.beta, dtype=float)[1:]  # the width the algorithm ran with
         self.f_x, self.mu_x, self.sd_x = mon["f_x"], mon["mu_x"], mon["sd_x"]
         self.mu_d, self.sd_d = mon["mu_disc"], mon["sd_disc"]
@@ -96,11 +98,84 @@ class BoxEvaluator(ChunkEvaluator):
         prem = np.isfinite(gap).all(axis=1)
         return {"fail": (gap > 1e-9 * np.maximum(1.0, np.abs(acq_x))).any(axis=1) & prem, "premise": prem}
 
+    # ------------------------------------------------------------------------ IGP-UCB on a box (frequentist)
+    def norm_ok(self) -> np.ndarray:
+        """Runs whose f has ‖f‖_k ≤ B exactly (GP samples: not known)."""
+        norms = self.traj.truth.get("rkhs_norm", np.full(self.m, np.nan))
+        B = np.inf if self.sc.B is None else float(self.sc.B)
+        with np.errstate(invalid="ignore"):
+            return np.isfinite(norms) & (norms <= B * (1 + 1e-9))
+
+    def regret_bound_rkhs(self) -> dict:
+        return {**self.regret_bound(), "premise": self.norm_ok()}
+
+    def regret_bound_anytime_rkhs(self) -> dict:
+        return {**self.regret_bound_anytime(), "premise": self.norm_ok()}
+
+    def self_normalized(self) -> dict:
+        """Chowdhury & Gopalan's Theorem 1 (η = 2/T) on the noise the engine drew at the queried points:
+        ‖ε_{1:t}‖²_{((K_t+ηI)⁻¹+I)⁻¹} = ‖ε‖² − ‖L⁻¹ε‖² ≤ 2R² ln(√det((1+η)I+K_t)/δ), L L^T = K_t + (1+η)I."""
+        from scipy.linalg import cholesky, solve_triangular
+
+        eta, R, eps = 2.0 / self.T, float(self.sc.noise), self.traj.noise
+        X = self.points()
+        fail = np.zeros(self.m, bool)
+        for r in range(self.m):
+            L = cholesky(self.sc.kernel(X[r], X[r]) + (1.0 + eta) * np.eye(self.T), lower=True)
+            w = solve_triangular(L, eps[r], lower=True)
+            q = np.cumsum(eps[r] ** 2) - np.cumsum(w**2)
+            thr = 2 * R**2 * (np.cumsum(np.log(np.diag(L))) + np.log(1.0 / self.inst.delta))
+            fail[r] = bool((q > thr * (1 + 1e-12)).any())
+        return {"fail": fail}
+
+    def igp_optimism(self) -> dict:
+        """On the confidence event at x_t and x* at step t: UCB_{t−1}(x_t) ≥ max f and r_t ≤ 2β_t σ_{t−1}(x_t)."""
+        ok = self.chosen_event() & (np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d)
+        ucb = self.mu_x + self.run_width * self.sd_x
+        r = self.alg.regret + self.tol[:, None] / self.T
+        bad = (ucb < self.traj.f_opt - 1e-12) | (r > 2 * self.width * self.sd_x + 1e-12)
+        return {"fail": (ok & bad).any(axis=1), "premise": ok.any(axis=1)}
+
+    def _sigma_sums(self):
+        lam = float(self.sc.model_noise_var)
+        sig = self.sd_x
+        gain = np.cumsum(0.5 * np.log1p(sig**2 / lam), axis=1)
+        return lam, sig, gain
+
+    def igp_intermediate(self) -> dict:
+        """On the confidence event at every step: R_t ≤ 2Σβσ ≤ 2β_tΣσ ≤ 2β_t√(tΣσ²) ≤ 2β_t√(2t·gain_t/ln(1+1/λ))."""
+        lam, sig, gain = self._sigma_sums()
+        w = self.width[None]
+        E = (self.chosen_event() & (np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d)).all(axis=1)
+        Rt = np.cumsum(self.alg.regret, axis=1)
+        wsum = 2 * np.cumsum(w * sig, axis=1)
+        S1, S2 = np.cumsum(sig, axis=1), np.cumsum(sig**2, axis=1)
+        tol = 1e-9
+        bad = ((Rt > wsum + tol) | (wsum > 2 * w * S1 * (1 + tol)) | (S1 > np.sqrt(self.t[None] * S2) * (1 + tol))
+               | (S2 > 2 * gain / np.log1p(1.0 / lam) * (1 + tol))).any(axis=1)
+        return {"fail": E & bad, "premise": E}
+
+    def lemma4(self) -> dict:
+        """Lemma 4's arithmetic on the algorithm's σ (a sanity identity)."""
+        lam, sig, gain = self._sigma_sums()
+        S1, S2 = np.cumsum(sig, axis=1), np.cumsum(sig**2, axis=1)
+        tol = 1e-9
+        bad = ((S1 > np.sqrt(self.t[None] * S2) * (1 + tol)) | (S2 > 2 * gain / np.log1p(1 / lam) * (1 + tol))
+               ).any(axis=1)
+        if lam >= 1.0:
+            g = np.maximum(gain, np.asarray(self.inst.gamma_upper)[None])
+            bad |= (S1 > np.sqrt(4 * self.t[None] * lam * g) * (1 + tol)).any(axis=1)
+        return {"fail": bad, "premise": np.ones(self.m, bool)}
+
+    def points(self) -> np.ndarray:
+        """(m, T, d) the queried points x_t."""
+        return np.stack([self.alg.monitors[f"x{j}"] for j in range(self.sc.box.dim)], axis=-1)
+
     def information(self) -> dict:
         """Chain rule at the queried points against a fresh log-determinant, and 0 ≤ gain ≤ certified γ_T."""
         lam = float(self.sc.model_noise_var)
         chain = 0.5 * np.log1p(self.sd_x**2 / lam).sum(axis=1)
-        X = np.stack([self.alg.monitors[f"x{j}"] for j in range(self.sc.box.dim)], axis=-1)  # (m, T, d)
+        X = self.points()
         k = self.sc.kernel
         direct = np.empty(self.m)
         for r in range(self.m):
@@ -135,8 +210,10 @@ class BoxFamily(Family):
     domain_kind = "box"
     step_columns = ("mu_x", "sd_x")
 
-    def __init__(self, theorem, claims=box_claims) -> None:
-        self._claims = claims
+    def __init__(self, theorem, claims=box_claims, width: str = "width_t") -> None:
+        """``claims(theorem.claim)``: the claim table; ``width``: the theorem's schedule that multiplies σ in its
+        algorithm (``width_t`` = √β_t of Srinivas et al., ``beta_t`` of IGP-UCB)."""
+        self._claims, self.width_name = claims, width
         super().__init__(theorem)
 
     def claim_table(self):
@@ -144,12 +221,21 @@ class BoxFamily(Family):
 
     @property
     def schedules_read(self) -> tuple[str, ...]:
-        return ("beta_t", "width_t", "beta_confidence_t", "beta_discretisation_t", "lipschitz_L", "grid_n_t")
+        names = ("beta_t", self.width_name, "beta_confidence_t", "beta_discretisation_t", "lipschitz_L", "grid_n_t")
+        return tuple(n for n in dict.fromkeys(names) if n in self.theorem.schedules)
 
     def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
-        tails = scenario.features.derivative_tails()
-        return {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise), "d": float(scenario.box.dim),
-                "r": float(scenario.box.r), "log_a": float(tails.log_a), "b_tail": float(tails.b)}
+        values = {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise),
+                  "d": float(scenario.box.dim), "r": float(scenario.box.r)}
+        if "log_a" in self.theorem.symbols:  # the derivative tails of a GP sample path (Srinivas et al. Thm 2)
+            tails = scenario.features.derivative_tails()
+            values.update(log_a=float(tails.log_a), b_tail=float(tails.b))
+        if "B" in self.theorem.symbols:
+            if scenario.B is None:
+                raise BoundcheckError(f"scenario {scenario.name!r} gives no RKHS norm bound B: {self.theorem.id} "
+                                      "needs one (pick an RKHS scenario)")
+            values["B"] = float(scenario.B)
+        return values
 
     def instantiate(self, scenario: BoxScenario, horizon: int, delta: float, beta_scale: float = 1.0
                     ) -> TheoremInstance:
@@ -160,18 +246,21 @@ class BoxFamily(Family):
         values["gamma_T"] = float(g_up[-1])
         t = np.arange(T + 1, dtype=float)
         t[0] = 1.0
+        gprev = np.zeros(T + 1)  # γ_{t−1} aligned with t = 0..T (IGP-UCB's β_t reads it)
+        gprev[2:] = g_up[:-1]
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            sched = {name: real_or_complex(th.schedule_values(name, t, values))
+            sched = {name: real_or_complex(th.schedule_values(name, t, values, gprev))
                      for name in ("beta_t", "width_t", "beta_confidence_t", "beta_discretisation_t", "tau_t",
                                   "grid_n_t")
                      if name in th.schedules}
-            width = sched["width_t"] * beta_scale
+            sched["theory_width"] = sched[self.width_name]
+            width = sched["theory_width"] * beta_scale
             bound = th.evaluate(values)
             at = th.evaluate_anytime(values, np.arange(1, T + 1, dtype=float), g_up)
         self.check_instance(bound["terms"], at["terms"], T, width, delta, beta_scale, sched)
         L = float(th.schedule_values("lipschitz_L", 1.0, values)) if "lipschitz_L" in th.schedules else np.inf
         return TheoremInstance(
-            horizon=T, delta=float(delta), values=values, beta=width, xi=np.zeros(T + 1), B=float("nan"),
+            horizon=T, delta=float(delta), values=values, beta=width, xi=np.zeros(T + 1), B=values.get("B", np.nan),
             C=float(th.schedule_values("C1", 1.0, values)) if "C1" in th.schedules else float("nan"),
             bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
             anytime=np.asarray(at["value"], dtype=float).reshape(T).copy(), gamma_upper=g_up,

@@ -14,7 +14,10 @@ from boundcheck.policies import Policy
 _CONFIDENCE = frozenset({"width", "likelihood", "update", "conditioning", "data_noise", "rkhs_norm", "oracle"})
 #: Theorems 2–4: f is an RKHS function of norm ≤ B (no GP truth); Theorem 2 bounds no regret, and GP-TS's bound
 #: is vacuous at every feasible horizon (its regret claims are outside the verdict): only IGP-UCB's has ``bound``
-HOOKS = {"igp_ucb_confidence": _CONFIDENCE, "igp_ucb": _CONFIDENCE | {"bound"}, "gp_ts": _CONFIDENCE}
+HOOKS = {"igp_ucb_confidence": _CONFIDENCE, "igp_ucb": _CONFIDENCE | {"bound"}, "gp_ts": _CONFIDENCE,
+         # Theorem 3 on a box (the continuum engine): its policy's posterior, prior and optimiser, an RKHS truth
+         "igp_ucb_compact": frozenset({"width", "likelihood", "update", "data_noise", "rkhs_norm", "bound",
+                                       "box_conditioning", "box_prior", "box_optimiser"})}
 
 
 def ts_draw_scaled(pol: Policy, factor: float) -> None:
