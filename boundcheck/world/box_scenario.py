@@ -180,7 +180,7 @@ def box_model_kernel_is_truth(sc) -> tuple[bool, str] | None:
     if not is_box(sc):
         return None
     ok = sc.truth_kernel is None
-    return ok, ("the algorithms' kernel is the RKHS kernel (SE ℓ = {:g})".format(sc.kernel.lengthscale) if ok
+    return ok, (f"the algorithms' kernel is the RKHS kernel (SE ℓ = {sc.kernel.lengthscale:g})" if ok
                 else f"the algorithms' kernel (ℓ = {sc.kernel.lengthscale:g}) differs from the truth's "
                      f"(ℓ = {sc.truth_kernel.lengthscale:g})")
 
