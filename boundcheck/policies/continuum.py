@@ -401,9 +401,9 @@ class ContinuousUCB:
     def _candidates(self) -> np.ndarray:
         """(m, C, d): fresh Sobol points, Sobol points on the faces, the box's 2^d corners, the incumbent, the
         previous choice and the run's last ``DATA_CANDIDATES`` data points (a run without data repeats its first
-        Sobol point in their places, duplicates that change no maximum). The corners and the data points are where the UCB's narrowest basins
-        sit — on a face where the data piled up, between close observations — which Sobol points miss (a 1-d study
-        at T = 100 missed the argmax at x = 1 by 0.02 with Sobol points alone)."""
+        Sobol point in their places, duplicates that change no maximum). The corners and the data points are where
+        the UCB's narrowest basins sit — on a face where the data piled up, between close observations — which Sobol
+        points miss (a 1-d study at T = 100 missed the argmax at x = 1 by 0.02 with Sobol points alone)."""
         C = self.sobol.draw(self.n_candidates)
         m, d = C.shape[0], C.shape[2]
         corners = np.stack(np.meshgrid(*self.bounds, indexing="ij"), axis=-1).reshape(-1, d)
