@@ -247,12 +247,14 @@ def _check_policy_protocol(ref: str, obj) -> None:
     factory (any other callable) is checked when it is called. Refused at once, before any study starts."""
     from ..policies.asktell import is_ask_tell
     from ..policies.base import Policy
+    from ..policies.box import BoxPolicy
 
     if isinstance(obj, type):
-        if not (is_ask_tell(obj) or issubclass(obj, Policy)):
+        if not (is_ask_tell(obj) or issubclass(obj, Policy | BoxPolicy)):
             raise BoundcheckError(f"{ref}: {obj.__name__} follows neither policy protocol: an ask/tell class needs "
                                   f"methods ask(self) and tell(self, x, y), a batched policy subclasses "
-                                  f"boundcheck.policies.base.Policy")
+                                  f"boundcheck.policies.base.Policy (on a compact box: "
+                                  f"boundcheck.policies.box.BoxPolicy)")
     elif not callable(obj):
         raise BoundcheckError(f"{ref}: {type(obj).__name__} {obj!r} is not a policy class or factory")
 

@@ -109,6 +109,7 @@ class GPUCBBox(ContinuousUCB, BoxPolicy):
     name = "gp_ucb_box"
     label = "GP-UCB"
     provides_posterior = True
+    conformance_monitors = frozenset({"conform_gap"})
     description = "GP-UCB with the acquisition maximised on the continuum (multi-start quasi-Newton)"
     records = frozenset(ContinuousUCB.records)
 
@@ -124,6 +125,18 @@ class GPUCBBox(ContinuousUCB, BoxPolicy):
     def width_schedule(self, ctx: BoxContext) -> np.ndarray:
         """√β_t, t = 0..T: the study's schedule for this policy."""
         return ctx.schedule(self.name)
+
+    def conformance(self, t: int, X: np.ndarray) -> dict[str, np.ndarray]:
+        """As a shadow of a checked box policy: ``conform_gap`` = (U_t(x̂_t) − U_t(x_t)) / (1 + |U_t(x̂_t)|), x̂_t
+        this algorithm's own argmax of its UCB U_t (from its own starts), x_t the checked code's point: ≤ 0 when
+        the code's point is at least as good as the shadow's, positive when the code chose a point the theorem's
+        algorithm would not (its acquisition below the shadow's maximum)."""
+        own = self.select(t)
+        u_own = self.record["ucb"]
+        mu, sd = self.posterior.mean_sd(np.asarray(X, dtype=np.float64)[:, None, :])
+        u_x = mu[:, 0] + self.width[t] * sd[:, 0]
+        del own
+        return {"conform_gap": (u_own - u_x) / (1.0 + np.abs(u_own))}
 
 
 #: the box policies every compact-domain theorem shares (a paper's own come from its ``policies`` part)

@@ -16,12 +16,15 @@ x_t in the run's own list of queried points (t − 1); the coordinates are the m
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
 from ..policies import PolicySpec
+from ..model.continuum.posterior import ContinuousPosterior
+from ..model.sampling import shadow_stream
 from ..policies.box import BoxContext
 from ..world.box_scenario import BoxScenario, check_points_in_box
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
@@ -87,6 +90,11 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     noise = np.stack([s.noise.standard_normal(T) for s in streams]) * scenario.data_noise_sd
 
     pols = [_make(spec, run_ids) for spec in policies]
+    # what the engine reads each policy's monitors from: the shadow's posterior when the policy is checked for
+    # conformance (the theorem's algorithm told the code's points and observations), else the policy's own exposed
+    # posterior, else a reference posterior of the theorem's prior the engine keeps itself — never the code's say-so
+    shadows: dict[str, object] = {}
+    refs: dict[str, object] = {}
     for j, (spec, pol) in enumerate(zip(policies, pols, strict=True)):
         if getattr(pol, "domain_kind", "finite") != "box":
             raise BoundcheckError(f"policy {spec.name!r} chooses among the points of a finite domain; scenario "
@@ -97,6 +105,13 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
                          delta=float(inst.delta), sobol=scenario.sobol, starts=scenario.starts,
                          certify=scenario.certify, run_ids=tuple(int(r) for r in run_ids))
         _guard(pol, "start()", 0, run_ids, pol.start, ctx)
+        sh = inst.shadows.get(spec.name)
+        if sh is not None:
+            shadow = sh.make()
+            shadow.start(replace(ctx, rngs=[shadow_stream(seed, int(r), j) for r in run_ids]))
+            shadows[spec.name] = shadow
+        elif getattr(pol, "posterior", None) is None and pol.role != "uninformed" and pol.monitored:
+            refs[spec.name] = ContinuousPosterior(scenario.kernel, float(scenario.model_noise_var), m, d, T)
     grid_n = inst.schedules.get("grid_n_t")  # points per side of the proof's discretisation D_t
 
     static = scenario.eps == 0.0
@@ -129,7 +144,14 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
                                     f"[{box.low:g}, {box.high:g}]^{d} at step {t} (run {run_ids[r]})")
             X = np.clip(X, bounds[:, 0], bounds[:, 1])
             fx = each(lambda p, r, X=X: (p.values(X[r:r + 1, None, :])[:, 0],))[0]
-            post = getattr(pol, "posterior", None)
+            shadow = shadows.get(spec.name)
+            if shadow is not None:
+                post = shadow.posterior
+            else:
+                post = refs[spec.name] if spec.name in refs else getattr(pol, "posterior", None)
+            if shadow is not None:  # before the updates: how the code's point compares with the shadow's own
+                o["mon"].setdefault("conform_gap", np.full((m, T), np.nan))[:, t - 1] = \
+                    shadow.conformance(t, X)["conform_gap"]
             if post is not None and pol.monitored:
                 mu, sd = post.mean_sd(np.stack([X, xd], axis=1))
                 mon = o["mon"]
@@ -137,6 +159,10 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
                 mon["mu_disc"][:, t - 1], mon["sd_disc"][:, t - 1] = mu[:, 1], sd[:, 1]
             y = fx + noise[:, t - 1]
             _guard(pol, "update()", t, run_ids, pol.update, t, X, y)
+            if shadow is not None:  # told the code's point and observation, never f
+                shadow.update(t, X, y)
+            elif spec.name in refs:
+                refs[spec.name].condition(X, y)
             o["X"][:, t - 1], o["y"][:, t - 1], o["f_x"][:, t - 1] = X, y, fx
             for k, v in pol.record.items():
                 o["records"].setdefault(k, np.zeros((m, T)))[:, t - 1] = np.asarray(v, dtype=float).reshape(m)

@@ -165,3 +165,29 @@ def test_a_box_policy_outside_the_box_is_one_line():
     cls = _outside_policy()
     with pytest.raises(UserCodeError, match=r"outside the box .* at step 3"):
         simulate_box(spec.scenario, [PolicySpec("outside", cls)], [0, 1], 0, inst)
+
+
+@pytest.mark.parametrize("cls, verdict", [("BoxGPUCB", "holds"), ("BoxGPUCBOneStart", "violated")])
+def test_a_users_box_code_is_held_to_the_theorems_algorithm(cls, verdict):
+    """Conformance on the continuum: the shadow (the theorem's GP-UCB told the code's points and observations)
+    maximises the same UCB from its own starts; a code point below the shadow's maximum is a counterexample. The
+    example that optimises like BoTorch's optimize_acqf conforms; one L-BFGS-B start does not."""
+    from examples_loader import example
+
+    s = run_check("gp_ucb_compact", runs=6, horizon=12, seed=1, algorithm=example("box_gp_ucb", cls))
+    conf = next(c for c in s["claims"] if c["id"] == "conformance")
+    assert conf["verdict"] == verdict, format_claims(s)
+
+
+def test_a_users_box_code_without_a_shadow_is_judged_on_a_reference_posterior(tmp_path, capsys):
+    """--no-conformance: no shadow runs, the engine keeps the theorem's posterior of the code's data itself (the
+    code exposes none): the lemma claims are judged, not left NaN."""
+    import json
+
+    code = main(["verify", "--theorem", "gp_ucb_compact", "--algorithm", "examples/box_gp_ucb.py:BoxGPUCB",
+                 "--runs", "4", "--horizon", "8", "--no-conformance", "--no-report", "--json", "--out",
+                 str(tmp_path / "o")])
+    s = json.loads(capsys.readouterr().out)
+    assert code in (0, 1, 3, 5)
+    judged = {c["id"]: c["verdict"] for c in s["claims"]}
+    assert judged["D3_information"] == "holds" and judged["optimiser_gap"] == "holds"
