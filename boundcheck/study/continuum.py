@@ -22,9 +22,9 @@ import numpy as np
 
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
-from ..policies import PolicySpec
 from ..model.continuum.posterior import ContinuousPosterior
 from ..model.sampling import shadow_stream
+from ..policies import PolicySpec
 from ..policies.box import BoxContext
 from ..world.box_scenario import BoxScenario, check_points_in_box
 from ..world.trajectory import AlgorithmTrajectory, Trajectories
