@@ -929,6 +929,12 @@ MUTATIONS = (
              "        return np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d + 1.0",
              "Lemma 5.7's slack 1 instead of 1/t²", (BOX_DEFECTS + "stale_action]",
                                                     BOX_DEFECTS + "prior_lengthscale_wrong]")),
+    Mutation("BX11", "boundcheck/study/continuum.py", "                shadow.update(t, X, y)", "                pass",
+             "the box shadow never told the checked code's observations (its UCB is the prior's)",
+             ("tests/study/test_continuum.py::test_a_users_box_code_is_held_to_the_theorems_algorithm",)),
+    Mutation("BX12", "boundcheck/study/continuum.py", "                refs[spec.name].condition(X, y)",
+             "                pass", "the engine's reference posterior of a box code never conditioned on its data",
+             ("tests/study/test_continuum.py::test_a_users_box_code_without_a_shadow_is_judged_on_a_reference_posterior",)),
 )
 
 
