@@ -90,9 +90,9 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     noise = np.stack([s.noise.standard_normal(T) for s in streams]) * scenario.data_noise_sd
 
     pols = [_make(spec, run_ids) for spec in policies]
-    # what the engine reads each policy's monitors from: the shadow's posterior when the policy is checked for
-    # conformance (the theorem's algorithm told the code's points and observations), else the policy's own exposed
-    # posterior, else a reference posterior of the theorem's prior the engine keeps itself — never the code's say-so
+    # what the engine reads each policy's monitors from: the policy's own exposed posterior, else the shadow's when
+    # the policy is checked for conformance (the theorem's algorithm told the code's points and observations), else
+    # a reference posterior of the theorem's prior the engine keeps itself — never numbers the code reports
     shadows: dict[str, object] = {}
     refs: dict[str, object] = {}
     for j, (spec, pol) in enumerate(zip(policies, pols, strict=True)):
@@ -145,10 +145,11 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
             X = np.clip(X, bounds[:, 0], bounds[:, 1])
             fx = each(lambda p, r, X=X: (p.values(X[r:r + 1, None, :])[:, 0],))[0]
             shadow = shadows.get(spec.name)
-            if shadow is not None:
-                post = shadow.posterior
-            else:
-                post = refs[spec.name] if spec.name in refs else getattr(pol, "posterior", None)
+            # the policy's own exposed posterior (as in the finite engine: the lemmas are about the model it acts
+            # on), else the shadow's (the theorem's algorithm on the code's data), else the engine's reference
+            post = getattr(pol, "posterior", None)
+            if post is None:
+                post = shadow.posterior if shadow is not None else refs.get(spec.name)
             if shadow is not None:  # before the updates: how the code's point compares with the shadow's own
                 o["mon"].setdefault("conform_gap", np.full((m, T), np.nan))[:, t - 1] = \
                     shadow.conformance(t, X)["conform_gap"]
@@ -172,7 +173,15 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     if static:
         # the Lipschitz event of the proof (sup_x |∂f/∂x_j| ≤ L): the located sup over the box, per run
         if not scenario.rkhs:  # the Lipschitz event of a GP path's proof
-            truth["grad_sup"] = each(lambda p, r: (np.max(p.sup_abs_gradient_lower(box), axis=1),))[0]
+            # certified upper bounds of sup|∂f/∂x_j| (a located value could be too low and let the event pass): the
+            # path's proven ‖∇f‖ ≤ Σ√w‖ω‖ρ where it already settles the event, the branch and bound elsewhere
+            L = float(inst.extra.get("lipschitz_L", np.inf))
+
+            def grad_sup(p, r):
+                crude = p.lipschitz
+                return (crude if (crude <= L).all() else np.max(p.sup_abs_gradient_upper(box), axis=1),)
+
+            truth["grad_sup"] = each(grad_sup)[0]
         f_min = -each(lambda p, r: maximum(negated(p), CHAIN_MAX_TOL))[2]
     else:
         f_min = None

@@ -202,6 +202,30 @@ class FeaturePaths:
             out[:, j] = np.maximum(f, a[runs, idx]).reshape(self.n_runs, n_starts).max(axis=1)
         return out
 
+    def sup_abs_gradient_upper(self, box: Box | None = None, tol: float = 1e-3) -> np.ndarray:
+        """``(m, d)``: CERTIFIED upper bounds of ``sup_box |∂_j f_r|``, by the branch and bound
+        :func:`~.box.certified_maximum` on ``±∂_j f`` (its gradient ``±∇∂_j f`` is bounded by ``hessian_bound``, its
+        Hessian by ``third_bound``: each term's ``∇²∂_j`` is ``ω_j ωωᵀ`` times a scalar of size ≤ √w_k ρ_k), from
+        the located maxima of :meth:`sup_abs_gradient_lower`; within ``tol`` of them when the budget allows.
+        The Lipschitz event of Srinivas et al.'s Lemma 5.7 is judged on these (never on a value found too low)."""
+        box = self.features.box if box is None else box
+        m, d = self.n_runs, box.dim
+        owner = np.arange(m)
+        out = np.empty((m, d))
+        for j in range(d):
+            margin = self._fp_margin() * (1.0 + np.abs(self.features.frequencies[:, j]).max())
+            ups = []
+            for s in (1.0, -1.0):
+                jet = self._derivative_jet(j, np.full(m, s), owner)
+                x0 = np.tile(box.centre, (m, 1))
+                f0 = jet(owner, x0, hess=False)[0]
+                cert = certified_maximum(jet, box, x0, f0, self.hessian_bound, self.third_bound, margin, tol=tol,
+                                         polish=jet)
+                ups.append(cert.upper)
+            out[:, j] = np.maximum(*ups)
+        return out
+
+
 class _PathCells(JetCells):
     """Cells of :func:`~.box.certified_maximum` for paths. With ``C_k = √w_k(u_k cos θ_k + v_k sin θ_k)`` and
     ``S_k = √w_k(v_k cos θ_k − u_k sin θ_k)`` (value ``Σ C``, gradient ``S Ω``, Hessian ``−C ΩΩᵀ``), a shift
