@@ -935,6 +935,9 @@ MUTATIONS = (
     Mutation("BX12", "boundcheck/study/continuum.py", "                refs[spec.name].condition(X, y)",
              "                pass", "the engine's reference posterior of a box code never conditioned on its data",
              ("tests/study/test_continuum.py::test_a_users_box_code_without_a_shadow_is_judged_on_a_reference_posterior",)),
+    Mutation("BX13", "boundcheck/model/continuum/paths.py", "            out[:, j] = np.maximum(*ups)",
+             "            out[:, j] = np.minimum(*ups)", "the certified sup of |∂_j f| only over one sign of ∂_j f",
+             ("tests/study/test_continuum.py::test_the_lipschitz_event_reads_a_certified_sup_of_the_derivative",)),
 )
 
 
