@@ -126,6 +126,14 @@ def _render_summary(summary: dict) -> None:
     con.print(f"explicit bound at T: {b['at_horizon']:.4g} = "
               + " + ".join(f"{v:.4g} ({k})" for k, v in b["terms"].items())
               + f";  certified γ_T ∈ [{b['gamma_lower']:.4g}, {b['gamma_upper']:.4g}]")
+    cont = summary.get("continuum")
+    if cont:  # a compact box: the truth, its errors, the optimiser (docs/compact.md)
+        o = cont["optimiser"]
+        con.print(escape(f"truth: {cont['truth']}; the regret's maximum certified to ≤ {cont['max_tolerance']:.2g} "
+                         f"per run (summed over its steps)"))
+        con.print(escape(f"optimiser: a fresh Sobol point beat the chosen x_t on {o['steps_missed']} of "
+                         f"{o['run_steps']} run-steps (largest gap {o['max_gap']:.2g}; the bound's slack at T "
+                         f"{o['bound_slack']:.4g})"))
     at_T = b.get("schedules_at_T") or {}
     if "beta_discretisation_t" in at_T and "beta_confidence_t" in at_T:  # a compact-domain theorem's β_T
         con.print(f"β_T = {at_T['beta_confidence_t'] + at_T['beta_discretisation_t']:.4g} = "

@@ -170,6 +170,23 @@ def settled(summary: dict) -> bool:
                if c["kind"] in ("probability", "expectation"))
 
 
+def continuum_summary(spec: StudySpec, inst: TheoremInstance, main: pd.DataFrame) -> dict:
+    """A box study's truth and its stated errors (every report shows them): how f is represented and the certified
+    kernel error, the largest certified tolerance of the regret's maximum (summed over the steps of a run), and the
+    checked algorithm's optimiser: steps where a fresh Sobol point beat its choice (a proven miss), the largest such
+    gap, against the bound's slack at T."""
+    sc = spec.scenario
+    col = (lambda name: main[name].to_numpy(dtype=float) if name in main else np.zeros(len(main)))
+    misses, gaps = col("optimiser_misses"), col("optimiser_max_gap")
+    slack = float(inst.bound_T) - float(np.max(col("regret"))) if len(main) else float("nan")
+    return {"box": {"dim": int(sc.box.dim), "low": float(sc.box.low), "high": float(sc.box.high)},
+            "truth": sc.describe_truth(),
+            "kernel_error": None if sc.rkhs else float(sc.kernel_error),
+            "max_tolerance": float(np.max(col("max_tolerance"))) if len(main) else 0.0,
+            "optimiser": {"steps_missed": int(misses.sum()), "run_steps": int(len(main) * spec.horizon),
+                          "max_gap": float(np.max(gaps)) if len(gaps) else 0.0, "bound_slack": slack}}
+
+
 def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_theory: bool, reasons: list[str],
               budget: ErrorBudget | None = None, sequential: bool = False) -> dict:
     """Claims table, regret statistics and the JSON summary, from the stored chunks only.
@@ -259,6 +276,8 @@ def summarize(store: ResultStore, spec: StudySpec, inst: TheoremInstance, *, in_
         "version": __version__,
         "report": {"html": None, "tex": None},
     }
+    if getattr(spec.scenario, "box", None) is not None:  # a compact box: what the truth is, its errors, the optimiser
+        summary["continuum"] = continuum_summary(spec, inst, main)
     if others:
         summary["checked"] = {
             name: {"verdict": _complete(theorem_verdict(res), gaps[name]), "claims": [r.to_json() for r in res],

@@ -277,5 +277,6 @@ class BoxFamily(Family):
         if "reset" in ev.alg.steps:  # an event-triggered algorithm (paper 001's Table 2 on the continuum)
             out["n_resets"] = np.asarray(ev.alg.steps["reset"], dtype=bool).sum(axis=1)
         if "witness_gap" in ev.alg.steps:  # steps where a fresh Sobol point beat the optimiser (a proven miss)
-            out["optimiser_misses"] = (np.asarray(ev.alg.steps["witness_gap"]) > 0).sum(axis=1)
+            wg = np.asarray(ev.alg.steps["witness_gap"])
+            out["optimiser_misses"], out["optimiser_max_gap"] = (wg > 0).sum(axis=1), wg.max(axis=1)
         return out

@@ -253,9 +253,20 @@ def theorem(ctx) -> dict:
         "gamma_lower": fmt(b.get("gamma_lower")), "gamma_upper": fmt(b.get("gamma_upper")),
         "gamma_methods": [{"name": k, "value": fmt(v)} for k, v in (b.get("gamma_methods") or {}).items()],
         "anytime_note": th.anytime_note or None,
+        "continuum": continuum(s.get("continuum")),
         "literal": literal(ctx.literal),
         "looseness": looseness(ctx),
     }
+
+
+def continuum(c: dict | None) -> dict | None:
+    """A box study's truth, its certified errors and the optimiser's witnessed misses (docs/compact.md)."""
+    if not c:
+        return None
+    o = c["optimiser"]
+    return {"truth": c["truth"], "tolerance": fmt(c["max_tolerance"]),
+            "optimiser": (f"a fresh Sobol point beat the chosen x_t on {o['steps_missed']} of {o['run_steps']} "
+                          f"run-steps (largest gap {fmt(o['max_gap'])}; the bound's slack at T {fmt(o['bound_slack'])})")}
 
 
 def literal(cmp: dict | None) -> dict | None:
