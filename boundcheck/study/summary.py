@@ -176,7 +176,10 @@ def continuum_summary(spec: StudySpec, inst: TheoremInstance, main: pd.DataFrame
     checked algorithm's optimiser: steps where a fresh Sobol point beat its choice (a proven miss), the largest such
     gap, against the bound's slack at T."""
     sc = spec.scenario
-    col = (lambda name: main[name].to_numpy(dtype=float) if name in main else np.zeros(len(main)))
+
+    def col(name: str) -> np.ndarray:
+        return main[name].to_numpy(dtype=float) if name in main else np.zeros(len(main))
+
     misses, gaps = col("optimiser_misses"), col("optimiser_max_gap")
     slack = float(inst.bound_T) - float(np.max(col("regret"))) if len(main) else float("nan")
     return {"box": {"dim": int(sc.box.dim), "low": float(sc.box.low), "high": float(sc.box.high)},

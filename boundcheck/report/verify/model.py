@@ -266,7 +266,8 @@ def continuum(c: dict | None) -> dict | None:
     o = c["optimiser"]
     return {"truth": c["truth"], "tolerance": fmt(c["max_tolerance"]),
             "optimiser": (f"a fresh Sobol point beat the chosen x_t on {o['steps_missed']} of {o['run_steps']} "
-                          f"run-steps (largest gap {fmt(o['max_gap'])}; the bound's slack at T {fmt(o['bound_slack'])})")}
+                          f"run-steps (largest gap {fmt(o['max_gap'])}; the bound's slack at T "
+                          f"{fmt(o['bound_slack'])})")}
 
 
 def literal(cmp: dict | None) -> dict | None:
