@@ -209,8 +209,8 @@ def check_points_in_box(sc: BoxScenario, X: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- scenario files
 #: the root keys of a box scenario file (a stationary file whose ``[domain]`` is ``box = {dim, low, high}``)
 BOX_ROOT_KEYS = {"format", "family", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
-                 "out_of_theory_reason", "domain", "kernel", "priors", "truth", "continuum", "noise_law", "B",
-                 "model_noise"}
+                 "out_of_theory_reason", "domain", "kernel", "priors", "truth", "B", "model_noise", "continuum",
+                 "noise_law"}
 
 
 def parse_box(f, root: dict) -> BoxScenario:
@@ -222,6 +222,7 @@ def parse_box(f, root: dict) -> BoxScenario:
     ``sobol``, ``starts``, ``certify``, ``kernel_tol``; ``[truth] rkhs = {norm = …, centres = …}`` with a root ``B``
     and ``model_noise = "1+2/T"`` for the frequentist theorems."""
     from .scenario_reader import ScenarioFileError, _delta
+    from .scenario_stationary import theory_label
 
     root = f.keys(root, "", BOX_ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "kernel", "priors",
                                             "truth"})
@@ -266,15 +267,7 @@ def parse_box(f, root: dict) -> BoxScenario:
     certify = c.get("certify", False)
     if not isinstance(certify, bool):
         raise f.error("continuum.certify", "true or false", certify)
-    in_theory = root.get("in_theory", True)
-    if not isinstance(in_theory, bool):
-        raise f.error("in_theory", "true or false", in_theory)
-    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
-    if not in_theory and not reason:
-        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
-    notes = root.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        raise f.error("notes", "a list of strings", notes)
+    in_theory, reason, notes = theory_label(f, root)
     noise_law = f.text(root, "noise_law", "", default="gaussian")
     if not noise_law.split(":")[0] == "gaussian":
         raise f.error("noise_law", "gaussian or gaussian:<scale> (box scenarios draw Gaussian noise)", noise_law)

@@ -36,6 +36,8 @@ STATIONARY = "stationary"
 _ROOT_KEYS = {"format", "family", "name", "description", "notes", "horizon", "delta", "noise", "runs", "in_theory",
               "out_of_theory_reason", "model_noise", "B", "gamma_rule", "gamma_rate_params", "generator", "domain",
               "kernel", "priors", "truth", "availability", "actions"}
+#: root keys only a box file (``[domain] box = …``, boundcheck.world.box_scenario) takes
+BOX_ONLY_KEYS = {"continuum", "noise_law"}
 
 
 def stationary_schema() -> dict:
@@ -261,6 +263,21 @@ def _gp(f: FileReader, table: dict, path: str, points: np.ndarray, K_default: np
         raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
 
 
+def theory_label(f: FileReader, root: dict) -> tuple[bool, str, list[str]]:
+    """A stationary file's ``in_theory`` (a boolean), ``out_of_theory_reason`` (required when it is false) and
+    ``notes`` (a list of strings), each refused in one line naming its key."""
+    in_theory = root.get("in_theory", True)
+    if not isinstance(in_theory, bool):
+        raise f.error("in_theory", "true or false", in_theory)
+    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
+    if not in_theory and not reason:
+        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
+    notes = root.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise f.error("notes", "a list of strings", notes)
+    return in_theory, reason, notes
+
+
 def parse_stationary(f: FileReader, data: dict, find_generator: Callable[[str, str], Callable[..., Mapping]],
                      generator_names: Callable[[], list[str]]) -> Scenario:
     """The scenario of a ``stationary`` file's root table ``data``. ``find_generator(name, scenario)`` returns the
@@ -419,15 +436,7 @@ def parse_stationary(f: FileReader, data: dict, find_generator: Callable[[str, s
         action_set = TopK(availability, k=k)
 
     # scalars
-    in_theory = root.get("in_theory", True)
-    if not isinstance(in_theory, bool):
-        raise f.error("in_theory", "true or false", in_theory)
-    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
-    if not in_theory and not reason:
-        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
-    notes = root.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        raise f.error("notes", "a list of strings", notes)
+    in_theory, reason, notes = theory_label(f, root)
     gamma_rule = f.text(root, "gamma_rule", "", default="certified")
     if gamma_rule != "certified" and not re.fullmatch(r"rate:(se|matern|constant)", gamma_rule):
         raise f.error("gamma_rule", "'certified' or 'rate:se' / 'rate:matern' / 'rate:constant'", gamma_rule)
