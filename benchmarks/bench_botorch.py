@@ -9,10 +9,11 @@ both with the default scenario and ``--jobs`` as verify's default (every core), 
 and prints their ratio (target ≤ 3×), the CPU time of each (user + sys of the command and its workers) and the
 machine's 1-minute load before and after. The checked command also runs the shadow of the theorem's algorithm
 and a reference posterior (conformance and the truth-side monitors): that is what checking BoTorch code costs.
-``--per-run`` also times the per-run form (examples/botorch_ucb.py), much slower.
+``--per-run`` also times the per-run form (examples/botorch_ucb.py), much slower. ``--fixed`` also times both
+commands at T = 2 (same runs): the cost that does not grow with the horizon (imports, probe, worker start).
 
 Usage: python benchmarks/bench_botorch.py [--runs 200] [--horizon 200] [--jobs N] [--repeat 1] [--per-run]
-       [--quick] [--json FILE]
+       [--fixed] [--quick] [--json FILE]
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None, help="verify's --jobs (default: verify's own default)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--per-run", action="store_true", help="also time the per-run form (slow)")
+    ap.add_argument("--fixed", action="store_true", help="also time both commands at T = 2 (the fixed cost)")
     ap.add_argument("--quick", action="store_true", help="50 runs × T = 50")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args()
@@ -88,6 +90,10 @@ def main() -> None:
            "ratio": best["batched"] / best["builtin"], "target": 3.0}
     if args.per_run:
         res["ratio_per_run"] = best["per_run"] / best["builtin"]
+    if args.fixed:  # what a run of the same runs costs at T = 2: imports, the import probe, the workers' start
+        res["fixed_wall_s"] = {k: verify(runs, 2, args.jobs, sides[k])["wall_s"] for k in ("builtin", "batched")}
+        print(f"fixed cost (T = 2): built-in {res['fixed_wall_s']['builtin']:.1f} s, batched "
+              f"{res['fixed_wall_s']['batched']:.1f} s wall", flush=True)
     print(f"batched BoTorch UCB / built-in GP-UCB, {runs} runs × T = {horizon}, {os.cpu_count()} cores (load "
           f"{load0:.1f} → {res['load_1min_end']:.1f}): {res['ratio']:.1f}× wall (min of {args.repeat}; target ≤ 3×)"
           + (f"; per-run form {res['ratio_per_run']:.1f}×" if args.per_run else ""))
