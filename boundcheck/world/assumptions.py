@@ -102,10 +102,11 @@ def _model_is_truth(sc) -> tuple[bool, str]:
 @register_predicate("model_kernel_is_truth")
 def _model_kernel_is_truth(sc) -> tuple[bool, str]:
     """Frequentist theorems: the algorithms' kernel is the kernel of the RKHS f lives in."""
-    if getattr(sc, "box", None) is not None:
-        from .box_scenario import box_model_kernel_is_truth
-
-        return box_model_kernel_is_truth(sc)
+    if getattr(sc, "box", None) is not None:  # a box scenario: the truth's kernel is its own unless it says so
+        ok = sc.truth_kernel is None
+        return ok, (f"the algorithms' kernel is the RKHS kernel (SE ℓ = {sc.kernel.lengthscale:g})" if ok
+                    else f"the algorithms' kernel (ℓ = {sc.kernel.lengthscale:g}) differs from the truth's "
+                         f"(ℓ = {sc.truth_kernel.lengthscale:g})")
     model = sc.candidates[0]
     same = model.n == sc.truth.n and np.allclose(model.K, sc.truth.K, rtol=1e-12, atol=1e-12)
     return bool(same), ("the algorithms' kernel is the RKHS kernel" if same
@@ -124,9 +125,13 @@ def _static_truth(sc) -> tuple[bool, str]:
 @register_predicate("rkhs_norm_bounded")
 def _rkhs_norm_bounded(sc) -> tuple[bool, str]:
     if getattr(sc, "box", None) is not None:  # a box's truth is drawn per run with the stated exact norm
-        from .box_scenario import box_rkhs_norm_bounded
-
-        return box_rkhs_norm_bounded(sc)
+        if sc.rkhs_norm is None:
+            return False, "f is a GP sample: its RKHS norm is not bounded (Bayesian setting)"
+        if sc.B is None:
+            return False, "no RKHS norm bound B given to the algorithms"
+        ok = sc.rkhs_norm <= sc.B * (1 + 1e-9)
+        return ok, (f"‖f‖_k = {sc.rkhs_norm:g} exactly (every run); B = {sc.B:g}"
+                    + ("" if ok else ": ‖f‖_k exceeds B"))
     if not isinstance(sc.truth, RKHSFamily):
         return False, "f is a GP sample: its RKHS norm is not bounded (Bayesian setting)"
     fam, B = sc.truth, sc.B

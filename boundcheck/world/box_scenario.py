@@ -163,28 +163,6 @@ def _derivative_tails_certified(sc) -> tuple[bool, str]:
                   "(Borell–TIS on the feature prior; a proven bound on E sup|∂_j f|)")
 
 
-def box_rkhs_norm_bounded(sc) -> tuple[bool, str] | None:
-    """``rkhs_norm_bounded`` on a box scenario (None: not a box)."""
-    if not is_box(sc):
-        return None
-    if not sc.rkhs:
-        return False, "f is a GP sample: its RKHS norm is not bounded (Bayesian setting)"
-    if sc.B is None:
-        return False, "no RKHS norm bound B given to the algorithms"
-    ok = sc.rkhs_norm <= sc.B * (1 + 1e-9)
-    return ok, f"‖f‖_k = {sc.rkhs_norm:g} exactly (every run); B = {sc.B:g}" + ("" if ok else ": ‖f‖_k exceeds B")
-
-
-def box_model_kernel_is_truth(sc) -> tuple[bool, str] | None:
-    """``model_kernel_is_truth`` on a box scenario (None: not a box)."""
-    if not is_box(sc):
-        return None
-    ok = sc.truth_kernel is None
-    return ok, (f"the algorithms' kernel is the RKHS kernel (SE ℓ = {sc.kernel.lengthscale:g})" if ok
-                else f"the algorithms' kernel (ℓ = {sc.kernel.lengthscale:g}) differs from the truth's "
-                     f"(ℓ = {sc.truth_kernel.lengthscale:g})")
-
-
 def rescaled_truth(sc: BoxScenario, lengthscale_factor: float = 1.0, amplitude: float = 1.0) -> BoxScenario:
     """The scenario with f drawn with lengthscale × ``lengthscale_factor`` and multiplied by ``amplitude`` (a
     negative control: the algorithms keep their prior); the study is then outside the theorem (``model_is_truth``
@@ -221,8 +199,7 @@ def parse_box(f, root: dict) -> BoxScenario:
     (f drawn from it) or ``[truth] gp = {lengthscale = …}`` (a negative control); optional ``[continuum]``
     ``sobol``, ``starts``, ``certify``, ``kernel_tol``; ``[truth] rkhs = {norm = …, centres = …}`` with a root ``B``
     and ``model_noise = "1+2/T"`` for the frequentist theorems."""
-    from .scenario_reader import ScenarioFileError, _delta
-    from .scenario_stationary import theory_label
+    from .scenario_reader import ScenarioFileError, _delta, theory_label
 
     root = f.keys(root, "", BOX_ROOT_KEYS, {"name", "horizon", "delta", "noise", "domain", "kernel", "priors",
                                             "truth"})

@@ -341,6 +341,21 @@ def finish_common(f: FileReader, sc: Scenario, common: Common) -> Scenario:
         raise ScenarioFileError(f"{f.source}: {exc}") from None
 
 
+def theory_label(f: FileReader, root: dict) -> tuple[bool, str, list[str]]:
+    """A stationary file's ``in_theory`` (a boolean), ``out_of_theory_reason`` (required when it is false) and
+    ``notes`` (a list of strings), each refused in one line naming its key."""
+    in_theory = root.get("in_theory", True)
+    if not isinstance(in_theory, bool):
+        raise f.error("in_theory", "true or false", in_theory)
+    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
+    if not in_theory and not reason:
+        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
+    notes = root.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise f.error("notes", "a list of strings", notes)
+    return in_theory, reason, notes
+
+
 def _delta(f: FileReader, root: dict) -> float:
     d = f.number(root, "delta", "", low=0.0, high=1.0, strict_low=True, what="a probability δ in (0, 1)")
     if d >= 1.0:

@@ -28,6 +28,7 @@ from .scenario_reader import (
     ScenarioFileError,
     _delta,
     object_schema,
+    theory_label,
 )
 
 __all__ = ["STATIONARY", "parse_stationary", "stationary_schema"]
@@ -261,21 +262,6 @@ def _gp(f: FileReader, table: dict, path: str, points: np.ndarray, K_default: np
         return GPPrior(name, mean, K, eps)
     except BoundcheckError as exc:
         raise ScenarioFileError(f"{f.source}: key {path!r}: {exc}") from None
-
-
-def theory_label(f: FileReader, root: dict) -> tuple[bool, str, list[str]]:
-    """A stationary file's ``in_theory`` (a boolean), ``out_of_theory_reason`` (required when it is false) and
-    ``notes`` (a list of strings), each refused in one line naming its key."""
-    in_theory = root.get("in_theory", True)
-    if not isinstance(in_theory, bool):
-        raise f.error("in_theory", "true or false", in_theory)
-    reason = f.text(root, "out_of_theory_reason", "", default="", template=True)
-    if not in_theory and not reason:
-        raise f.error("out_of_theory_reason", "a reason (the scenario says in_theory = false)")
-    notes = root.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        raise f.error("notes", "a list of strings", notes)
-    return in_theory, reason, notes
 
 
 def parse_stationary(f: FileReader, data: dict, find_generator: Callable[[str, str], Callable[..., Mapping]],

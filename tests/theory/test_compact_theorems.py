@@ -212,8 +212,8 @@ def test_gp_ucb_compact_shape():
     assert {"SC1", "SC2", "SC3", "SC4", "SC5"} <= {c.id for c in GP.corrections}
     changes = {c.id: c.changes_computation for c in GP.corrections}
     assert changes["SC2"] is False and changes["SC3"] is True and changes["SC4"] is True
-    assert (GP.default_scenario, GP.scenarios, GP.algorithms) == ("gp_sample_se_box", ("gp_sample_se_box",),
-                                                                  ("gp_ucb", "random"))
+    assert (GP.default_scenario, GP.scenarios, GP.algorithms) == (
+        "gp_sample_se_box", ("gp_sample_se_box", "gp_sample_se_box2"), ("gp_ucb_box", "random_box"))
     assert "0912.3995" in GP.paper and "0912.3995" in GP.reference
     # the Domain mechanism: d an integer ≥ 1, r and b > 0, log_a ≥ 0
     assert GP.domain("d").contains(2) and not GP.domain("d").contains(1.5) and not GP.domain("d").contains(0)
@@ -249,7 +249,7 @@ def test_igp_ucb_compact_is_the_finite_form_but_for_the_domain():
     assert "confidence_event" not in ids and {"confidence_chosen", "optimiser_gap"} <= set(ids)
     assert set(ids) - {"confidence_chosen", "optimiser_gap"} <= {c.id for c in fin.claims}
     assert IGP.claim("confidence_chosen").alpha == S.delta
-    assert (IGP.default_scenario, IGP.algorithms) == ("rkhs_se_box", ("igp_ucb", "random"))
+    assert (IGP.default_scenario, IGP.algorithms) == ("rkhs_se_box", ("igp_ucb_box", "random_box"))
 
 
 # ------------------------------------------------------------------------------------------- nothing else moved
@@ -262,9 +262,11 @@ PINNED_FINGERPRINTS = {  # sha256 of each finite theorem's fingerprint, computed
 
 
 def test_finite_theorems_unchanged():
-    assert tuple(t.id for t in srinivas.THEOREMS) == ("gp_ucb",)
-    assert tuple(t.id for t in igp_ucb_gp_ts.THEOREMS) == ("igp_ucb_confidence", "igp_ucb", "gp_ts")
-    for th in srinivas.THEOREMS + igp_ucb_gp_ts.THEOREMS:
+    # the compact theorems are registered after the finite ones, which are unchanged
+    assert tuple(t.id for t in srinivas.THEOREMS) == ("gp_ucb", "gp_ucb_compact")
+    assert tuple(t.id for t in igp_ucb_gp_ts.THEOREMS) == ("igp_ucb_confidence", "igp_ucb", "gp_ts",
+                                                           "igp_ucb_compact")
+    for th in srinivas.THEOREMS[:1] + igp_ucb_gp_ts.THEOREMS[:3]:
         fp = json.dumps(th.__fingerprint__(), sort_keys=True, ensure_ascii=False)
         assert hashlib.sha256(fp.encode()).hexdigest() == PINNED_FINGERPRINTS[th.id], th.id
     gp = srinivas.THEOREM
@@ -288,4 +290,4 @@ def test_compact_theorems_pickle_and_fingerprint():
     for th in (GP, IGP):
         back = pickle.loads(pickle.dumps(th))
         assert back.__fingerprint__() == th.__fingerprint__()
-        assert back.id not in {t.id for t in srinivas.THEOREMS + igp_ucb_gp_ts.THEOREMS}
+        assert back.id in {t.id for t in srinivas.COMPACT_THEOREMS + igp_ucb_gp_ts.COMPACT_THEOREMS}

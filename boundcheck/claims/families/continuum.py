@@ -250,9 +250,7 @@ class BoxFamily(Family):
         gprev[2:] = g_up[:-1]
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             sched = {name: real_or_complex(th.schedule_values(name, t, values, gprev))
-                     for name in ("beta_t", "width_t", "beta_confidence_t", "beta_discretisation_t", "tau_t",
-                                  "grid_n_t")
-                     if name in th.schedules}
+                     for name in self.schedules_read if name != "lipschitz_L"}  # a constant: extra
             sched["theory_width"] = sched[self.width_name]
             width = sched["theory_width"] * beta_scale
             bound = th.evaluate(values)
@@ -261,7 +259,7 @@ class BoxFamily(Family):
         L = float(th.schedule_values("lipschitz_L", 1.0, values)) if "lipschitz_L" in th.schedules else np.inf
         return TheoremInstance(
             horizon=T, delta=float(delta), values=values, beta=width, xi=np.zeros(T + 1), B=values.get("B", np.nan),
-            C=float(th.schedule_values("C1", 1.0, values)) if "C1" in th.schedules else float("nan"),
+            C=float("nan"),
             bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
             anytime=np.asarray(at["value"], dtype=float).reshape(T).copy(), gamma_upper=g_up,
             gamma_lower=np.zeros(T), gamma_methods={"feature Hadamard bound": float(g_up[-1])},
