@@ -143,5 +143,6 @@ class GPUCBBox(ContinuousUCB, BoxPolicy):
 POLICIES = (
     ("gp_ucb_box", GPUCBBox, {}),
     ("igp_ucb_box", GPUCBBox, {"name": "igp_ucb_box", "label": "IGP-UCB"}),  # the width is its theorem's β_t
+    ("gp_ucb_rkhs_box", GPUCBBox, {"name": "gp_ucb_rkhs_box", "label": "GP-UCB"}),  # Srinivas' Theorem 3
     ("random_box", RandomBox, {}),
 )

@@ -23,6 +23,7 @@ import numpy as np
 from ..claims.families import TheoremInstance
 from ..errors import BoundcheckError, UserCodeError
 from ..model.continuum.posterior import ContinuousPosterior
+from ..model.noise import draw_noise
 from ..model.sampling import shadow_stream
 from ..policies import PolicySpec
 from ..policies.box import BoxContext
@@ -87,7 +88,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
         outs = [fn(p, r) for r, p in enumerate(paths)]
         return tuple(np.concatenate(parts) for parts in zip(*outs, strict=True))
     # the noise of every step, drawn up front from the run's noise stream (common to all algorithms)
-    noise = np.stack([s.noise.standard_normal(T) for s in streams]) * scenario.data_noise_sd
+    noise = draw_noise(scenario.noise_law, float(scenario.noise), [s.noise for s in streams], T)
 
     pols = [_make(spec, run_ids) for spec in policies]
     # what the engine reads each policy's monitors from: the policy's own exposed posterior, else the shadow's when

@@ -247,6 +247,18 @@ def _noise_sub_gaussian(sc) -> tuple[bool, str]:
     return scale <= 1.0, f"data noise {describe_noise_law(sc.noise_law, sc.noise)}; R = {sc.noise:g}"
 
 
+@register_predicate("noise_bounded")
+def _noise_bounded(sc) -> tuple[bool, str]:
+    """|ε_t| ≤ σ almost surely with the σ (= R) the model uses: Rademacher ±R (scale ≤ 1), not Gaussian."""
+    from ..model.noise import describe_noise_law, parse_noise_law
+
+    base, scale = parse_noise_law(sc.noise_law)
+    ok = base == "rademacher" and scale <= 1.0
+    return ok, (f"data noise {describe_noise_law(sc.noise_law, sc.noise)}: |ε| ≤ {sc.noise * scale:g} ≤ σ = "
+                f"{sc.noise:g}" if ok else f"data noise {describe_noise_law(sc.noise_law, sc.noise)}: not bounded by "
+                f"σ = {sc.noise:g} almost surely")
+
+
 @register_predicate("forgetting_window")
 def _forgetting_window(sc) -> tuple[bool, str]:
     if sc.window is None:

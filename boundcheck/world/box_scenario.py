@@ -246,8 +246,8 @@ def parse_box(f, root: dict) -> BoxScenario:
         raise f.error("continuum.certify", "true or false", certify)
     in_theory, reason, notes = theory_label(f, root)
     noise_law = f.text(root, "noise_law", "", default="gaussian")
-    if not noise_law.split(":")[0] == "gaussian":
-        raise f.error("noise_law", "gaussian or gaussian:<scale> (box scenarios draw Gaussian noise)", noise_law)
+    if noise_law.split(":")[0] not in ("gaussian", "rademacher"):
+        raise f.error("noise_law", "gaussian or rademacher, optionally :<scale>", noise_law)
     try:
         return box_scenario(
             name, dim=dim, low=low, high=high, lengthscale=ell, truth_lengthscale=truth_ell,

@@ -70,6 +70,13 @@ CATCHES = {
         ("stale_action", ["D3_information"]),
         ("prior_lengthscale_wrong", ["D3_information"]),
     ],
+    ("gp_ucb_rkhs_compact", 20, 25): [  # Srinivas et al. Theorem 3 on the box (its β_t far too wide for the rest)
+        ("rkhs_norm_1000x", ["confidence_chosen"]),
+        ("crude_optimiser", ["optimiser_gap"]),
+        ("width_1e-4", ["optimiser_gap"]),
+        ("dropped_observation_box", ["D3_information"]),
+        ("noise_var_small", ["D3_information"]),
+    ],
     ("igp_ucb_confidence", 24, 40): [
         ("rkhs_norm_tripled", ["confidence_event", "confidence_data_dependent"]),
         ("noise_doubled", ["self_normalized", "self_normalized_ay"]),

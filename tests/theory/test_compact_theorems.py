@@ -199,7 +199,7 @@ def test_confidence_part_is_the_finite_beta_of_four_points():
 
 
 def test_gp_ucb_compact_shape():
-    assert GP.id == "gp_ucb_compact" and srinivas.COMPACT_THEOREMS == (GP,)
+    assert GP.id == "gp_ucb_compact" and srinivas.COMPACT_THEOREMS[0] is GP
     assert set(GP.bound_terms) == {"information", "discretisation"} == set(GP.anytime_terms)
     assert {"beta_t", "width_t", "C1", "beta_confidence_t", "beta_discretisation_t", "lipschitz_L",
             "tau_t"} <= set(GP.schedules)
@@ -263,7 +263,7 @@ PINNED_FINGERPRINTS = {  # sha256 of each finite theorem's fingerprint, computed
 
 def test_finite_theorems_unchanged():
     # the compact theorems are registered after the finite ones, which are unchanged
-    assert tuple(t.id for t in srinivas.THEOREMS) == ("gp_ucb", "gp_ucb_compact")
+    assert tuple(t.id for t in srinivas.THEOREMS) == ("gp_ucb", "gp_ucb_compact", "gp_ucb_rkhs_compact")
     assert tuple(t.id for t in igp_ucb_gp_ts.THEOREMS) == ("igp_ucb_confidence", "igp_ucb", "gp_ts",
                                                            "igp_ucb_compact")
     for th in srinivas.THEOREMS[:1] + igp_ucb_gp_ts.THEOREMS[:3]:
@@ -291,3 +291,24 @@ def test_compact_theorems_pickle_and_fingerprint():
         back = pickle.loads(pickle.dumps(th))
         assert back.__fingerprint__() == th.__fingerprint__()
         assert back.id in {t.id for t in srinivas.COMPACT_THEOREMS + igp_ucb_gp_ts.COMPACT_THEOREMS}
+
+
+# ---------------------------------------------------------------------------------------- gp_ucb_rkhs_compact
+@pytest.mark.parametrize("T, delta, R, B, gamma_T, t, gamma_t", [
+    (100, 0.1, 0.15, 3.0, 30.0, 7.0, 4.5), (400, 0.05, 0.3, 1.0, 55.0, 123.0, 20.0),
+    (20, 0.5, 1.0, 10.0, 5.0, 1.0, 0.7)])
+def test_gp_ucb_rkhs_compact_values_against_the_printed_theorem(T, delta, R, B, gamma_T, t, gamma_t):
+    """Srinivas et al. Theorem 3 by hand: β_t = 2B² + 300γ_T ln³(t/δ) (B the norm; γ_T for γ_t, correction SR3),
+    R_T ≤ √(C₁Tβ_Tγ_T), the anytime form √(C₁tβ_tγ_t), C₁ = 8/ln(1 + σ⁻²)."""
+    th = srinivas.RKHS_THEOREM
+    v = {"T": T, "delta": delta, "R": R, "B": B, "gamma_T": gamma_T}
+    C1 = 8 / math.log(1 + R**-2)
+
+    def beta(s):
+        return 2 * B**2 + 300 * gamma_T * math.log(s / delta) ** 3
+
+    assert float(th.evaluate(v)["value"]) == pytest.approx(math.sqrt(C1 * T * beta(T) * gamma_T), rel=1e-12)
+    got = th.evaluate_anytime(v, np.array([t]), np.array([gamma_t]))["value"][0]
+    assert float(got) == pytest.approx(math.sqrt(C1 * t * beta(t) * gamma_t), rel=1e-12)
+    assert float(th.schedule_values("beta_t", t, v)) == pytest.approx(beta(t), rel=1e-12)
+    assert float(th.schedule_values("width_t", t, v)) == pytest.approx(math.sqrt(beta(t)), rel=1e-12)

@@ -265,6 +265,13 @@ class BoxFamily(Family):
             gamma_lower=np.zeros(T), gamma_methods={"feature Hadamard bound": float(g_up[-1])},
             schedules=sched, gamma_used=g_up, extra={"lipschitz_L": L, "kernel_error": scenario.kernel_error})
 
+    def max_step_regret(self, scenario: BoxScenario, inst: TheoremInstance) -> tuple[float, str] | None:
+        """An RKHS truth with ‖f‖_k ≤ B and k(x, x) ≤ 1: |f| ≤ B everywhere, so r_t ≤ 2B (GP paths: unbounded)."""
+        if not getattr(scenario, "rkhs", False) or scenario.B is None:
+            return None
+        B = float(scenario.B)
+        return 2.0 * B, f"(|f(x)| ≤ ‖f‖_k √k(x, x) ≤ B = {B:g}, so r_t ≤ 2B)"
+
     def derived_steps(self, ev: BoxEvaluator) -> dict[str, np.ndarray]:
         lam = float(ev.sc.model_noise_var)
         return {"innov": (ev.alg.y - ev.mu_x) / np.sqrt(ev.sd_x**2 + lam)}
