@@ -19,11 +19,17 @@ from ...world.box_scenario import BoxScenario
 from ..table import ClaimSpec, bound_anytime, bound_at_horizon
 from .base import ChunkEvaluator, Family, TheoremInstance, real_or_complex
 
-__all__ = ["BoxFamily", "BoxEvaluator", "CHAIN_RULE_TOL"]
+__all__ = ["BoxFamily", "BoxEvaluator", "CHAIN_RULE_TOL", "OPTIMISER_TOL"]
 
 #: relative tolerance of the chain rule ½Σlog(1 + σ⁻²σ²_{t−1}(x_t)) = ½ log det(I + σ⁻²K_T) (round-off of a rank-one
 #: Cholesky update against a fresh factorisation; a dropped or altered observation moves it by ≫ 1e−8)
 CHAIN_RULE_TOL = 1e-8
+#: the numerical argmax's stated tolerance: x_t may fall short of the UCB's value at the proof's comparison point
+#: ([x*]_t, or x*) by g_t ≤ OPTIMISER_TOL·(1 + |UCB(x_t)|) — near-ties of two basins (3.6e−6 apart on one run of
+#: igp_ucb_compact's defaults) are not the algorithm's fault; the proofs then give r_t ≤ … + g_t, so the regret bounds
+#: and the optimism step are checked with the observed tolerated g_t added (docs/compact.md); beyond it,
+#: optimiser_gap fails
+OPTIMISER_TOL = 1e-5
 
 
 class BoxEvaluator(ChunkEvaluator):
@@ -40,12 +46,18 @@ class BoxEvaluator(ChunkEvaluator):
         self.mu_d, self.sd_d = mon["mu_disc"], mon["sd_disc"]
         self.tol = traj.truth.get("max_tolerance", np.zeros(self.m))
         self.eps_t = 1.0 / self.t**2  # the discretisation's 1/t² (Lemma 5.7)
+        # g_t = UCB(comparison point) − UCB(x_t), with the width the algorithm ran with, and its tolerated part
+        acq_x = self.mu_x + self.run_width * self.sd_x
+        self.opt_gap = (self.mu_d + self.run_width * self.sd_d) - acq_x
+        self.opt_allowed = OPTIMISER_TOL * (1.0 + np.abs(acq_x))
+        self.opt_slack = np.clip(np.nan_to_num(self.opt_gap, nan=0.0), 0.0, self.opt_allowed)
 
     # -------------------------------------------------------------------------------------- events
     def regret_upper(self) -> np.ndarray:
         """(m, T) cumulative regret against the certified upper bound of each max f_t (located + tolerance)."""
         tol_t = np.broadcast_to(self.tol[:, None] / self.T, (self.m, self.T))  # spread: only the sum is used
-        return np.cumsum(self.alg.regret + tol_t, axis=1)
+        # less the optimiser's tolerated shortfall: the theorem with a g_t-approximate argmax bounds R_T + Σ g_t less
+        return np.cumsum(self.alg.regret + tol_t - self.opt_slack, axis=1)
 
     def chosen_event(self) -> np.ndarray:
         """(m, T) |f(x_t) − μ_{t−1}(x_t)| ≤ √β_t σ_{t−1}(x_t) (Lemma 5.5)."""
@@ -83,20 +95,17 @@ class BoxEvaluator(ChunkEvaluator):
     def optimism(self) -> dict:
         """Lemma 5.8 on the events: r_t ≤ 2√β_t σ_{t−1}(x_t) + 1/t² at every step (regret with the tolerance)."""
         r = self.alg.regret + self.tol[:, None] / self.T
-        fail = (r > 2 * self.width * self.sd_x + self.eps_t + 1e-12).any(axis=1)
+        fail = (r > 2 * self.width * self.sd_x + self.eps_t + self.opt_slack + 1e-12).any(axis=1)
         prem = self.events()  # not the optimiser's gap: a choice below the UCB's max over D_t is what this catches
         return {"fail": fail & prem, "premise": prem}
 
     def optimiser_gap(self) -> dict:
         """The step Lemma 5.8 takes from the UCB rule: UCB_{t−1}(x_t) ≥ UCB_{t−1}([x*]_t), with the width the
         algorithm ran with and its posterior as the engine read it (a counterexample is a point of D_t the
-        optimiser missed by more than round-off)."""
-        w = self.run_width
-        acq_x = self.mu_x + w * self.sd_x
-        acq_d = self.mu_d + w * self.sd_d
-        gap = acq_d - acq_x
+        optimiser missed by more than its stated tolerance :data:`OPTIMISER_TOL`)."""
+        gap = self.opt_gap
         prem = np.isfinite(gap).all(axis=1)
-        return {"fail": (gap > 1e-9 * np.maximum(1.0, np.abs(acq_x))).any(axis=1) & prem, "premise": prem}
+        return {"fail": (gap > self.opt_allowed).any(axis=1) & prem, "premise": prem}
 
     # ------------------------------------------------------------------------ IGP-UCB on a box (frequentist)
     def norm_ok(self) -> np.ndarray:
@@ -133,7 +142,8 @@ class BoxEvaluator(ChunkEvaluator):
         ok = self.chosen_event() & (np.abs(self.traj.f_opt - self.mu_d) <= self.width * self.sd_d)
         ucb = self.mu_x + self.run_width * self.sd_x
         r = self.alg.regret + self.tol[:, None] / self.T
-        bad = (ucb < self.traj.f_opt - 1e-12) | (r > 2 * self.width * self.sd_x + 1e-12)
+        g = self.opt_slack
+        bad = (ucb < self.traj.f_opt - g - 1e-12) | (r > 2 * self.width * self.sd_x + g + 1e-12)
         return {"fail": (ok & bad).any(axis=1), "premise": ok.any(axis=1)}
 
     def _sigma_sums(self):
