@@ -251,8 +251,8 @@ COMPACT_CORRECTIONS = tuple(c for c in CORRECTIONS if c.id in ("S2", "S3", "S4")
                "the acquisition maximised numerically: x_t may fall short of UCB_{t−1}([x*]_t) by g_t ≤ 10⁻⁵(1 + "
                "|UCB_{t−1}(x_t)|) (optimiser_gap fails beyond); then r_t ≤ 2√β_t σ_{t−1}(x_t) + 1/t² + g_t and "
                "R_T ≤ √(C₁Tβ_Tγ_T) + 2 + Σ_t g_t, which is what D1 and the regret claims check, with the observed g_t",
-               "two basins of the UCB within 10⁻⁵ of each other are a near-tie a numerical optimiser may resolve either "
-               "way; the proof carries the shortfall additively"),
+               "two basins of the UCB within 10⁻⁵ of each other are a near-tie a numerical optimiser may resolve "
+               "either way; the proof carries the shortfall additively"),
     Correction("SC5", "Theorem 2 proof", "'a discretisation D_t of size (τ_t)^d' with τ_t not an integer",
                "D_t = the cell-centred grid with ⌈τ_t/2⌉ points per side: ‖x − [x]_t‖₁ ≤ rd/τ_t and |D_t| ≤ τ_t^d "
                "when τ_t ≥ 1; values with τ_1 = dbr√(ln(4da/δ)) < 1 are refused (constraint)",
