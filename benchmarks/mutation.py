@@ -937,6 +937,13 @@ MUTATIONS = (
     Mutation("BX13", "boundcheck/model/continuum/paths.py", "            out[:, j] = np.maximum(*ups)",
              "            out[:, j] = np.minimum(*ups)", "the certified sup of |∂_j f| only over one sign of ∂_j f",
              ("tests/study/test_continuum.py::test_the_lipschitz_event_reads_a_certified_sup_of_the_derivative",)),
+    Mutation("BX14", "boundcheck/world/assumptions.py", '    ok = base == "rademacher" and scale <= 1.0',
+             '    ok = scale <= 1.0', "noise_bounded accepts Gaussian noise (unbounded) for Srinivas' Theorem 3",
+             ("tests/study/test_continuum.py::test_a_box_scenario_that_breaks_an_assumption_is_not_applicable",)),
+    Mutation("BX15", "boundcheck/claims/families/continuum.py", "        return 2.0 * B, f\"(|f(x)| ≤ ‖f‖_k √k(x, x) ≤ B = {B:g}, so r_t ≤ 2B)\"",
+             "        return 20.0 * B, f\"(|f(x)| ≤ ‖f‖_k √k(x, x) ≤ B = {B:g}, so r_t ≤ 2B)\"",
+             "the a-priori regret bound of an RKHS box truth 10× too large (a bound that can bite called vacuous)",
+             ("tests/study/test_continuum.py::test_rkhs_box_regret_bounds_are_vacuous_a_priori",)),
 )
 
 

@@ -208,3 +208,50 @@ def test_the_lipschitz_event_reads_a_certified_sup_of_the_derivative(dim):
     # within the B&B tolerance (1e-3) of the true sup, which the 201² grid itself may miss by a few 1e-3
     assert (up >= brute - 1e-12).all() and (up >= lo).all() and (up <= np.maximum(brute, lo) + 1e-2).all()
     assert (up.max(axis=1) <= P.lipschitz).all()
+
+
+@pytest.mark.parametrize("theorem, scenario, fragment", [
+    ("gp_ucb_rkhs_compact", "rkhs_se_box", "bounded by σ almost surely"),  # Gaussian noise: noise_bounded fails
+    ("gp_ucb_compact", "rkhs_se_box", "f ~ GP(0, k)"),  # a fixed RKHS function: model_is_truth fails
+    ("igp_ucb_compact", "gp_sample_se_box", "‖f‖_k ≤ B"),  # a GP path: rkhs_norm_bounded fails
+])
+def test_a_box_scenario_that_breaks_an_assumption_is_not_applicable(theorem, scenario, fragment, tmp_path, capsys):
+    assert main(["verify", "--theorem", theorem, "--scenario", scenario, "--runs", "3", "--horizon", "4",
+                 "--no-report", "--out", str(tmp_path / "o")]) == 3
+    err = capsys.readouterr().err
+    assert "not applicable" in err and fragment in err
+
+
+def test_rkhs_box_regret_bounds_are_vacuous_a_priori():
+    """An RKHS truth with ‖f‖_k ≤ B and k ≤ 1 has r_t ≤ 2B: Srinivas' Theorem 3 bound (≈ 3·10⁴ at T = 25) is shown
+    as a sanity identity, never judged; IGP-UCB's at T = 100 (479 < 2BT = 600) can bite and is judged; a GP-path box
+    has no such a-priori bound."""
+    from boundcheck.claims.families import family_for
+
+    for th, T, vacuous in (("gp_ucb_rkhs_compact", 25, True), ("igp_ucb_compact", 100, False),
+                           ("gp_ucb_compact", 25, False)):
+        spec = api.build_study(th, runs=2, horizon=T)
+        fam = family_for(th)
+        inst = fam.instantiate(spec.scenario, spec.horizon, spec.delta)
+        assert ("regret_bound" in fam.vacuous_claims(spec.scenario, inst)) is vacuous
+
+
+def test_hostile_box_code_is_kept_out_of_the_verdict(tmp_path, capsys):
+    """A box policy that calls sys.exit(0) is one line, exit 2 (never the policy's exit 0); one that prints is judged
+    (its constant point is not the argmax: violated) and --json still parses."""
+    import json
+
+    f = tmp_path / "h.py"
+    f.write_text("import sys\nimport numpy as np\nfrom boundcheck.policies.box import BoxPolicy\n\n"
+                 "class Exits(BoxPolicy):\n    name = 'exits'\n    def select(self, t):\n"
+                 "        if t == 3:\n            sys.exit(0)\n"
+                 "        return np.full((self.ctx.runs, self.ctx.dim), 0.5)\n\n"
+                 "class Prints(BoxPolicy):\n    name = 'prints'\n    def select(self, t):\n"
+                 "        print('hello from the policy')\n        return np.full((self.ctx.runs, self.ctx.dim), 0.5)\n")
+    base = ["verify", "--theorem", "gp_ucb_compact", "--runs", "3", "--horizon", "6", "--no-report", "--json"]
+    assert main([*base, "--algorithm", f"{f}:Exits", "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert "SystemExit" in err and len(err.strip().splitlines()) == 1
+    assert main([*base, "--algorithm", f"{f}:Prints", "--out", str(tmp_path / "b")]) == 1
+    out = capsys.readouterr().out
+    assert "hello from the policy" not in out and json.loads(out)["verdict"] == "violated"
