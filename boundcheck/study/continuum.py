@@ -51,6 +51,14 @@ def discretise(X: np.ndarray, bounds: np.ndarray, n: float) -> np.ndarray:
     return lo + (cell + 0.5) * h
 
 
+def _grad_sup_upper(p, box, L: float) -> np.ndarray:
+    """(runs of p,) certified upper bounds of max_j sup_x |∂f/∂x_j| of a feature path (a located value could be
+    too low and let a Lipschitz event pass): the path's proven ‖∇f‖ ≤ Σ√w‖ω‖ρ where it already settles the event
+    sup ≤ L, the branch and bound elsewhere."""
+    crude = p.lipschitz
+    return crude if (crude <= L).all() else np.max(p.sup_abs_gradient_upper(box), axis=1)
+
+
 def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids: Sequence[int], seed: int,
                  inst: TheoremInstance, progress: Callable[[int], None] | None = None, needs=None) -> Trajectories:
     """Simulate runs ``run_ids`` of every policy on the box scenario (see the module docstring)."""
@@ -114,6 +122,9 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
         elif getattr(pol, "posterior", None) is None and pol.role != "uninformed" and pol.monitored:
             refs[spec.name] = ContinuousPosterior(scenario.kernel, float(scenario.model_noise_var), m, d, T)
     grid_n = inst.schedules.get("grid_n_t")  # points per side of the proof's discretisation D_t
+    # a time-varying theorem's Lipschitz event is per step (sup_x |∂f_t/∂x_j| ≤ L_t for every t): its level
+    lip_t = inst.schedules.get("lipschitz_L_t")
+    grad_t = np.full((m, T), np.nan) if lip_t is not None and scenario.eps != 0.0 and not scenario.rkhs else None
 
     static = scenario.eps == 0.0
     f_star = np.empty((m, T))
@@ -131,6 +142,8 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
             mx = each(lambda p, r, tol=tol: maximum(p, tol))
         xs, fs, fu = mx
         f_star[:, t - 1], f_tol[:, t - 1], x_star[:, t - 1] = fs, np.maximum(fu - fs, 0.0), xs
+        if grad_t is not None:  # certified upper bounds of max_j sup_x |∂f_t/∂x_j| (see grad_sup below)
+            grad_t[:, t - 1] = each(lambda p, r, L=float(lip_t[t]): (_grad_sup_upper(p, box, L),))[0]
         xd = discretise(xs, bounds, float(grid_n[t])) if grid_n is not None else xs
         for spec, pol in zip(policies, pols, strict=True):
             o = out[spec.name]
@@ -177,16 +190,14 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
             # certified upper bounds of sup|∂f/∂x_j| (a located value could be too low and let the event pass): the
             # path's proven ‖∇f‖ ≤ Σ√w‖ω‖ρ where it already settles the event, the branch and bound elsewhere
             L = float(inst.extra.get("lipschitz_L", np.inf))
-
-            def grad_sup(p, r):
-                crude = p.lipschitz
-                return (crude if (crude <= L).all() else np.max(p.sup_abs_gradient_upper(box), axis=1),)
-
-            truth["grad_sup"] = each(grad_sup)[0]
+            truth["grad_sup"] = each(lambda p, r: (_grad_sup_upper(p, box, L),))[0]
         f_min = -each(lambda p, r: maximum(negated(p), CHAIN_MAX_TOL))[2]
     else:
         f_min = None
+    if grad_t is not None:
+        truth["grad_sup_t"] = grad_t
     truth["max_tolerance"] = f_tol.sum(axis=1)
+    truth["x_star"] = x_star  # (m, T, d) the located maximiser of f_t (the proofs' x*_t)
     f_upper = f_star + f_tol
     # the largest regret any algorithm could incur per step (vacuity): max − min of f_t, both certified bounds
     f_range = f_upper - (f_min[:, None] if f_min is not None else np.full((m, T), -np.inf))

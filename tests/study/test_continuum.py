@@ -255,3 +255,18 @@ def test_hostile_box_code_is_kept_out_of_the_verdict(tmp_path, capsys):
     assert main([*base, "--algorithm", f"{f}:Prints", "--out", str(tmp_path / "b")]) == 1
     out = capsys.readouterr().out
     assert "hello from the policy" not in out and json.loads(out)["verdict"] == "violated"
+
+
+def test_engine_records_the_located_maximiser_per_step():
+    """truth['x_star'] is a point of the box where f takes the located max (what [x*]_t and Lemma 7 read)."""
+    from boundcheck.model.continuum.paths import FeaturePaths
+    from boundcheck.study.engine import _streams
+
+    spec = api.build_study("gp_ucb_compact", "gp_sample_se_box2", runs=2, horizon=3, seed=2)
+    inst = spec.family.instantiate(spec.scenario, spec.horizon, spec.delta)
+    traj = simulate_box(spec.scenario, spec.policies, [0, 1], spec.seed, inst)
+    xs = traj.truth["x_star"]
+    assert xs.shape == (2, 3, 2)
+    for r in range(2):
+        p = FeaturePaths.draw(spec.scenario.features, [_streams(spec.seed, r, spec.policies).f])
+        np.testing.assert_allclose(p.values(xs[r, :][None])[0], traj.f_opt[r], rtol=0, atol=1e-12)

@@ -17,7 +17,7 @@ from ...errors import BoundcheckError
 from ...utils.validation import check_positive
 from ..kernels import RBF, Kernel, Matern
 
-__all__ = ["ContinuousPosterior", "KernelConstants", "kernel_constants", "SD_FLOOR_REL"]
+__all__ = ["ContinuousPosterior", "TimeVaryingPosterior", "KernelConstants", "kernel_constants", "SD_FLOOR_REL"]
 
 #: σ below SD_FLOOR_REL · s (s² the prior variance) counts as 0: its gradient is reported as 0 there (σ = √q with
 #: q ≥ 0 smooth has 0 in its Clarke subdifferential at a zero of q), never −(∂k)ᵀw/σ with σ ≈ 0
@@ -289,3 +289,117 @@ class ContinuousPosterior:
     def mean_lipschitz(self) -> np.ndarray:
         """(m,) L_μ with |μ_t(x) − μ_t(x')| ≤ L_μ ‖x − x'‖: ‖∇μ_t‖ = ‖Σ α_i ∇k(·, x_i)‖ ≤ ‖α_t‖₁ sup‖∇k‖."""
         return self.alpha_l1() * self.constants.grad_sup
+
+
+class TimeVaryingPosterior(ContinuousPosterior):
+    """The exact posterior of f_t for the ε Markov chain f_{s+1} = √(1−ε) f_s + √ε g_{s+1} (g_s ~ GP(0, k) i.i.d.),
+    given observations y_i = f_{s_i}(x_i) + w_i at times s_i, in data space (Bogunovic et al. 2016, eqs. (7)–(8) of
+    Brunzema et al. 2022 with the time index of ledger E4)::
+
+        k̃((x, s), (x', s')) = k(x, x') (1−ε)^{|s−s'|/2}
+        μ̃_t(x)  = k̃_t(x)ᵀ (K̃ + λI)⁻¹ y,             k̃_t(x)_i = k(x, x_i) (1−ε)^{(t−s_i)/2}
+        σ̃²_t(x) = k(x, x) − k̃_t(x)ᵀ (K̃ + λI)⁻¹ k̃_t(x)
+
+    The Gram matrix K̃ among the data does not depend on the query time t, so its Cholesky factor grows by one row
+    per observation exactly as :class:`ContinuousPosterior`'s; a query at time t scales each datum's column of
+    k_t(x) (and of its x-gradient) by the decay w_i = (1−ε)^{(t−s_i)/2}. The query time is :attr:`time` (set it
+    with :meth:`at`); observations are stamped with the time given to :meth:`condition`. At ε = 0 every weight is 1
+    and the numbers are :class:`ContinuousPosterior`'s bit for bit.
+
+    Parameters
+    ----------
+    kernel, noise_var, runs, dim, capacity
+        As :class:`ContinuousPosterior`.
+    eps : float
+        ε ∈ [0, 1], the chain's rate of change (the value the model is told).
+    """
+
+    def __init__(self, kernel: Kernel, noise_var: float, runs: int, dim: int, capacity: int, eps: float) -> None:
+        super().__init__(kernel, noise_var, runs, dim, capacity)
+        eps = float(eps)
+        if not 0.0 <= eps <= 1.0:
+            raise BoundcheckError(f"eps must lie in [0, 1], got {eps!r}")
+        self.eps = eps
+        self.S = np.zeros((self.m, self.T))  # the time stamp s_i of every datum
+        self.time = 1.0  # the time t the queries are about
+
+    def at(self, t: float) -> TimeVaryingPosterior:
+        """Set the query time t (≥ every stamp held) and return self."""
+        self.time = float(t)
+        return self
+
+    def _decay(self, lags: np.ndarray) -> np.ndarray:
+        """(1−ε)^{lag/2} for lags ≥ 0, with 0^0 = 1 (ε = 1: only the same time correlates)."""
+        if self.eps == 0.0:
+            return np.ones_like(lags)
+        if self.eps == 1.0:
+            return (lags == 0).astype(float)
+        return np.exp(0.5 * lags * np.log1p(-self.eps))
+
+    def condition(self, X_new: np.ndarray, y: np.ndarray, runs: np.ndarray | None = None,
+                  times: float | np.ndarray | None = None) -> None:
+        """Append (x, y) observed at ``times`` (scalar or (m,); default :attr:`time`) to each selected run: the
+        Gram row is k(x, x_i)(1−ε)^{|s − s_i|/2}, a rank-one growth of the Cholesky factor as in the parent."""
+        X_new = np.asarray(X_new, dtype=np.float64).reshape(self.m, self.d)
+        y = np.asarray(y, dtype=np.float64).reshape(self.m)
+        s_new = np.broadcast_to(np.asarray(self.time if times is None else times, dtype=np.float64), (self.m,))
+        rows = self._rows(runs)
+        if not (np.all(np.isfinite(X_new[rows])) and np.all(np.isfinite(y[rows]))):
+            raise BoundcheckError("condition: points and observations must be finite")
+        if rows.size and self._n[rows].max() >= self.T:
+            raise BoundcheckError(f"a run already holds its capacity of {self.T} observations")
+        for r in rows:
+            t = self._n[r]
+            if t:
+                b = self._k(self._sq(X_new[r : r + 1, None, :], self.X[r : r + 1, :t])[0, 0])
+                b = b * self._decay(np.abs(s_new[r] - self.S[r, :t]))
+                ell = solve_triangular(self.L[r, :t, :t], b, lower=True, check_finite=False)
+                piv = self._s2 + self.noise_var - ell @ ell
+                self.L[r, t, :t] = ell
+                zt = y[r] - ell @ self.z[r, :t]
+            else:
+                piv, zt = self._s2 + self.noise_var, y[r]
+            if not piv > 0.0:
+                raise BoundcheckError(f"run {r}: K̃ + λI lost positive definiteness at observation {t + 1}")
+            self.L[r, t, t] = np.sqrt(piv)
+            self.z[r, t] = zt / self.L[r, t, t]
+            self.X[r, t], self.y[r, t], self.S[r, t] = X_new[r], y[r], s_new[r]
+            self._n[r] = t + 1
+            self._alpha[r] = None
+
+    def reset(self, runs: np.ndarray | None = None) -> None:
+        for r in self._rows(runs):
+            self.S[r, : self._n[r]] = 0.0
+        super().reset(runs)
+
+    def keep_runs(self, keep: np.ndarray) -> None:
+        self.S = self.S[np.asarray(keep, dtype=bool)]
+        super().keep_runs(keep)
+
+    def mean_lipschitz(self) -> np.ndarray:
+        """(m,) L_μ: the decay weights are ≤ 1, so ‖∇μ̃_t‖ ≤ Σ|α_i| w_i sup‖∇k‖ ≤ ‖α‖₁ sup‖∇k‖ as in the parent."""
+        return super().mean_lipschitz()
+
+    def _query(self, X: np.ndarray, rows, grad: bool):
+        # the parent's data-space formulas with k(x, x_i) → k(x, x_i) w_i: scale the kernel (and its q, whose
+        # gradient −q(x − x_i) scales the same way) by the decay of each datum at the query time
+        rows_ = self._rows(rows)
+        tmax = int(self._n[rows_].max(initial=0))
+        lags = np.maximum(self.time - self.S[rows_, :tmax], 0.0)
+        self._w = self._decay(lags)  # (k, tmax), read by _k/_kq through _scale below during this query
+        try:
+            return super()._query(X, rows, grad)
+        finally:
+            self._w = None
+
+    _w: np.ndarray | None = None
+
+    def _k(self, d2: np.ndarray) -> np.ndarray:
+        k = super()._k(d2)
+        return k if self._w is None else k * self._w[:, None, :]
+
+    def _kq(self, d2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k, q = super()._kq(d2)
+        if self._w is None:
+            return k, q
+        return k * self._w[:, None, :], q * self._w[:, None, :]
