@@ -944,6 +944,20 @@ MUTATIONS = (
              "        return 0.2 * B, f\"(|f(x)| ≤ ‖f‖_k √k(x, x) ≤ B = {B:g}, so r_t ≤ 2B)\"",
              "the a-priori regret bound of an RKHS box truth 10× too small (a bound that can bite called vacuous)",
              ("tests/study/test_continuum.py::test_rkhs_box_regret_bounds_are_vacuous_a_priori",)),
+    # derivative tails from spectral moments (Matérn-5/2 and SE, chaining + Borell–TIS)
+    Mutation("TL1", "boundcheck/model/continuum/tails.py",
+             "        sig = min(lip * math.sqrt(d) * r * 2.0 ** -(i + 1), 2.0 * s)",
+             "        sig = min(lip * math.sqrt(d) * r * 2.0 ** -(i + 2), 2.0 * s)",
+             "the chaining's link sd half the parent distance's (E sup|∂f| understated)",
+             ("tests/model/continuum/test_tails.py::test_chaining_bound_against_an_independent_reference",)),
+    Mutation("TL2", "boundcheck/model/continuum/tails.py", "        return a2 / 3.0, a2 * a2",
+             "        return a2 / 3.0, a2 * a2 / 3.0", "Matérn-5/2's fourth spectral moment a⁴/3 instead of a⁴",
+             ("tests/model/continuum/test_tails.py::test_moments_match_the_kernel_derivatives",)),
+    Mutation("TL3", "boundcheck/model/continuum/tails.py",
+             "    return _borell_tis(s, chaining_sup_mean(s, math.sqrt(lam4), box))",
+             "    return _borell_tis(s, chaining_sup_mean(s, math.sqrt(lam2), box))",
+             "the derivative's canonical-metric constant √λ₂ (the function's) instead of √λ₄",
+             ("tests/model/continuum/test_tails.py::test_chaining_bound_against_an_independent_reference",)),
 )
 
 

@@ -242,7 +242,8 @@ COMPACT_CORRECTIONS = tuple(c for c in CORRECTIONS if c.id in ("S2", "S3", "S4")
                "for the squared-exponential prior boundcheck derives them by Borell–TIS: b = 2√2 s with "
                "s² = sup Var ∂_j f = 1/ℓ², a = max{1, exp(m²/(2s²))} (log_a = max{0, m²/(2s²)}) with m a "
                "certified upper bound on E sup|∂_j f|; P{sup|h| > L} ≤ a e^{−(L/b)²} for all L ≥ 0 since "
-               "(L − m)² ≥ L²/4 for L ≥ 2m and the right side is ≥ 1 below",
+               "(L − m)² ≥ L²/4 for L ≥ 2m and the right side is ≥ 1 below; for Matérn-5/2 the same with "
+               "s² = 5/(3ℓ²) and m from chaining with the fourth spectral moment 25/ℓ⁴ (docs/compact.md)",
                "the theorem needs numbers to evaluate β_t"),
     Correction("SC4", "Theorem 2", "γ_T = max information gain over the continuum D, not computable",
                "a certified upper bound: the feature-basis Hadamard bound plus the kernel-approximation term",
