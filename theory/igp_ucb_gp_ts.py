@@ -532,7 +532,7 @@ TS_COMPACT_THEOREM = Theorem(
     algorithms=("gp_ts_box", "random_box"),
     anytime_note="Bound_T(t): 8B + (11c_t/p)√(4tλγ_t) + 2Bπ²/6 + π²/6 + the Azuma threshold at T (maximal form).",
     notes=("D_t is the cell-centred grid of ⌈BLrdt²/2⌉ points per side (CGT1); GP-TS enumerates it exactly, so "
-           "|D_T| = ⌈BLrT²/2⌉^d must stay below 2¹⁸: d = 1 at the horizons that fit (T = 40: 12 000 points).",
+           "|D_T| = ⌈BLrT²/2⌉^d must stay below 2¹⁸: d = 1 at the horizons that fit (T = 30: 6 750 points).",
            "Not claims: Lemma 5 over D_t and Lemma 10's step need σ_{t−1} on all of D_t (O(|D_t| t²) per step); "
            "Lemma 8 needs the draw at x*, which the algorithm never sees. The draws are checked at x° and x_{t−1}.",
            "K1 (innovation calibration) is not a claim: f is a fixed RKHS function, not a GP sample, so the "

@@ -26,7 +26,8 @@ PAPER = Paper(
                "rkhs_paper_matern_replication", "rkhs_paper_replication", "rkhs_se_box", "rkhs_se_box_ts", "rosenbrock",
                "rosenbrock_replication",
                "sensors_004", "sensors_004_replication", "sensors_004_light_replication"),
-    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments", theory="theory.igp_ucb_gp_ts"),
+    parts=parts_in(__name__, "family", "policies", "scenarios", "defects", "experiments",
+                   theory="theory.igp_ucb_gp_ts"),
     power_dir=Path(__file__).parent / "power",
     order=2,
     reference=("Sayak Ray Chowdhury, Aditya Gopalan (2017). On Kernelized Multi-armed Bandits. ICML 2017 (PMLR "

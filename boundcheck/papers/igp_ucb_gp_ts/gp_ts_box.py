@@ -138,7 +138,8 @@ class GPTSBox(BoxPolicy):
                        "law_error": np.full(m, float(self.law[t])),
                        "draw_fixed": draws[:, 0], "mu_fixed": mu_e[:, 0], "sigma_fixed": sd_e[:, 0],
                        "draw_prev": np.where(first, np.nan, draws[:, 1]),
-                       "mu_prev": np.where(first, np.nan, mu_e[:, 1]), "sigma_prev": np.where(first, np.nan, sd_e[:, 1])}
+                       "mu_prev": np.where(first, np.nan, mu_e[:, 1]),
+                       "sigma_prev": np.where(first, np.nan, sd_e[:, 1])}
         self._prev = X.copy()
         return X
 
