@@ -502,7 +502,7 @@ TS_COMPACT_CORRECTIONS = CORRECTIONS + (
                "pathwise (Matheron) conditioning: f_t = μ_{t−1} + v_t (g − k(·, X)(K + λI)⁻¹(g(X) + e)), g ~ GP(0, k̂) "
                "a path of the quadrature features of the SE kernel (sup|k̂ − k| ≤ ε certified), e ~ N(0, λI): its "
                "covariance differs from v_t² k_{t−1} by at most v_t² ε (1 + (t−1)/λ)² entrywise (recorded per step as "
-               "law_error, ≈ 1e−9 at the defaults); D_t ∪ {x°, x_{t−1}} drawn jointly",
+               "law_error, ≤ 3e−9 at the defaults); D_t ∪ {x°, x_{t−1}} drawn jointly",
                "an exact joint draw on 10⁴–10⁵ points by Cholesky is O(n³); the features give exact paths of k̂"),
     Correction("CGT4", "Algorithm 2", "x_t = argmax_{x ∈ D_t} f_t(x)",
                "exact: D_t enumerated (a grid), ties to the lowest index; |D_T| above 2¹⁸ points is refused",
