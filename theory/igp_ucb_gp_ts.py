@@ -8,15 +8,15 @@ R-sub-Gaussian noise. The model is GP(0, k) with likelihood variance λ = 1 + η
 Theorems: ``igp_ucb_confidence`` (Theorem 2: |μ_{t−1}(x) − f(x)| ≤ β_t σ_{t−1}(x) for all x and t ≤ T),
 ``igp_ucb`` (Theorem 3: R_T ≤ 2 β_T √(4(T + 2) γ_T)) and ``gp_ts`` (Theorem 4, finite-domain variant: ledger
 CG13, with the §8 item 5 correction 8B), each w.p. ≥ 1 − δ; the explicit forms are in their ``Theorem`` objects
-below and in docs/papers/igp_ucb_gp_ts.md. ``igp_ucb_compact`` (Theorem 3 on a compact box, the same bound) is in
-``COMPACT_THEOREMS``.
+below and in docs/papers/igp_ucb_gp_ts.md. ``igp_ucb_compact`` (Theorem 3 on a compact box, the same bound) and
+``gp_ts_compact`` (Theorem 4 on a compact box, grid decision sets D_t, CGT1–CGT5) are in ``COMPACT_THEOREMS``.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from theory.core import Assumption, Claim, Correction, S, Theorem
+from theory.core import Assumption, Claim, Correction, Domain, S, Theorem
 from theory.empirical import EmpiricalClaim
 
 T, t, delta, R, n_X, gamma_T = S.T, S.t, S.delta, S.R, S.n_X, S.gamma_T
@@ -388,7 +388,160 @@ COMPACT_THEOREM = Theorem(
     anytime_note=_BY_ID["igp_ucb"].anytime_note,
 )
 
-COMPACT_THEOREMS = (COMPACT_THEOREM,)
+
+# ------------------------------------------------------------------------------------------- GP-TS on a compact box
+# Theorem 4 as stated: D ⊂ [0, r]^d compact and convex (here the box itself), GP-TS drawing on decision sets D_t with
+# |f(x) − f([x]_t)| ≤ 1/t² for every x ∈ D (eq. 7), [x]_t the point of D_t closest to x.
+#
+# D_t (ledger CGT1): the cell-centred grid with n_t = ⌈B L r d t²/2⌉ points per side, so every x lies in a cell of
+# side h = r/n_t whose centre [x]_t has |x_j − [x]_t,j| ≤ h/2 on every axis, and
+#     ‖x − [x]_t‖₂ ≤ ‖x − [x]_t‖₁ ≤ d r/(2 n_t) ≤ d r/(B L r d t²) = 1/(B L t²).
+# |D_t| = n_t^d ≤ (B L r d t²)^d, Definition 1's size, as soon as B L r d t² ≥ 1 (⌈a/2⌉ ≤ a iff a ≥ 1): the
+# constraint B L r d ≥ 1 (as Srinivas' SC5).
+#
+# Eq. (7) (ledger CGT2), proved without De Freitas et al.'s Lemma 1: by the reproducing property and Cauchy–Schwarz
+#     |f(x) − f(y)| = |⟨f, k(x, ·) − k(y, ·)⟩_k| ≤ ‖f‖_k d_k(x, y),   d_k(x, y)² = k(x, x) + k(y, y) − 2k(x, y),
+# the canonical metric. SE (k = e^{−s²/(2ℓ²)}, s = ‖x − y‖₂): d_k² = 2(1 − e^{−s²/(2ℓ²)}) ≤ s²/ℓ² (1 − e^{−u} ≤ u),
+# so d_k ≤ L ‖x − y‖₂ with L = 1/ℓ = (∂²k/∂p_j∂q_j|_{p=q})^{1/2}, the paper's L. (Matérn-5/2: d_k ≤ √(5/3)/ℓ ‖·‖₂,
+# boundcheck.model.continuum.posterior.kernel_constants, again the paper's L.) Hence
+#     |f(x) − f([x]_t)| ≤ B · L · ‖x − [x]_t‖₂ ≤ B L /(B L t²) = 1/t².
+#
+# The bound: Lemma 13 with Lemma 4 and the corrections of the finite form (CG5: 8B for t ≤ 4; CG6: α_t used directly)
+# and the discretisation kept: α_t = 2B + 11c_t/p + (2B + 1)/t², Σ_t (2B + 1)/t² ≤ (2B + 1)π²/6 split into the
+# sampling part 2Bπ²/6 (E^{f_t}(t) fails w.p. ≤ 1/t², Δ_t ≤ 2B) and the discretisation part π²/6 (r_t ≤ Δ_t(x_t) +
+# 1/t², eq. 7), Σα_t² ≤ Ta² + 2abπ²/6 + b²π⁴/90 with a = 2B + 11c_T/p, b = 2B + 1, c̃_t = √(4 ln t + 2d ln(BLrdt²)).
+L_k = sp.Symbol("L", positive=True)  # L = sup_j (∂²k/∂p_j∂q_j|_{p=q})^{1/2}: 1/ℓ for SE
+d_box = sp.Symbol("d", positive=True, integer=True)  # dimension: D ⊂ [0, r]^d
+r_box = sp.Symbol("r", positive=True)  # side of the box [0, r]^d
+
+_TS_COMPACT_SYMBOLS = {
+    **_COMPACT_SYMBOLS,
+    "d": (d_box, "dimension: D ⊂ [0, r]^d"),
+    "r": (r_box, "side of the box [0, r]^d containing D (high − low of the box)"),
+    "L": (L_k, "L = sup_j (∂²k(p, q)/∂p_j∂q_j at p = q)^{1/2}, the kernel's Lipschitz constant of the canonical "
+               "metric (SE: 1/ℓ)"),
+}
+TS_COMPACT_DOMAINS = {"d": Domain(1, integer=True), "r": Domain(0, lower_open=True), "L": Domain(0, lower_open=True)}
+
+
+def grid_size(step: sp.Expr) -> sp.Expr:
+    """B L r d t²: Definition 1's (per side)^… size, |D_t| ≤ (B L r d t²)^d."""
+    return B * L_k * r_box * d_box * step**2
+
+
+def ctilde_compact(step: sp.Expr) -> sp.Expr:
+    """c̃_t of Definition 1: √(4 ln t + 2d ln(B L r d t²)) = √(2 ln(|D_t|_max t²))."""
+    return sp.sqrt(4 * sp.log(step) + 2 * d_box * sp.log(grid_size(step)))
+
+
+def _c_compact(step: sp.Expr, gamma: sp.Expr) -> sp.Expr:
+    """c_t = v_t (1 + c̃_t), v_t with γ (Definition 1)."""
+    return width(gamma, delta / 2) * (1 + ctilde_compact(step))
+
+
+_cT = _c_compact(T, gamma_T)
+_ac, _bc = 2 * B + 11 * _cT / P_ANTI, 2 * B + 1
+_AZUMA_COMPACT = sp.sqrt(2 * sp.log(2 / delta) * (T * _ac**2 + 2 * _ac * _bc * pi**2 / 6 + _bc**2 * pi**4 / 90))
+TS_COMPACT_BOUND_TERMS = {
+    "warmup": 8 * B,
+    "information": 11 * _cT / P_ANTI * lemma4(T, gamma_T),
+    "basel": 2 * B * pi**2 / 6,
+    "discretisation": pi**2 / 6,
+    "azuma": _AZUMA_COMPACT,
+}
+TS_COMPACT_ANYTIME_TERMS = {  # maximal Azuma (CG15) at T; Lemma 4 and c_t at t
+    "warmup": 8 * B,
+    "information": 11 * _c_compact(t, gamma_t) / P_ANTI * lemma4(t, gamma_t),
+    "basel": 2 * B * pi**2 / 6,
+    "discretisation": pi**2 / 6,
+    "azuma": _AZUMA_COMPACT,
+}
+
+TS_COMPACT_CLAIMS = (
+    Claim("regret_bound", "probability",
+          "R_T ≤ 8B + (11c_T/p)√(4(T+2)γ_T) + 2Bπ²/6 + π²/6 + √(2ln(2/δ)Σα_t²), r_t = max_{x∈D} f(x) − f(x_t) over "
+          "the continuum", "Theorem 4 / Lemma 13 (compact D)", delta, main=True),
+    Claim("regret_bound_anytime", "probability",
+          "R_t ≤ Bound_T(t) for every t ≤ T (maximal Azuma at T, Lemma 4 at t)", "Lemma 13 proof", delta, main=True),
+    Claim("confidence_chosen", "probability",
+          "E^f(t) where it can be observed, for 1 ≤ t ≤ T: |μ_{t−1}(x_t) − f(x_t)| ≤ v_t σ_{t−1}(x_t) at the chosen "
+          "points, and at [x*]_t through eq. (7): |f(x*) − μ_{t−1}([x*]_t)| ≤ v_t σ_{t−1}([x*]_t) + 1/t² (Theorem 2 "
+          "at δ/2 with v_t; over the whole box E^f cannot be observed)", "Lemma 6 (Theorem 2 at δ/2), eq. (7)",
+          delta / 2),
+    SELF_NORMALIZED,
+    Claim("discretisation", "deterministic",
+          "eq. (7) on the realised f: sup_{x∈D} |f(x) − f([x]_t)| ≤ 1/t² for every t ≤ T, D_t the theorem's grid "
+          "(⌈BLrdt²/2⌉ cell centres per side); judged on a certified upper bound per cell, ‖∇f(c)‖ρ + ½‖∇²f(c)‖ρ² "
+          "+ ‖f‖_k√15 ρ³/(6ℓ³), ρ = √d h/2 (it fails when ‖f‖_k > B, when L is understated or the grid too coarse)",
+          "Theorem 4's D_t, eq. (7)"),
+    Claim("decision_set", "deterministic",
+          "x_t ∈ D_t at every step: the chosen point is a cell centre of the theorem's grid (Lemmas 9–10 compare x_t "
+          "with [x*]_t ∈ D_t and need x_t = argmax_{D_t} f_t)", "Algorithm 2, Lemma 10"),
+    Claim("ts_sample_calibration", "calibration",
+          "the algorithm's draws, standardised by the theorem's v_t, z = (f_t(x) − μ_{t−1}(x))/(v_t σ_{t−1}(x)), are "
+          "i.i.d. N(0,1) at x = x° (the box centre, fixed in advance) and at x = x_{t−1} (fixed before the draw), "
+          "both evaluated on the same joint draw as D_t; one omnibus test (Anderson–Darling and Ljung–Box). At x* "
+          "(Lemma 8) the draw cannot be observed: the engine alone knows x*, after the choice",
+          "Algorithm 2: f_t ~ GP(μ_{t−1}, v_t² k_{t−1})"),
+    information_claim("D3_information"),
+)
+
+TS_COMPACT_CORRECTIONS = CORRECTIONS + (
+    COMPACT_IGP_CORRECTIONS[-2],  # CGC1: γ_T certified over the box
+    Correction("CGT1", "Theorem 4", "'|D_t| = (BLrdt²)^d' with BLrdt² not an integer; which points unspecified",
+               "D_t = the cell-centred grid of n_t = ⌈BLrdt²/2⌉ points per side of the box: ‖x − [x]_t‖₁ ≤ "
+               "rd/(2n_t) ≤ 1/(BLt²) and |D_t| = n_t^d ≤ (BLrdt²)^d when BLrd ≥ 1 (a constraint: values with "
+               "BLrd < 1 are refused)", "for BLrdt² < 1 the term 2d ln(BLrdt²) is negative while |D_t| ≥ 1: Lemma 5's "
+               "union bound would fail"),
+    Correction("CGT2", "eq. (7)", "|f(x) − f([x]_t)| ≤ ‖f‖_k L ‖x − [x]_t‖₁ (De Freitas et al. 2012, Lemma 1)",
+               "|f(x) − f(y)| ≤ ‖f‖_k d_k(x, y) (reproducing property) and d_k ≤ L‖x − y‖₂ ≤ L‖x − y‖₁ (SE: "
+               "2(1 − e^{−s²/(2ℓ²)}) ≤ s²/ℓ², L = 1/ℓ; the proof is in theory/igp_ucb_gp_ts.py)",
+               "the cited lemma is for GP sample paths; the RKHS form needs only Cauchy–Schwarz",
+               changes_computation=False),
+    Correction("CGT3", "Algorithm 2", "'sample f_t from GP_D(μ_{t−1}, v_t² k_{t−1})' jointly on D_t",
+               "pathwise (Matheron) conditioning: f_t = μ_{t−1} + v_t (g − k(·, X)(K + λI)⁻¹(g(X) + e)), g ~ GP(0, k̂) "
+               "a path of the quadrature features of the SE kernel (sup|k̂ − k| ≤ ε certified), e ~ N(0, λI): its "
+               "covariance differs from v_t² k_{t−1} by at most v_t² ε (1 + (t−1)/λ)² entrywise (recorded per step as "
+               "law_error, ≤ 3e−9 at the defaults); D_t ∪ {x°, x_{t−1}} drawn jointly",
+               "an exact joint draw on 10⁴–10⁵ points by Cholesky is O(n³); the features give exact paths of k̂"),
+    Correction("CGT4", "Algorithm 2", "x_t = argmax_{x ∈ D_t} f_t(x)",
+               "exact: D_t enumerated (a grid), ties to the lowest index; |D_T| above 2¹⁸ points is refused",
+               "|D_t| grows like t^{2d}: d = 1 at horizons ≲ 100 is what fits", changes_computation=False),
+    Correction("CGT5", "Lemma 13 (compact D)", "α_t = 2B + 11c_t/p + (2B + 1)/t², Σ(2B + 1)/t² = (2B + 1)π²/6",
+               "the same, with the π²/6 of the discretisation shown apart (bound term 'discretisation') and b = 2B + 1 "
+               "in Σα_t² ≤ Ta² + 2abπ²/6 + b²π⁴/90", "the printed (4B + 11)c_t/p step needs c_t ≥ p (CG6)",
+               changes_computation=False),
+)
+
+TS_COMPACT_ASSUMPTIONS = (
+    Assumption("D = [low, high]^d, a compact convex box of side r (translated to [0, r]^d), the same at every step; "
+               "the truth is evaluated on the continuum, x* attained", "compact_box_domain"),
+    *(a for a in ASSUMPTIONS if a.predicate != "fixed_decision_set"),
+)
+
+TS_COMPACT_THEOREM = Theorem(
+    id="gp_ts_compact",
+    title="GP-TS regret bound for a fixed RKHS function on a compact box (grid decision sets D_t)",
+    paper=PAPER, source=f"{SOURCE}, Theorem 4 (Lemma 13) on a compact D", guarantee="high_probability",
+    symbols=_TS_COMPACT_SYMBOLS, bound_terms=TS_COMPACT_BOUND_TERMS, anytime_terms=TS_COMPACT_ANYTIME_TERMS,
+    printed=_BY_ID["gp_ts"].printed,
+    schedules={"v_t": V_TS, "ctilde_t": ctilde_compact(t), "c_t": _c_compact(t, gamma_tm1),
+               "grid_n_t": sp.ceiling(grid_size(t) / 2), "p": P_ANTI + 0 * t, "beta_t": BETA, **_COMMON_SCHEDULES},
+    assumptions=TS_COMPACT_ASSUMPTIONS, claims=TS_COMPACT_CLAIMS, corrections=TS_COMPACT_CORRECTIONS,
+    default_scenario="rkhs_se_box_ts", scenarios=("rkhs_se_box_ts", "rkhs_se_box"),
+    algorithms=("gp_ts_box", "random_box"),
+    anytime_note="Bound_T(t): 8B + (11c_t/p)√(4tλγ_t) + 2Bπ²/6 + π²/6 + the Azuma threshold at T (maximal form).",
+    notes=("D_t is the cell-centred grid of ⌈BLrdt²/2⌉ points per side (CGT1); GP-TS enumerates it exactly, so "
+           "|D_T| = ⌈BLrT²/2⌉^d must stay below 2¹⁸: d = 1 at the horizons that fit (T = 30: 6 750 points).",
+           "Not claims: Lemma 5 over D_t and Lemma 10's step need σ_{t−1} on all of D_t (O(|D_t| t²) per step); "
+           "Lemma 8 needs the draw at x*, which the algorithm never sees. The draws are checked at x° and x_{t−1}.",
+           "K1 (innovation calibration) is not a claim: f is a fixed RKHS function, not a GP sample, so the "
+           "innovations are not N(0, 1) even for a correct posterior."),
+    constraints=(sp.Ge(grid_size(1), 1),),  # BLrd ≥ 1: |D_t| ≤ (BLrdt²)^d (CGT1)
+    domains=TS_COMPACT_DOMAINS,
+)
+
+COMPACT_THEOREMS = (COMPACT_THEOREM, TS_COMPACT_THEOREM)
 THEOREMS = (*THEOREMS, *COMPACT_THEOREMS)
 
 

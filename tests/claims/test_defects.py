@@ -70,6 +70,15 @@ CATCHES = {
         ("stale_action", ["D3_information"]),
         ("prior_lengthscale_wrong", ["D3_information"]),
     ],
+    ("gp_ts_compact", 20, 25): [  # Chowdhury & Gopalan's Theorem 4 on the box [0,1] (grids D_t, an RKHS truth)
+        ("rkhs_norm_tripled", ["confidence_chosen", "discretisation"]),
+        ("grid_schedule_halved", ["discretisation"]),
+        ("ts_box_grid_coarse", ["decision_set"]),
+        ("beta_small", ["ts_sample_calibration"]),
+        ("noise_doubled", ["self_normalized"]),
+        ("dropped_observation_box", ["D3_information"]),
+        ("stale_action", ["confidence_chosen", "D3_information"]),
+    ],
     ("gp_ucb_rkhs_compact", 20, 25): [  # Srinivas et al. Theorem 3 on the box (its β_t far too wide for the rest)
         ("rkhs_norm_1000x", ["confidence_chosen"]),
         ("crude_optimiser", ["optimiser_gap"]),

@@ -70,3 +70,29 @@ DEFECTS = (
     Defect("ts_prior_draws", "GP-TS draws h ~ N(0, K), the prior covariance, instead of N(0, Σ_{t−1})", ("gp_ts",),
            policy=wrap_policy(ts_prior_draws), after="rkhs_norm_tripled"),
 )
+
+
+# ----------------------------------------------------------------------- GP-TS on a box (gp_ts_compact)
+def ts_box_grid_coarse(pol: Policy, factor: float) -> None:
+    """GP-TS on a box enumerating a grid with ``factor`` × the theorem's points per side."""
+    pol.grid_factor = float(factor)
+
+
+def _grid_schedule_scaled(inst, factor: float = 0.5):
+    """The theorem instance with D_t's points per side scaled (the policy, the engine's [x*]_t and eq. (7) all read
+    it): a theory module that lost a factor 2 in n_t = ⌈BLrdt²/2⌉."""
+    from dataclasses import replace
+
+    sched = dict(inst.schedules)
+    sched["grid_n_t"] = np.maximum(np.floor(np.asarray(sched["grid_n_t"], dtype=float) * factor), 1.0)
+    return replace(inst, schedules=sched)
+
+
+HOOKS["gp_ts_compact"] = frozenset({"width", "likelihood", "update", "data_noise", "rkhs_norm", "box_conditioning",
+                                    "box_prior"})
+DEFECTS = DEFECTS + (
+    Defect("ts_box_grid_coarse", "GP-TS on a box draws on a grid with half the theorem's points per side",
+           ("gp_ts_compact",), policy=wrap_policy(ts_box_grid_coarse, factor=0.5)),
+    Defect("grid_schedule_halved", "the theorem's D_t with ⌈BLrdt²/2⌉/2 points per side (a factor 2 lost in n_t)",
+           ("gp_ts_compact",), instance=_grid_schedule_scaled),
+)

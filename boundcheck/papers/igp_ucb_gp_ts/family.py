@@ -16,6 +16,8 @@ from boundcheck.claims.families.kernelized import (
 from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from theory import igp_ucb_gp_ts
 
+from .ts_box_family import TSBoxFamily
+
 _RATES = (igp_ucb_gp_ts.PAPER_GAMMA_RATES, igp_ucb_gp_ts.RATE_SYMBOLS)
 _BY_ID = {th.id: th for th in igp_ucb_gp_ts.THEOREMS}
 E = KernelEvaluator
@@ -104,5 +106,7 @@ def schedules(theorem_id: str) -> dict[str, str | tuple]:
 _CLAIMS = {"igp_ucb_confidence": confidence_claims, "igp_ucb": igp_ucb_claims, "gp_ts": gp_ts_claims}
 #: Theorem 3 on a box runs on the continuum engine: its family reads IGP-UCB's β_t as the width (it multiplies σ)
 FAMILIES = tuple(KernelizedFamily(th, _CLAIMS[th.id], schedules(th.id), gamma_rates=_RATES)
-                 for th in igp_ucb_gp_ts.THEOREMS if th.id != "igp_ucb_compact") + (
-    BoxFamily(igp_ucb_gp_ts.COMPACT_THEOREM, igp_ucb_compact_claims, width="beta_t"),)
+                 for th in igp_ucb_gp_ts.THEOREMS if th.id not in ("igp_ucb_compact", "gp_ts_compact")) + (
+    BoxFamily(igp_ucb_gp_ts.COMPACT_THEOREM, igp_ucb_compact_claims, width="beta_t"),
+    # Theorem 4 on a box: GP-TS's v_t, its grids D_t and eq. (7) on the realised f (boundcheck/papers/…/ts_box_family)
+    TSBoxFamily(igp_ucb_gp_ts.TS_COMPACT_THEOREM),)
