@@ -119,7 +119,7 @@ def check_box_model(model, ctx: BoxTorchContext, train_X: torch.Tensor, cand: to
     ref = ctx.kernel(Pn[: rows.shape[0]], Pn)
     scale = float(ctx.kernel_spec.variance)
     mean_gap = float(np.max(np.abs(m)))  # the prior mean is 0: relative to max(1, |μ_0|) = 1
-    cov_gap = max(float(np.max(np.abs(K - ref))), float(np.max(np.abs(Kd - scale)))) / scale
+    cov_gap = max(float(np.max(np.abs(K - ref), initial=0.0)), float(np.max(np.abs(Kd - scale)))) / scale
     _judge(model, ctx, mean_gap, cov_gap)
 
 
