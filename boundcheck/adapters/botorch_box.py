@@ -37,7 +37,7 @@ from ..policies.asktell import _read_only  # noqa: E402
 from ..policies.box import BoxContext, BoxPolicy  # noqa: E402
 from .botorch import DTYPE, _check_acquisition, _check_tensors, _judge, _modules  # noqa: E402
 
-__all__ = ["BoTorchBoxPolicy", "BoxTorchContext", "check_box_model", "box_check_points"]
+__all__ = ["BoTorchBoxPolicy", "BoxTorchContext", "check_box_model", "box_check_points", "box_corners"]
 
 #: points of the check set per box (a Sobol sequence, unscrambled: the same set every run), plus the corners
 CHECK_POINTS = 32
@@ -58,6 +58,18 @@ def box_check_points(bounds: np.ndarray) -> np.ndarray:
     if d <= 6:
         pts.append(np.stack(np.meshgrid(*b, indexing="ij"), axis=-1).reshape(-1, d))
     return np.unique(np.vstack(pts), axis=0)
+
+
+def box_corners(ctx: BoxTorchContext) -> torch.Tensor:
+    """The box's 2^d corners as ``batch_initial_conditions`` for ``optimize_acqf``, a (2^d, 1, d) float64 tensor.
+
+    Why a user adds them to the raw samples' starts: a UCB's maximum is often at a corner (σ grows towards the
+    boundary), in a sliver thinner than the raw samples' spacing, and L-BFGS-B from interior starts then stops at a
+    lower interior maximum (measured on ``gp_sample_se_box``: plain ``optimize_acqf`` missed the maximum at a corner
+    by up to 0.2 % of the UCB on 2 of 10 runs × T = 50, a counterexample of the conformance claim each time)."""
+    b = ctx.torch_bounds
+    grids = torch.meshgrid(*[b[:, j] for j in range(b.shape[1])], indexing="ij")
+    return torch.stack(grids, dim=-1).reshape(-1, 1, b.shape[1])
 
 
 def _box_spec(kernel, points: np.ndarray) -> KernelSpec:
@@ -133,7 +145,8 @@ class BoTorchBoxPolicy(BoxPolicy):
     run's own stream (``ctx.rngs[r]``), so optimize_acqf's raw samples and Boltzmann choice of restarts depend on
     the run and the step alone, never on the batch. Every step the model is checked (:func:`check_box_model`) at
     the data, the check set and the chosen point; ``check_assumptions = False`` turns the checks off (the
-    conformance claim alone then judges the code)."""
+    conformance claim alone then judges the code). optimize_acqf's own starts can miss a maximum at a corner of
+    the box: a user adds :func:`box_corners` to them (``examples/botorch_box_ucb.py``)."""
 
     check_assumptions: ClassVar[bool] = True
     num_restarts: ClassVar[int] = 10

@@ -19,13 +19,19 @@ import torch  # noqa: E402
 
 from boundcheck.adapters import OutsideTheory  # noqa: E402
 from boundcheck.adapters.botorch import gpytorch_kernel  # noqa: E402
-from boundcheck.adapters.botorch_box import BoTorchBoxPolicy, box_check_points, check_box_model  # noqa: E402
+from boundcheck.adapters.botorch_box import (  # noqa: E402
+    BoTorchBoxPolicy,
+    box_check_points,
+    box_corners,
+    check_box_model,
+)
 from boundcheck.cli import main  # noqa: E402
 from boundcheck.model.kernels import RBF  # noqa: E402
 from boundcheck.policies.box import BoxContext  # noqa: E402
 from boundcheck.testing import check_policy, format_claims, run_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+THEOREM = "gp_ucb_compact"
 sys.path.insert(0, str(ROOT / "tests" / "_support"))
 from examples_loader import example  # noqa: E402
 
@@ -86,7 +92,13 @@ def test_the_box_model_check_accepts_the_theorems_gp_and_refuses_a_kernel_off_by
     with pytest.raises(OutsideTheory, match="prior covariance"):  # no data: only the check set sees ℓ
         check_box_model(_model(ctx, empty, gpytorch_kernel(wrong.tctx)), ctx, empty, torch.full((1, 1), 0.5))
     P = box_check_points(np.array([[0.0, 1.0], [-1.0, 2.0]]))  # 32 Sobol points (the first a corner), 3 corners
-    assert P.shape == (35, 2) and {(0.0, 2.0), (1.0, -1.0), (1.0, 2.0), (0.0, -1.0)} <= set(map(tuple, P))
+    corners = {(0.0, 2.0), (1.0, -1.0), (1.0, 2.0), (0.0, -1.0)}
+    assert P.shape == (35, 2) and corners <= set(map(tuple, P))
+    box = BoTorchBoxPolicy()
+    box.start(BoxContext(runs=1, horizon=2, bounds=np.array([[0.0, 1.0], [-1.0, 2.0]]), kernel=RBF(0.2),
+                         noise_sd=0.1, noise_var=0.01, beta=np.ones(3), rngs=[np.random.default_rng(0)]))
+    C = box_corners(box.tctx)
+    assert C.shape == (4, 1, 2) and C.dtype == torch.float64 and set(map(tuple, C[:, 0].tolist())) == corners
 
 
 WRONG = """
@@ -126,8 +138,10 @@ class Raises(BoTorchBoxUCB):
 
 
 def _error_lines(capsys) -> list[str]:
-    """stderr without the progress line a slow import (torch) prints first."""
-    return [ln for ln in capsys.readouterr().err.strip().splitlines() if not ln.startswith("boundcheck: importing")]
+    """stderr's error lines (a slow import or chunk prints progress lines too), none of them a traceback."""
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert not any("Traceback" in ln or ln.startswith("  File ") for ln in lines), lines
+    return [ln for ln in lines if not ln.startswith(("boundcheck: importing", f"boundcheck: {THEOREM}: "))]
 
 
 def _user_file(tmp_path, checks=True):
