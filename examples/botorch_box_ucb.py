@@ -52,9 +52,10 @@ class BoTorchBoxUCBNoCorners(BoTorchBoxUCB):
 
 
 class BoTorchBoxUCBFewStarts(BoTorchBoxUCB):
-    """The same model and acquisition, optimised from one restart among 4 raw samples: a local maximum."""
+    """The same model and acquisition, optimize_acqf from one restart among 4 raw samples: a local maximum."""
 
     num_restarts, raw_samples = 1, 4
+    optimize = BoTorchBoxPolicy.optimize
 
 
 class BoTorchBoxUCBNarrow(BoTorchBoxUCB):
