@@ -78,6 +78,7 @@ HOSTILE = "tests/cli/test_input_limits.py::"
 HOSTILE_P = "tests/usercode/test_process_isolation.py::"
 NPF = "tests/cli/test_output_folders.py::"
 NPR = "tests/papers/test_paper_references.py::"
+BB = "tests/adapters/test_botorch_box.py::"
 NPC = "tests/cli/test_console.py::"
 
 
@@ -980,6 +981,28 @@ MUTATIONS = (
              "_ac, _bc = 2 * B + 11 * _cT / P_ANTI, 2 * B",
              "Lemma 13's α_t on a box without the discretisation's 1/t² (b = 2B instead of 2B + 1)",
              ("tests/papers/igp_ucb_gp_ts/test_gp_ts_compact.py::test_bound_against_plain_math",)),
+    # BoTorch on a compact box (boundcheck/adapters/botorch_box.py): the model check and the per-run seeding
+    Mutation("BB1", "boundcheck/adapters/botorch_box.py",
+             "    cov_gap = max(float(np.max(np.abs(K - ref), initial=0.0)), float(np.max(np.abs(Kd - scale)))) / scale",
+             "    cov_gap = 0.0 * max(float(np.max(np.abs(K - ref), initial=0.0)), float(np.max(np.abs(Kd - scale))))",
+             "the box model check blind to the prior covariance (a wrong lengthscale or family accepted)",
+             (BB + "test_the_box_model_check_accepts_the_theorems_gp_and_refuses_a_kernel_off_by_float32",
+              BB + "test_a_box_model_that_is_not_the_theorems_gp_is_refused_never_holds")),
+    Mutation("BB2", "boundcheck/adapters/botorch_box.py", "    rows = torch.cat([train_X, check])",
+             "    rows = torch.cat([train_X, check[:0]])",
+             "the box model check without its fixed check set (a wrong lengthscale unseen at step 1, no data yet)",
+             (BB + "test_the_box_model_check_accepts_the_theorems_gp_and_refuses_a_kernel_off_by_float32",
+              BB + "test_a_box_model_that_is_not_the_theorems_gp_is_refused_never_holds")),
+    Mutation("BB3", "boundcheck/adapters/botorch_box.py",
+             "        torch.manual_seed(int(self.ctx.rngs[r].integers(2**62)))",
+             "        int(self.ctx.rngs[r].integers(2**62))",
+             "torch not seeded per run and step (optimize_acqf's raw samples from the process's global generator)",
+             (BB + "test_botorch_box_runs_do_not_depend_on_their_batch",)),
+    Mutation("BB4", "boundcheck/adapters/botorch_box.py",
+             "        torch.manual_seed(int(self.ctx.rngs[r].integers(2**62)))",
+             "        torch.manual_seed(int(self.ctx.rngs[0].integers(2**62)))",
+             "torch seeded from the batch's first run's stream (a run's points depend on its batch)",
+             (BB + "test_botorch_box_runs_do_not_depend_on_their_batch",)),
 )
 
 
