@@ -24,7 +24,7 @@ from ..model.priors import GPPrior
 from ..utils import usercode
 from .base import Policy, RunContext
 
-__all__ = ["AskTellContext", "AskTellPolicy", "AskTellAdapter", "EXTRAS", "is_ask_tell"]
+__all__ = ["AskTellContext", "AskTellPolicy", "AskTellAdapter", "UserCalls", "EXTRAS", "is_ask_tell"]
 
 #: extras an ask/tell policy may report each step (user name -> (engine record, meaning)); with ``mu``, ``sigma``
 #: and ``beta`` the adapter also records the UCB μ + β σ at the choice
@@ -246,7 +246,35 @@ def _user_frame(exc: BaseException, user: type | None = None) -> str:
     return f" ({name}, line {f.lineno})"
 
 
-class AskTellAdapter(Policy):
+class UserCalls:
+    """How an adapter of per-run user code calls it: every call through :func:`boundcheck.utils.usercode.call`, an
+    exception (or an exit, an interrupt, the time limit) turned into one :class:`~boundcheck.errors.UserCodeError`
+    naming the policy, its file, the run and the step; BLAS on one thread while the user's code runs. Needs
+    ``self.user`` (the class), ``self.name`` and ``self.ctx.run_ids``."""
+
+    def _run(self, i: int) -> int:
+        ids = self.ctx.run_ids
+        return int(ids[i]) if ids else i
+
+    def _error(self, i: int, t: int, what: str, detail: str) -> UserCodeError:
+        step = "construction" if t == 0 else f"step {t}"
+        return UserCodeError(f"policy {self.name!r} ({_origin(self.user)}) {detail} in {what}, run {self._run(i)}, "
+                             f"{step}")
+
+    def _call(self, i: int, t: int, what: str, fn, *args):
+        where = f"policy {self.name!r} ({_origin(self.user)}) {what}, run {self._run(i)}, " + (
+            "construction" if t == 0 else f"step {t}")  # the marker a dead process leaves (utils.usercode)
+        try:
+            return usercode.call(where, fn, *args)
+        except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt, the time limit
+            raise self._error(i, t, what, exc.detail) from None
+        except Exception as exc:  # user code: one line naming the policy, the run and the step
+            msg = str(exc).splitlines()[0] if str(exc) else ""
+            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc, self.user)}") from None
+
+
+
+class AskTellAdapter(UserCalls, Policy):
     """Runs an ask/tell class in the batched protocol: one user object per run of the chunk.
 
     A Python loop over the runs of a chunk (ordinary code is not vectorised). It checks every answer: an
@@ -282,27 +310,6 @@ class AskTellAdapter(Policy):
         if self._derive_ucb:
             recs.add("ucb")
         self.records = frozenset(recs)
-
-    # ------------------------------------------------------------------ errors in user code
-    def _run(self, i: int) -> int:
-        ids = self.ctx.run_ids
-        return int(ids[i]) if ids else i
-
-    def _error(self, i: int, t: int, what: str, detail: str) -> UserCodeError:
-        step = "construction" if t == 0 else f"step {t}"
-        return UserCodeError(f"policy {self.name!r} ({_origin(self.user)}) {detail} in {what}, run {self._run(i)}, "
-                             f"{step}")
-
-    def _call(self, i: int, t: int, what: str, fn, *args):
-        where = f"policy {self.name!r} ({_origin(self.user)}) {what}, run {self._run(i)}, " + (
-            "construction" if t == 0 else f"step {t}")  # the marker a dead process leaves (utils.usercode)
-        try:
-            return usercode.call(where, fn, *args)
-        except usercode.UserCallFailed as exc:  # SystemExit, KeyboardInterrupt, the time limit
-            raise self._error(i, t, what, exc.detail) from None
-        except Exception as exc:  # user code: one line naming the policy, the run and the step
-            msg = str(exc).splitlines()[0] if str(exc) else ""
-            raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc, self.user)}") from None
 
     # ------------------------------------------------------------------ the batched protocol
     def start(self, ctx: RunContext) -> None:
