@@ -749,8 +749,9 @@ COMPACT_CLAIMS = (
           delta / 4),
     Claim("algorithm_bookkeeping", "deterministic",
           "Algorithm 1 as executed, recomputed from the observed (x_t, y_t): μ_{D_t}(x_t), σ_{D_t}(x_t) of an "
-          "independent block posterior, t' = t − t_r, κ_t = √ρ_{t'}(σ+σ_n), reset ⇔ ψ_t > κ_t (strict), the triggering "
-          "point kept; the algorithm's recorded μ, σ, t', ψ, κ and reset flags equal them", "Algorithm 1, eqs. (9)–(11)"),
+          "independent block posterior, t' = t − t_r, κ_t = √ρ_{t'}(σ+σ_n), reset ⇔ ψ_t > κ_t (strict), the "
+          "triggering point kept; the algorithm's recorded μ, σ, t', ψ, κ and reset flags equal them",
+          "Algorithm 1, eqs. (9)–(11)"),
     Claim("optimiser_gap", "deterministic",
           "UCB_{D_t}(x_t) ≥ UCB_{D_t}([x*_t]_t) − g_t, g_t ≤ 10⁻⁵(1 + |UCB(x_t)|), on the recomputed block posterior "
           "with the width the algorithm ran with (eq. 25's UCB step)", "Theorem 1 proof, eq. (25)"),
@@ -777,11 +778,13 @@ COMPACT_CORRECTIONS = tuple(c for c in ET_CORRECTIONS if c.id in ("E4", "E10", "
                "numbers needed for β_t, L_t and ȳ; the grid pair (a₀ = M, b₀ = √2) of the finite form does not exist "
                "on a continuum"),
     Correction("EC4", "Theorem 1", "γ_τ̄ over the continuum", "gamma_upper_se: the feature-basis Hadamard bound plus "
-               "the kernel-approximation term, certified over the box", "a lower estimate would make the check unsound"),
+               "the kernel-approximation term, certified over the box",
+               "a lower estimate would make the check unsound"),
     Correction("EC5", "eq. (25)", "x_t = argmax_X UCB exactly",
-               "the acquisition maximised numerically: x_t may fall short of UCB([x*_t]_t) by g_t ≤ 10⁻⁵(1 + |UCB(x_t)|) "
-               "(optimiser_gap fails beyond); r_t then gains g_t, and the regret claim subtracts the tolerated g_t "
-               "(as gp_ucb_compact's SC6)", "a near-tie of two basins may be resolved either way"),
+               "the acquisition maximised numerically: x_t may fall short of UCB([x*_t]_t) by "
+               "g_t ≤ 10⁻⁵(1 + |UCB(x_t)|) (optimiser_gap fails beyond); r_t then gains g_t, and the regret claim "
+               "subtracts the tolerated g_t (as gp_ucb_compact's SC6)",
+               "a near-tie of two basins may be resolved either way"),
     Correction("EC6", "Definition 1", "r_t = f_t(x*_t) − f_t(x_t) with the exact maximum",
                "the regret against the located maximum of each f_t plus its certified tolerance (branch and bound, "
                "10⁻³ per step; the total enters R_T): a maximum found too low cannot make the bound hold",

@@ -31,7 +31,6 @@ from boundcheck.world.box_scenario import BoxScenario, is_box
 
 from .et_gp_ucb import PAPER_DELTA_B
 from .et_gp_ucb_box import ETGPUCBBox
-from .family import trigger_rho_schedule
 
 __all__ = ["assumption3_box", "recompute_blocks", "pilot_first_stop_box", "trigger_halved", "ETCompactEvaluator",
            "ETCompactFamily", "PILOT_RUNS_BOX", "BOOK_TOL"]
@@ -126,6 +125,17 @@ def recompute_blocks(X: np.ndarray, y: np.ndarray, Q: np.ndarray, lengthscale: f
         if reset:  # D_{t+1} = {(x_t, y_t)}: the triggering point is kept
             s, t_r = t - 1, t
     return out
+
+
+def trigger_rho_theory(T: int, delta_B: float) -> np.ndarray:
+    """(T+1,) ρ_{t'} = 2 ln(π²t'²/(3δ_B)) for t' = 0..T (index 0 unused) from Lemma 3's theorem (``et_trigger``'s
+    schedule ``rho_t``), not from the policy's own code."""
+    import theory
+
+    tp = np.arange(T + 1, dtype=float)
+    tp[0] = 1.0
+    rho = theory.get("et_trigger").schedule_values("rho_t", tp, {"delta": float(delta_B), "T": float(T), "R": 1.0})
+    return np.broadcast_to(real_or_complex(rho), tp.shape).copy()
 
 
 def _discretise(X: np.ndarray, bounds: np.ndarray, n: float) -> np.ndarray:
@@ -369,7 +379,7 @@ class ETCompactFamily(BoxFamily):
                      for name in self.schedules_read}
         sched["theory_width"] = sched["width_t"]
         width = sched["theory_width"] * beta_scale
-        sched["rho"] = trigger_rho_schedule(T, PAPER_DELTA_B)  # Lemma 3's ρ_{t'} (theory), δ_B the policy's
+        sched["rho"] = trigger_rho_theory(T, PAPER_DELTA_B)
         if scenario.eps == 0.0:  # E[τ] ≥ T(1 − Σ2Φ̄(√ρ)) ≥ δT (Lemma 3's corollary): τ̄ = T, no pilot (E_tau)
             tau_mean, tau_se, pilot = float(T), 0.0, 0
         else:
