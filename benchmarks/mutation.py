@@ -944,6 +944,31 @@ MUTATIONS = (
              "        return 0.2 * B, f\"(|f(x)| ≤ ‖f‖_k √k(x, x) ≤ B = {B:g}, so r_t ≤ 2B)\"",
              "the a-priori regret bound of an RKHS box truth 10× too small (a bound that can bite called vacuous)",
              ("tests/study/test_continuum.py::test_rkhs_box_regret_bounds_are_vacuous_a_priori",)),
+    # Theorem 1 of paper 001 on the continuum (et_gp_ucb_compact)
+    Mutation("ETC1", "theory/et_gp_ucb.py", "    return 2 * sp.log(4 * pi**2 * s**2 / (3 * delta))\n\n\ndef compact_beta_d",
+             "    return 2 * sp.log(2 * pi**2 * s**2 / (3 * delta))\n\n\ndef compact_beta_d",
+             "et_gp_ucb_compact: β_t's confidence part at δ/2, not Lemma 7's δ/8 (Bogunovic's 2π_t/δ read as the whole)",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_beta_and_the_bound_against_an_independent_reference",)),
+    Mutation("ETC2", "theory/et_gp_ucb.py", '        "grid_n_t": sp.ceiling(compact_vartheta(t) / 2),  # points per side of D_t (EC1)',
+             '        "grid_n_t": sp.ceiling(compact_vartheta(t) / 20),  # points per side of D_t (EC1)',
+             "et_gp_ucb_compact: D_t ten times too coarse (‖x − [x]_t‖₁ beyond rd/ϑ_t: the 1/t² no longer holds)",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_beta_and_the_bound_against_an_independent_reference",)),
+    Mutation("ETC3", "theory/et_gp_ucb.py", "                                           + sp.log(1 + sp.exp(-log_a0)))",
+             "                                           + 0)",
+             "et_gp_ucb_compact: Lemma 6's ȳ with ln a₀ for ln(a₀ + 1) (the noise's share of the union dropped)",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_beta_and_the_bound_against_an_independent_reference",)),
+    Mutation("ETC4", "boundcheck/papers/et_gp_ucb/compact.py", "            s, t_r = t - 1, t",
+             "            s, t_r = t, t", "et_gp_ucb_compact's recomputation: a reset forgets the triggering point",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_recomputed_blocks_keep_the_triggering_point" ,
+              "tests/papers/et_gp_ucb/test_compact.py::test_default_scenario_holds_without_false_alarms")),
+    Mutation("ETC5", "boundcheck/papers/et_gp_ucb/compact.py", '    return {"log_a0": float(v.log_a), "b0": float(v.b), '
+             '"log_a1": float(g.log_a), "b1": float(g.b)}',
+             '    return {"log_a0": float(v.log_a), "b0": 0.5 * float(v.b), "log_a1": float(g.log_a), "b1": float(g.b)}',
+             "et_gp_ucb_compact: Assumption 3's b₀ halved (a tail bound on sup|f| that is not one)",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_assumption3_tails_against_monte_carlo",)),
+    Mutation("ETC6", "boundcheck/papers/et_gp_ucb/compact.py", "        pol.rho = 0.25 * pol.rho",
+             "        pol.rho = 1.0 * pol.rho", "the planted defect trigger_halved plants nothing",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_each_planted_defect_is_caught[trigger_halved-algorithm_bookkeeping]",)),
 )
 
 
