@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from planted_catches import ET_GP_UCB_COMPACT_CATCHES
 
 import theory
 from boundcheck import api
@@ -148,16 +149,8 @@ def test_a_drifting_chain_is_reported_vacuous():
 
 
 # --------------------------------------------------------------------------------- planted defects
-CATCHES = [
-    ("beta_small", "optimiser_gap"),  # β too small: x_t is not the argmax of the theorem's UCB
-    ("trigger_halved", "algorithm_bookkeeping"),  # the trigger threshold halved
-    ("dropped_observation_box", "algorithm_bookkeeping"),  # a dropped observation
-    ("prior_lengthscale_wrong", "algorithm_bookkeeping"),  # the wrong prior lengthscale
-    ("truth_amplified", "lipschitz_event"),  # the truth amplified (5×): derivatives beyond L_t
-]
-
-
-@pytest.mark.parametrize("defect, claim", CATCHES)
+# β too small, the trigger threshold halved, a dropped observation, the wrong prior lengthscale, the truth amplified
+@pytest.mark.parametrize("defect, claim", ET_GP_UCB_COMPACT_CATCHES)
 def test_each_planted_defect_is_caught(defect, claim):
     s = run_check("et_gp_ucb_compact", runs=8, horizon=10, seed=1, defects=[defect])
     assert _verdicts(s)[claim] == "violated", format_claims(s)
