@@ -362,8 +362,13 @@ class ETCompactFamily(BoxFamily):
         return tuple(n for n in self.SCHEDULES if n in self.theorem.schedules)
 
     def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
-        return {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise), "d": float(scenario.box.dim),
-                "r": float(scenario.box.r), "eps": float(scenario.eps), **assumption3_box(scenario)}
+        """The symbols the scenario fixes; at ε = 0 also τ̄ = T (no pilot: ledger E_tau), so that where a vacuous
+        bound would bite is searched with τ̄ growing with T."""
+        out = {"T": float(horizon), "delta": float(delta), "R": float(scenario.noise), "d": float(scenario.box.dim),
+               "r": float(scenario.box.r), "eps": float(scenario.eps), **assumption3_box(scenario)}
+        if scenario.eps == 0.0:
+            out["tau_bar"] = float(horizon)
+        return out
 
     def instantiate(self, scenario: BoxScenario, horizon: int, delta: float, beta_scale: float = 1.0
                     ) -> TheoremInstance:
