@@ -173,3 +173,19 @@ def test_claims_of_a_run_do_not_depend_on_its_batch():
                 assert float(a[col]) == pytest.approx(float(b[col]), rel=1e-12, abs=1e-12, nan_ok=True), col
             else:
                 assert a[col] == b[col], col
+
+
+def test_a_truth_outside_the_chain_breaks_the_assumption():
+    """box_eps_chain_truth: the default chain meets it; an amplified truth, a rougher one and an RKHS function do
+    not (the study is then outside the theorem, with the reason)."""
+    from boundcheck.world.box_scenario import rescaled_truth
+
+    th = theory.get("et_gp_ucb_compact")
+    sc = box_scenario("ok", lengthscale=0.2, noise=math.sqrt(0.02), eps=0.03)
+    assert api.applicability(th, sc) == []
+    for bad, fragment in ((rescaled_truth(box_scenario("amp", lengthscale=0.2), amplitude=5.0), "5 × a draw"),
+                          (rescaled_truth(box_scenario("rough", lengthscale=0.2), lengthscale_factor=0.5),
+                           "lengthscale 0.1"),
+                          (box_scenario("rkhs", lengthscale=0.2, rkhs_norm=3.0, B=3.0), "RKHS")):
+        reasons = api.applicability(th, bad)
+        assert any(fragment in r for r in reasons), reasons
