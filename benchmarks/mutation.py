@@ -969,6 +969,9 @@ MUTATIONS = (
     Mutation("ETC6", "boundcheck/papers/et_gp_ucb/compact.py", "        pol.rho = 0.25 * pol.rho",
              "        pol.rho = 1.0 * pol.rho", "the planted defect trigger_halved plants nothing",
              ("tests/papers/et_gp_ucb/test_compact.py::test_each_planted_defect_is_caught[trigger_halved-algorithm_bookkeeping]",)),
+    Mutation("ETC7", "boundcheck/papers/et_gp_ucb/compact.py", "    if sc.truth_scale != 1.0:",
+             "    if sc.truth_scale < 0.0:", "et_gp_ucb_compact's assumption accepts an amplified truth (GP(0, 25k))",
+             ("tests/papers/et_gp_ucb/test_compact.py::test_a_truth_outside_the_chain_breaks_the_assumption",)),
 )
 
 
