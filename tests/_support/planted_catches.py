@@ -67,3 +67,14 @@ R_SW_GP_UCB_CATCHES = {
     "sw_gp_ucb": [("window_off_by_one", ["D1_posterior", "D2_information"]),
                   ("norm_understated", ["confidence_event"])],
 }
+
+
+#: et_gp_ucb_compact (Theorem 1 on a box, tests/papers/et_gp_ucb/test_compact.py): (library defect, the claim it must
+#: make violated) at runs = 8, T = 10, seed 1 on its default scenario
+ET_GP_UCB_COMPACT_CATCHES = [
+    ("beta_small", "optimiser_gap"),  # β too small: x_t is not the argmax of the theorem's UCB
+    ("trigger_halved", "algorithm_bookkeeping"),  # the trigger threshold halved
+    ("dropped_observation_box", "algorithm_bookkeeping"),  # a dropped observation
+    ("prior_lengthscale_wrong", "algorithm_bookkeeping"),  # the wrong prior lengthscale
+    ("truth_amplified", "lipschitz_event"),  # the truth amplified (5×): derivatives beyond L_t
+]

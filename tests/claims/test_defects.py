@@ -150,6 +150,9 @@ def test_every_library_defect_applies_to_some_theorem_and_catches_something_ther
     caught |= {d for _, _, rows in ET_GP_UCB_CATCHES.values() for d, _ in rows}
     caught |= {d for rows in R_SW_GP_UCB_CATCHES.values() for d, _ in rows}
     caught |= {d for _, d in COMBINATORIAL_CATCHES}
+    from planted_catches import ET_GP_UCB_COMPACT_CATCHES
+
+    caught |= {d for d, _ in ET_GP_UCB_COMPACT_CATCHES}
     from theory import plugins
 
     def builtin(paper) -> bool:  # a built-in paper's theory part is theory.<slug> (a module path)

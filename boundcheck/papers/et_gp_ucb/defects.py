@@ -121,3 +121,19 @@ DEFECTS = (
     Defect("lemma8_exponent_flipped", "Lemma 8's bounds with σ_n^{+2} for σ_n^{−2} (a sign lost in the theory module: "
            "a defect of the verification itself)", ("et_gp_ucb", "et_r_gp_ucb"), instance=lemma8_exponent_flipped),
 )
+
+
+# ------------------------------------------------------------------------- Theorem 1 on the continuum
+def _compact_trigger_halved(pol: Policy) -> None:
+    from boundcheck.papers.et_gp_ucb.compact import trigger_halved
+
+    trigger_halved(pol)
+
+
+#: et_gp_ucb_compact: a box policy with a width, its own posterior, an optimiser, a GP path truth, a bound
+HOOKS["et_gp_ucb_compact"] = frozenset({"width", "likelihood", "update", "data_noise", "bound", "box_conditioning",
+                                        "box_prior", "box_optimiser", "box_truth"})
+DEFECTS = DEFECTS + (
+    Defect("trigger_halved", "ET-GP-UCB on the box with its threshold κ_t halved (it resets on noise alone)",
+           ("et_gp_ucb_compact",), policy=wrap_policy(_compact_trigger_halved)),
+)

@@ -627,6 +627,10 @@ class TriggerFamily(TVFamilyBase):
 
 
 def _family(th: Theorem) -> Family:
+    if th.id == "et_gp_ucb_compact":  # Theorem 1 on the continuum: the box family (.compact)
+        from boundcheck.papers.et_gp_ucb.compact import ETCompactFamily
+
+        return ETCompactFamily(th)
     return {"et_gp_ucb": ETFamily, "et_r_gp_ucb": RFamily, "tv_gp_ucb": TVFamily, "et_trigger": TriggerFamily}[
         th.id](th)
 

@@ -17,4 +17,6 @@ POLICIES = (
     ("oracle_tv_gp_ucb", OracleTVGPUCB, {}),
     # on the continuum [0,1]² with Table 4's practical β_t = 0.4 log(4t) (Table 2 as the paper ran it)
     ("et_gp_ucb_box", ETGPUCBBox, {"c1": 0.4, "c2": 4.0}),
+    # on the continuum with Theorem 1's β_t (the study's width): et_gp_ucb_compact's algorithm
+    ("et_gp_ucb_box_theory", ETGPUCBBox, {"name": "et_gp_ucb_box_theory", "label": "ET-GP-UCB"}),
 )
