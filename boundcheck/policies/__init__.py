@@ -14,13 +14,15 @@ from theory import plugins
 from ..errors import BoundcheckError
 from .asktell import AskTellAdapter, AskTellContext, AskTellPolicy, is_ask_tell, remember_origin, user_policy_name
 from .base import Policy, RunContext, masked_argmax
+from .box_asktell import BoxAskTellAdapter, BoxAskTellContext, BoxAskTellPolicy, is_box_ask_tell
 from .gp_ts import GPTS
 from .gp_ucb import GPUCB
 from .improvement import GPEI, GPPI
 from .random_search import RandomSearch
 
 __all__ = ["Policy", "RunContext", "masked_argmax", "PolicySpec", "register", "policy_spec", "make_policy",
-           "policy_names", "AskTellPolicy", "AskTellContext", "AskTellAdapter", "is_ask_tell"]
+           "policy_names", "AskTellPolicy", "AskTellContext", "AskTellAdapter", "is_ask_tell",
+           "BoxAskTellPolicy", "BoxAskTellContext", "BoxAskTellAdapter", "is_box_ask_tell"]
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,10 @@ def policy_spec(policy: str | PolicySpec | type | Callable[..., Policy]) -> Poli
         if found is None:
             raise BoundcheckError(f"unknown algorithm {policy!r}; known: {', '.join(policy_names())}")
         return found
+    if is_box_ask_tell(policy):  # the per-run form on a compact box
+        remember_origin(policy)
+        return PolicySpec(user_policy_name(policy), BoxAskTellAdapter, {"user": policy},
+                          getattr(policy, "label", None))
     if is_ask_tell(policy):  # the per-run form: run through the adapter
         remember_origin(policy)
         return PolicySpec(user_policy_name(policy), AskTellAdapter, {"user": policy},

@@ -272,6 +272,11 @@ class UserCalls:
             msg = str(exc).splitlines()[0] if str(exc) else ""
             raise self._error(i, t, what, f"raised {type(exc).__name__}: {msg}{_user_frame(exc, self.user)}") from None
 
+    def _single_thread(self):
+        """One BLAS thread while user code runs: per-run code works on small matrices, where BLAS threads only
+        contend (10× slower on a busy machine); the batched engine keeps its own setting."""
+        blas = getattr(self, "_blas", None)
+        return blas.limit(limits=1, user_api="blas") if blas is not None else nullcontext()
 
 
 class AskTellAdapter(UserCalls, Policy):
@@ -402,8 +407,3 @@ class AskTellAdapter(UserCalls, Policy):
                     self._call(i, t, "tell()", obj.tell, int(action[i, 0]), float(y[i, 0]))
                 else:
                     self._call(i, t, "tell()", obj.tell, [int(v) for v in action[i]], np.array(y[i], dtype=float))
-
-    def _single_thread(self):
-        """One BLAS thread while user code runs: per-run code works on small matrices, where BLAS threads only
-        contend (10× slower on a busy machine); the batched engine keeps its own setting."""
-        return self._blas.limit(limits=1, user_api="blas") if self._blas is not None else nullcontext()
