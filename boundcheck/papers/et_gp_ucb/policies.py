@@ -7,6 +7,7 @@ from .et_gp_ucb import ETGPUCB
 from .et_gp_ucb_box import ETGPUCBBox
 from .r_gp_ucb import RGPUCB, RGPUCBAfter
 from .tv_gp_ucb import TVGPUCB, OracleTVGPUCB
+from .tv_gp_ucb_box import TVGPUCBBox
 
 #: (name, factory, kwargs): the paper's policies (its manifest's ``policies`` part)
 POLICIES = (
@@ -17,4 +18,6 @@ POLICIES = (
     ("oracle_tv_gp_ucb", OracleTVGPUCB, {}),
     # on the continuum [0,1]² with Table 4's practical β_t = 0.4 log(4t) (Table 2 as the paper ran it)
     ("et_gp_ucb_box", ETGPUCBBox, {"c1": 0.4, "c2": 4.0}),
+    # TV-GP-UCB on the continuum, told the scenario's ε (tv_gp_ucb_compact)
+    ("tv_gp_ucb_box", TVGPUCBBox, {}),
 )
