@@ -121,3 +121,9 @@ DEFECTS = (
     Defect("lemma8_exponent_flipped", "Lemma 8's bounds with σ_n^{+2} for σ_n^{−2} (a sign lost in the theory module: "
            "a defect of the verification itself)", ("et_gp_ucb", "et_r_gp_ucb"), instance=lemma8_exponent_flipped),
 )
+
+# ---- tv_gp_ucb_compact (TV-GP-UCB on a box): its generic hooks and its own defects, in their own module
+from boundcheck.papers.et_gp_ucb.tv_box_defects import TV_BOX_DEFECTS, TV_BOX_HOOKS  # noqa: E402
+
+HOOKS = {**HOOKS, **TV_BOX_HOOKS}
+DEFECTS = (*DEFECTS, *TV_BOX_DEFECTS)

@@ -13,6 +13,7 @@ import numpy as np
 from boundcheck.claims.families.base import TheoremInstance, real_or_complex
 from boundcheck.claims.families.continuum import CHAIN_RULE_TOL, BoxEvaluator, BoxFamily
 from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
+from boundcheck.model.continuum.features import QuadratureFeatures
 from boundcheck.model.continuum.gamma_tv import gamma_upper_se_tv
 from boundcheck.papers.et_gp_ucb import world as _world  # noqa: F401 (registers told_true_eps, tv_theoretical_…)
 from boundcheck.world.assumptions import register_predicate
@@ -132,8 +133,14 @@ class TVBoxFamily(BoxFamily):
         return tuple(n for n in names if n in self.theorem.schedules)
 
     def bound_values(self, scenario: BoxScenario, horizon: int, delta: float) -> dict[str, float]:
+        """The box's values, ε, and the derivative tails (a, b) of the ALGORITHM's prior GP(0, k) (the theorem's
+        β_t is the algorithm's; a truth rougher than the prior must not move the levels L_t it is held to)."""
         values = super().bound_values(scenario, horizon, delta)
         values["eps"] = float(scenario.eps)
+        if scenario.truth_kernel is not None:
+            model = QuadratureFeatures.se(scenario.kernel.lengthscale, scenario.box, tol=scenario.kernel_tol)
+            tails = model.derivative_tails()
+            values.update(log_a=float(tails.log_a), b_tail=float(tails.b))
         return values
 
     def instantiate(self, scenario: BoxScenario, horizon: int, delta: float, beta_scale: float = 1.0
