@@ -244,3 +244,44 @@ def test_a_rougher_chain_is_out_of_theory_and_keeps_the_models_lipschitz_levels(
     b = fam.instantiate(rough, 10, 0.2)
     np.testing.assert_array_equal(a.schedules["lipschitz_L_t"], b.schedules["lipschitz_L_t"])
     np.testing.assert_array_equal(a.schedules["tv_eps"], np.full(11, 0.02))
+
+
+def _gamma_tenth(inst):
+    from dataclasses import replace
+
+    return replace(inst, gamma_upper=inst.gamma_upper * 0.1)
+
+
+def test_d3_fails_when_the_certified_gamma_is_understated():
+    """The comparison of the realised gain with γ̃_t can fail: with γ̃ a tenth of the certified value (a defect of
+    the verification itself) D3_information is violated and nothing else is."""
+    from boundcheck.claims.defects import Defect
+    from boundcheck.testing import format_claims, run_check
+
+    d = Defect("gamma_tenth", "γ̃_t evaluated 10× too small", ("tv_gp_ucb_compact",), instance=_gamma_tenth)
+    s = run_check("tv_gp_ucb_compact", runs=6, horizon=20, seed=3, policies=["tv_gp_ucb_box"], defects=[d])
+    verdicts = {c["id"]: c["verdict"] for c in s["claims"]}
+    assert verdicts["D3_information"] == "violated", format_claims(s)
+    assert [k for k, v in verdicts.items() if v == "violated"] == ["D3_information"], format_claims(s)
+
+
+def test_the_engine_records_each_steps_tolerance_and_the_regret_claims_read_it():
+    """A chain's certified maximum has its own tolerance at every step (sum = the run's); the regret the claims
+    compare with the bound adds them step by step."""
+    from boundcheck import api
+    from boundcheck.claims.families import family_for
+    from boundcheck.papers.et_gp_ucb.tv_box_family import TVBoxEvaluator
+    from boundcheck.study.continuum import simulate_box
+
+    spec = api.build_study("tv_gp_ucb_compact", runs=2, horizon=6, seed=2)
+    fam = family_for(TH)
+    inst = fam.instantiate(spec.scenario, 6, spec.delta)
+    traj = simulate_box(spec.scenario, spec.policies, [0, 1], spec.seed, inst)
+    tol_t = traj.truth["max_tolerance_t"]
+    assert tol_t.shape == (2, 6) and np.all(tol_t >= 0) and np.any(tol_t > 0)
+    np.testing.assert_allclose(tol_t.sum(axis=1), traj.truth["max_tolerance"], rtol=1e-12)
+    ev = TVBoxEvaluator(traj, spec.scenario, inst, "tv_gp_ucb_box")
+    want = np.cumsum(traj.algorithms["tv_gp_ucb_box"].regret + tol_t - ev.opt_slack, axis=1)
+    np.testing.assert_allclose(ev.regret_upper(), want, rtol=1e-12)
+    assert traj.truth["grad_sup_t"].shape == (2, 6)
+    assert np.all(ev.lipschitz_event() == (traj.truth["grad_sup_t"] <= ev.L_t[None]).all(axis=1))
