@@ -786,8 +786,8 @@ TVK_CORRECTIONS = (
                "a lower estimate of γ̃ would make the check unsound; the feature form is far smaller than the "
                "block form at small ε"),
     Correction("TVK4", "Lemma 5.8", "x_t = argmax_X UCB_{t−1}, exactly",
-               "the acquisition maximised numerically: a shortfall g_t ≤ 10⁻⁵(1 + |UCB|) below UCB([x*_t]_t) is carried "
-               "additively (r_t ≤ … + g_t; theory.srinivas SC6); optimiser_gap fails beyond",
+               "the acquisition maximised numerically: a shortfall g_t ≤ 10⁻⁵(1 + |UCB|) below UCB([x*_t]_t) is "
+               "carried additively (r_t ≤ … + g_t; theory.srinivas SC6); optimiser_gap fails beyond",
                "a numerical optimiser may resolve near-ties of two basins either way"),
     Correction("TVK5", "the truth's maximum", "r_t = f_t(x*_t) − f_t(x_t) with the exact max of each f_t",
                "the located max plus its certified tolerance (10⁻³ per step of a chain), summed step by step in the "

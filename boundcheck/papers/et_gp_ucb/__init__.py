@@ -14,7 +14,8 @@ from theory.plugins import Paper, parts_in
 PAPER = Paper(
     id="et_gp_ucb", title="Event-Triggered Time-Varying Bayesian Optimization",
     source="Brunzema, von Rohr, Solowjow, Trimpe (2022), arXiv 2208.10790 (early version), §5, App. B",
-    file="001_5b9a9c576ac10a30.txt", theorems=("et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger", "tv_gp_ucb_compact"),
+    file="001_5b9a9c576ac10a30.txt", theorems=("et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger",
+                                                      "tv_gp_ucb_compact"),
     notes=("Table 2 is the only table with numbers; Figs. 2 and 4 show curves and histograms: their claims are "
            "orderings and trends read off the figures and the text.",
            "Hyper-parameters from Table 4 (σ_n² = 0.02, β_t = 0.4 log(4t)); the text's 0.05 and 0.8 conflict with "

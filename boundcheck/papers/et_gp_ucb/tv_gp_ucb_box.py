@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from boundcheck.errors import BoundcheckError
 from boundcheck.model.continuum.posterior import TimeVaryingPosterior
 from boundcheck.policies.box import BoxContext, GPUCBBox
 from boundcheck.utils.validation import check_unit_interval
@@ -23,8 +22,8 @@ class TVGPUCBBox(GPUCBBox):
     μ̃_{t−1}, σ̃_{t−1}: the exact posterior of f_t given y_1..y_{t−1} under k̃((x,s),(x',s')) = k(x,x')(1−ε)^{|s−s'|/2}
     (:class:`~boundcheck.model.continuum.posterior.TimeVaryingPosterior`, its query time set to t in :meth:`select`,
     so the engine reads μ̃_{t−1}, σ̃_{t−1} at x_t and [x*_t]_t from :attr:`posterior` before the update). The told ε
-    is the argument, else the study's ``tv_eps`` schedule (the family sets it to the scenario's ε); √β_t the
-    study's width schedule. Records ``eps_told`` beside :class:`~boundcheck.policies.box.GPUCBBox`'s."""
+    is the argument, else the study's ``tv_eps`` schedule (the family sets it to the scenario's ε), else 0 (GP-UCB:
+    ``eps_told`` records it); √β_t the study's width schedule. Records ``eps_told`` beside :class:`~boundcheck.policies.box.GPUCBBox`'s."""
 
     name = "tv_gp_ucb_box"
     label = "TV-GP-UCB"
@@ -41,9 +40,8 @@ class TVGPUCBBox(GPUCBBox):
             eps = self.eps
         elif "tv_eps" in ctx.schedules:
             eps = float(np.asarray(ctx.schedules["tv_eps"])[0])
-        else:
-            raise BoundcheckError(f"policy {self.name!r} needs the chain's ε: give eps=… or run it under a theorem "
-                                  "whose family sets the study's tv_eps schedule (tv_gp_ucb_compact)")
+        else:  # told nothing (a baseline under a static theorem, check_policy): GP-UCB's ε = 0, recorded as told
+            eps = 0.0
         self.eps_told = check_unit_interval("told eps", eps)
         # the parent built a static ContinuousPosterior: the same data space, with the decay of the ε chain
         self.posterior = TimeVaryingPosterior(ctx.kernel, ctx.noise_var, ctx.runs, ctx.dim, max(ctx.horizon, 1),

@@ -36,7 +36,8 @@ def ref_L(t, delta, d, a, b):
 
 def ref_beta(t, delta, d, r, a, b):
     """2 ln(2t²π²/(3δ)) + 2d ln(t² d r L_t)."""
-    return 2 * math.log(2 * t * t * math.pi**2 / (3 * delta)) + 2 * d * math.log(t * t * d * r * ref_L(t, delta, d, a, b))
+    conf = 2 * math.log(2 * t * t * math.pi**2 / (3 * delta))
+    return conf + 2 * d * math.log(t * t * d * r * ref_L(t, delta, d, a, b))
 
 
 def ref_bound(T, delta, R, d, r, a, b, gamma):
@@ -142,7 +143,7 @@ def test_gamma_tv_is_above_brute_force_greedy_and_random_designs(eps):
         assert best <= up[t - 1] * (1 + 1e-12)
     grid = np.linspace(0, 1, 201)[:, None]
     chosen, greedy = [], []
-    for t in range(1, T + 1):
+    for _ in range(T):
         gains = [_logdet_gain(np.vstack([*chosen, g]) if chosen else g[None], eps, lam) for g in grid]
         k = int(np.argmax(gains))
         chosen.append(grid[k])
@@ -209,14 +210,16 @@ def test_policy_is_batch_invariant_and_its_posterior_is_the_chains():
     np.testing.assert_allclose(s[0], np.sqrt(var), rtol=1e-9, atol=1e-12)
 
 
-def test_policy_without_a_told_eps_is_one_line():
-    from boundcheck.errors import BoundcheckError
+def test_policy_told_nothing_is_gp_ucb_and_says_so():
     from boundcheck.papers.et_gp_ucb.tv_gp_ucb_box import TVGPUCBBox
 
     ctx = _ctx(1, 0.1, [1])
     ctx.schedules = {}
-    with pytest.raises(BoundcheckError, match="needs the chain's ε"):
-        TVGPUCBBox().start(ctx)
+    pol = TVGPUCBBox()
+    pol.start(ctx)
+    pol.select(1)
+    assert pol.eps_told == 0.0 and pol.posterior.eps == 0.0 and pol.record["eps_told"][0] == 0.0
+    assert TVGPUCBBox(eps=0.3).eps == 0.3
 
 
 # ------------------------------------------------------------------------------------------- the family
