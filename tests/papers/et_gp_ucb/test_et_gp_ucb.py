@@ -621,7 +621,8 @@ def test_reproduce_registration():
     from theory.empirical import empirical_claims
     from theory.et_gp_ucb import TABLE2 as PAPER_TABLE2
 
-    assert set(get_paper("et_gp_ucb").theorems) == {"et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger"}
+    assert set(get_paper("et_gp_ucb").theorems) == {"et_gp_ucb", "et_r_gp_ucb", "tv_gp_ucb", "et_trigger",
+                                                    "tv_gp_ucb_compact"}
     exps = {e.name: e for e in experiments_of("et_gp_ucb")}
     assert set(exps) == {"fig2", "table2", "table2_fine", "table2_continuous", "table3"}
     assert len(exps["table2"].panels) == 15
