@@ -5,6 +5,7 @@
 one point per time s = 1..t (the ε chain of Bogunovic et al. 2016), for the exact SE kernel k: the feature form
 (:func:`gamma_upper_features_tv`, proof there) plus the kernel-error term, Bogunovic et al.'s block argument in the
 proved form of docs/gamma.md (``block``) on the certified static box curve, and the trivial bound; the smallest.
+:func:`gamma_lower_greedy_tv` is the bracket's lower end, the gain of an attained (greedy) design.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import math
 import numpy as np
 
 from ...utils.validation import check_unit_interval
-from ..kernels import check_lengthscale
+from ..kernels import RBF, check_lengthscale
 from .box import Box
 from .features import QuadratureFeatures
 from .gamma import _check, gamma_upper_se
 
-__all__ = ["ar1_logdet", "gamma_upper_features_tv", "gamma_upper_se_tv", "block_bound"]
+__all__ = ["ar1_logdet", "gamma_upper_features_tv", "gamma_upper_se_tv", "block_bound", "gamma_lower_greedy_tv"]
 
 
 def ar1_logdet(a: np.ndarray, eps: float, horizon: int) -> np.ndarray:
@@ -106,3 +107,25 @@ def gamma_upper_se_tv(lengthscale: float, box: Box, horizon: int, noise_var: flo
               "trivial (t/2)log(1+σ⁻²)": trivial}
     best = np.minimum(np.minimum(feat_best, block), trivial)
     return np.minimum.accumulate(best[::-1])[::-1], curves
+
+
+def gamma_lower_greedy_tv(lengthscale: float, box: Box, horizon: int, noise_var: float, eps: float,
+                          points_per_axis: int | None = None) -> np.ndarray:
+    """``(T,)``: ``l_t ≤ γ̃_t`` of the exact SE kernel, the gain of an attained design: the greedy sequence on the
+    box's regular grid of ``points_per_axis`` points per axis (default 65, 33, 13 in 1, 2, 3 dimensions),
+    x_s = argmax σ̃_{s−1}(x) at time s (uncertainty sampling on the spatio-temporal GP), whose gain
+    ½Σ_s log(1 + σ̃²_{s−1}(x_s)/λ) is ½ log det(I + K̃/λ) of those points (chain rule) and so at most the maximum
+    γ̃_t. The lower end of the bracket (never used as a bound)."""
+    from .posterior import TimeVaryingPosterior
+
+    T, lam = _check(horizon, noise_var)
+    G = box.grid(int(points_per_axis or {1: 65, 2: 33}.get(box.dim, 13)))
+    post = TimeVaryingPosterior(RBF(check_lengthscale(lengthscale)), lam, 1, box.dim, T, check_unit_interval(
+        "eps", eps))
+    gains = np.empty(T)
+    for s in range(1, T + 1):
+        _, sd = post.at(s).mean_sd(G[None])
+        k = int(np.argmax(sd[0]))
+        gains[s - 1] = 0.5 * math.log1p(sd[0, k] ** 2 / lam)
+        post.condition(G[k][None], np.zeros(1), times=float(s))
+    return np.cumsum(gains)

@@ -14,7 +14,7 @@ from boundcheck.claims.families.base import TheoremInstance, real_or_complex
 from boundcheck.claims.families.continuum import CHAIN_RULE_TOL, BoxEvaluator, BoxFamily
 from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
 from boundcheck.model.continuum.features import QuadratureFeatures
-from boundcheck.model.continuum.gamma_tv import gamma_upper_se_tv
+from boundcheck.model.continuum.gamma_tv import gamma_lower_greedy_tv, gamma_upper_se_tv
 from boundcheck.papers.et_gp_ucb import world as _world  # noqa: F401 (registers told_true_eps, tv_theoretical_…)
 from boundcheck.world.assumptions import register_predicate
 from boundcheck.world.box_scenario import BoxScenario, is_box
@@ -150,6 +150,8 @@ class TVBoxFamily(BoxFamily):
         lam = float(scenario.model_noise_var)
         g_up, curves = gamma_upper_se_tv(scenario.kernel.lengthscale, scenario.box, T, lam, float(scenario.eps))
         values["gamma_T"] = float(g_up[-1])
+        # an attained design's gain: the lower end of the bracket reported beside the certified upper end
+        g_low = gamma_lower_greedy_tv(scenario.kernel.lengthscale, scenario.box, T, lam, float(scenario.eps))
         t = np.arange(T + 1, dtype=float)
         t[0] = 1.0
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -164,7 +166,7 @@ class TVBoxFamily(BoxFamily):
             horizon=T, delta=float(delta), values=values, beta=width, xi=np.zeros(T + 1), B=np.nan, C=float("nan"),
             bound_T=float(bound["value"]), bound_terms={k: float(v) for k, v in bound["terms"].items()},
             anytime=np.asarray(at["value"], dtype=float).reshape(T).copy(), gamma_upper=g_up,
-            gamma_lower=np.zeros(T), gamma_methods={k: float(v[-1]) for k, v in curves.items()},
+            gamma_lower=np.minimum(g_low, g_up), gamma_methods={k: float(v[-1]) for k, v in curves.items()},
             schedules=sched, gamma_used=g_up,
             # the smallest level: the engine's shortcut for a static f, and a static chain's one Lipschitz event
             extra={"lipschitz_L": float(sched["lipschitz_L_t"][1]), "kernel_error": scenario.kernel_error})

@@ -23,7 +23,8 @@ class TVGPUCBBox(GPUCBBox):
     (:class:`~boundcheck.model.continuum.posterior.TimeVaryingPosterior`, its query time set to t in :meth:`select`,
     so the engine reads μ̃_{t−1}, σ̃_{t−1} at x_t and [x*_t]_t from :attr:`posterior` before the update). The told ε
     is the argument, else the study's ``tv_eps`` schedule (the family sets it to the scenario's ε), else 0 (GP-UCB:
-    ``eps_told`` records it); √β_t the study's width schedule. Records ``eps_told`` beside :class:`~boundcheck.policies.box.GPUCBBox`'s."""
+    ``eps_told`` records it); √β_t the study's width schedule. Records ``eps_told`` beside
+    :class:`~boundcheck.policies.box.GPUCBBox`'s."""
 
     name = "tv_gp_ucb_box"
     label = "TV-GP-UCB"

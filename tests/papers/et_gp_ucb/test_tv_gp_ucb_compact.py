@@ -18,6 +18,7 @@ from boundcheck.model.continuum.gamma import gamma_upper_se
 from boundcheck.model.continuum.gamma_tv import (
     ar1_logdet,
     block_bound,
+    gamma_lower_greedy_tv,
     gamma_upper_features_tv,
     gamma_upper_se_tv,
 )
@@ -155,6 +156,9 @@ def test_gamma_tv_is_above_brute_force_greedy_and_random_designs(eps):
         assert _logdet_gain(X, eps, lam) <= up[-1]
     if eps == 0.3:
         assert greedy[-1] > gamma_upper_se(0.2, box, T, lam)[-1]
+    low = gamma_lower_greedy_tv(0.2, box, T, lam, eps, points_per_axis=201)
+    assert np.all(np.diff(low) >= 0) and np.all(low <= up * (1 + 1e-12))
+    assert low[-1] > 0.5 * greedy[-1]  # uncertainty sampling: an attained design, near the log-det greedy
 
 
 def test_block_bound_is_bogunovic_form_on_the_static_curve():
