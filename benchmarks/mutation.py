@@ -98,6 +98,10 @@ ADAPT_A = "tests/adapters/test_adapters.py::"
 ADAPT_B = "tests/adapters/test_batched.py::"
 # the planted defects gp_ucb_compact's claims catch (tests/claims/test_defects.py, CATCHES)
 BOX_DEFECTS = "tests/claims/test_defects.py::test_planted_defect_is_caught[gp_ucb_compact-"
+# TV-GP-UCB on a compact box: its module, tests and planted defects
+TVB_FAMILY = "boundcheck/papers/et_gp_ucb/tv_box_family.py"
+TVB_TESTS = "tests/papers/et_gp_ucb/test_tv_gp_ucb_compact.py::"
+TVB_DEFECTS = "tests/claims/test_defects.py::test_planted_defect_is_caught[tv_gp_ucb_compact-"
 
 MUTATIONS = (
     # ------------------------------------------------------------------ the posterior (model/posterior.py)
@@ -1031,6 +1035,53 @@ MUTATIONS = (
     Mutation("ETC7", "boundcheck/papers/et_gp_ucb/compact.py", "    if sc.truth_scale != 1.0:",
              "    if sc.truth_scale < 0.0:", "et_gp_ucb_compact's assumption accepts an amplified truth (GP(0, 25k))",
              ("tests/papers/et_gp_ucb/test_compact.py::test_a_truth_outside_the_chain_breaks_the_assumption",)),
+    # TV-GP-UCB on a compact box (tv_gp_ucb_compact): the per-step Lipschitz event, the chain's information gain,
+    # the certified γ̃ over the box, β_t's levels, the policy's time, the told ε, the per-step tolerances
+    Mutation("TVC1", TVB_FAMILY,
+             "        return (g <= (self.L_t[None, :] if g.shape[1] == self.T else self.L_t[0])).all(axis=1)",
+             "        return (g <= 10 * (self.L_t[None, :] if g.shape[1] == self.T else self.L_t[0])).all(axis=1)",
+             "the chain's per-step Lipschitz event checked at 10 L_t", (TVB_DEFECTS + "chain_rougher]",)),
+    Mutation("TVC2", TVB_FAMILY, "        D = decay_matrix(self.T, float(self.sc.eps))",
+             "        D = decay_matrix(self.T, 0.0)",
+             "D3's fresh log-det on the static Gram (time ignored): the chain rule of the TV posterior fails",
+             (TVB_TESTS + "test_short_in_theory_study_no_claim_violated_and_gain_below_gamma",)),
+    Mutation("TVC3", TVB_FAMILY, "GAMMA_TOL = 1e-12", "GAMMA_TOL = 1e12",
+             "the realised gain compared with 10¹²·γ̃_t: an understated γ̃ passes",
+             (TVB_TESTS + "test_d3_fails_when_the_certified_gamma_is_understated",)),
+    Mutation("TVC4", "boundcheck/model/continuum/gamma_tv.py",
+             "    u = 2.0 * ar1_logdet(w[~zero] / (2.0 * lam), eps, T) + ar1_logdet(w[zero] / lam, eps, T)",
+             "    u = 2.0 * ar1_logdet(w[~zero] / (2.0 * lam), 0.0, T) + ar1_logdet(w[zero] / lam, 0.0, T)",
+             "γ̃'s feature bound computed for a static f (ε = 0): below the chain's attained gain",
+             (TVB_TESTS + "test_gamma_tv_is_above_brute_force_greedy_and_random_designs",)),
+    Mutation("TVC5", "boundcheck/model/continuum/gamma_tv.py",
+             "    corr = 0.25 / float(noise_var) * N**2.5 * float(eps)",
+             "    corr = 0.0 / float(noise_var) * N**2.5 * float(eps)",
+             "the block form of γ̃ without its mismatch term (the static γ_N per block)",
+             (TVB_TESTS + "test_gamma_tv_is_above_brute_force_greedy_and_random_designs",)),
+    Mutation("TVC6", "theory/et_gp_ucb.py",
+             "    return tvk_b * sp.sqrt(sp.log(4 * tvk_d * tvk_pi(s) / delta) + tvk_log_a)",
+             "    return tvk_b * sp.sqrt(sp.log(4 * tvk_d / delta) + tvk_log_a)",
+             "Srinivas' one Lipschitz level for every f_t (the union over t lost: T·δ/4 spent)",
+             (TVB_TESTS + "test_the_delta_budget_per_step",)),
+    Mutation("TVC7", "boundcheck/papers/et_gp_ucb/tv_gp_ucb_box.py",
+             "        self.posterior.at(t)  # μ̃_{t−1}, σ̃_{t−1}: the posterior of f_t",
+             "        self.posterior.at(1)  # μ̃_{t−1}, σ̃_{t−1}: the posterior of f_t",
+             "TV-GP-UCB's posterior queried at time 1 (no decay of old data)",
+             (TVB_TESTS + "test_short_in_theory_study_no_claim_violated_and_gain_below_gamma",)),
+    Mutation("TVC8", TVB_FAMILY,
+             '            sched["tv_eps"] = np.full(T + 1, float(scenario.eps))  # what TV-GP-UCB is told (the true ε)',
+             '            sched["tv_eps"] = np.full(T + 1, 0.0)  # what TV-GP-UCB is told (the true ε)',
+             "the family tells TV-GP-UCB ε = 0 on a chain",
+             (TVB_TESTS + "test_short_in_theory_study_no_claim_violated_and_gain_below_gamma",)),
+    Mutation("TVC9", "boundcheck/study/continuum.py", '    truth["max_tolerance_t"] = f_tol',
+             '    truth["max_tolerance_t"] = 0 * f_tol',
+             "a chain's per-step tolerances of max f_t dropped from the regret the claims check",
+             (TVB_TESTS + "test_the_engine_records_each_steps_tolerance_and_the_regret_claims_read_it",)),
+    Mutation("TVC10", "boundcheck/papers/et_gp_ucb/tv_gp_ucb_box.py",
+             "        self.posterior.condition(X, y, times=float(t))",
+             "        self.posterior.condition(X, y, times=1.0)",
+             "TV-GP-UCB stamps every observation with time 1 (its data look old)",
+             (TVB_TESTS + "test_short_in_theory_study_no_claim_violated_and_gain_below_gamma",)),
 )
 
 

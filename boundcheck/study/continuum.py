@@ -197,6 +197,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     if grad_t is not None:
         truth["grad_sup_t"] = grad_t
     truth["max_tolerance"] = f_tol.sum(axis=1)
+    truth["max_tolerance_t"] = f_tol  # (m, T) each step's own (a chain's anytime regret reads it step by step)
     truth["x_star"] = x_star  # (m, T, d) the located maximiser of f_t (the proofs' x*_t)
     f_upper = f_star + f_tol
     # the largest regret any algorithm could incur per step (vacuity): max − min of f_t, both certified bounds

@@ -60,6 +60,16 @@ CATCHES = {
         ("truth_rougher", ["confidence_discretised", "K1_calibration"]),
         ("noise_doubled", ["K1_calibration"]),
     ],
+    ("tv_gp_ucb_compact", 20, 25): [  # TV-GP-UCB on the box [0,1], an ε = 0.02 chain (paper 001's folder)
+        ("bound_understated", ["regret_bound", "regret_bound_anytime"]),
+        ("eps_told_zero_box", ["confidence_chosen", "confidence_discretised", "D3_information", "K1_calibration"]),
+        ("beta_small", ["optimiser_gap"]),
+        ("argmin_box", ["D1_optimism", "optimiser_gap"]),
+        ("dropped_observation_box", ["D3_information", "K1_calibration"]),
+        ("prior_lengthscale_wrong", ["D3_information", "K1_calibration"]),
+        ("stale_action", ["confidence_chosen", "confidence_discretised", "D3_information", "K1_calibration"]),
+        ("chain_rougher", ["lipschitz_event", "confidence_discretised", "K1_calibration"]),
+    ],
     ("igp_ucb_compact", 20, 25): [  # Chowdhury & Gopalan's Theorem 3 on the box [0,1] (an RKHS truth)
         ("bound_understated", ["regret_bound", "regret_bound_anytime"]),
         ("rkhs_norm_tripled", ["confidence_chosen"]),

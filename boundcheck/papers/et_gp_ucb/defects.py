@@ -137,3 +137,9 @@ DEFECTS = DEFECTS + (
     Defect("trigger_halved", "ET-GP-UCB on the box with its threshold κ_t halved (it resets on noise alone)",
            ("et_gp_ucb_compact",), policy=wrap_policy(_compact_trigger_halved)),
 )
+
+# ---- tv_gp_ucb_compact (TV-GP-UCB on a box): its generic hooks and its own defects, in their own module
+from boundcheck.papers.et_gp_ucb.tv_box_defects import TV_BOX_DEFECTS, TV_BOX_HOOKS  # noqa: E402
+
+HOOKS = {**HOOKS, **TV_BOX_HOOKS}
+DEFECTS = (*DEFECTS, *TV_BOX_DEFECTS)

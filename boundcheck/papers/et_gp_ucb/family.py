@@ -635,4 +635,9 @@ def _family(th: Theorem) -> Family:
         th.id](th)
 
 
-FAMILIES = tuple(_family(th) for th in paper001.THEOREMS)
+FAMILIES = tuple(_family(th) for th in paper001.THEOREMS if th.id != "tv_gp_ucb_compact")
+
+# ---- tv_gp_ucb_compact: TV-GP-UCB on a compact box (the continuum engine's family), in its own module
+from boundcheck.papers.et_gp_ucb.tv_box_family import TVBoxFamily  # noqa: E402
+
+FAMILIES = (*FAMILIES, TVBoxFamily(paper001.TV_COMPACT_THEOREM))

@@ -7,6 +7,7 @@ from .et_gp_ucb import ETGPUCB
 from .et_gp_ucb_box import ETGPUCBBox
 from .r_gp_ucb import RGPUCB, RGPUCBAfter
 from .tv_gp_ucb import TVGPUCB, OracleTVGPUCB
+from .tv_gp_ucb_box import TVGPUCBBox
 
 #: (name, factory, kwargs): the paper's policies (its manifest's ``policies`` part)
 POLICIES = (
@@ -19,4 +20,6 @@ POLICIES = (
     ("et_gp_ucb_box", ETGPUCBBox, {"c1": 0.4, "c2": 4.0}),
     # on the continuum with Theorem 1's β_t (the study's width): et_gp_ucb_compact's algorithm
     ("et_gp_ucb_box_theory", ETGPUCBBox, {"name": "et_gp_ucb_box_theory", "label": "ET-GP-UCB"}),
+    # TV-GP-UCB on the continuum, told the scenario's ε (tv_gp_ucb_compact)
+    ("tv_gp_ucb_box", TVGPUCBBox, {}),
 )
