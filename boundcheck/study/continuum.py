@@ -78,6 +78,10 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
         paths = [RKHSExpansion.draw(scenario.truth_k, box, scenario.rkhs_centres, scenario.rkhs_norm, [g])
                  for g in f_rngs]
         truth["rkhs_norm"] = np.concatenate([p.norm for p in paths])
+        # the expansion itself, so that claims about f between the queried points (GP-TS's eq. (7)) read the very
+        # function the runs faced: f_r = Σ_j alpha[r, j] k(·, centres[r, j])
+        truth["rkhs_centres"] = np.concatenate([p.centres for p in paths])
+        truth["rkhs_alpha"] = np.concatenate([p.alpha for p in paths])
     else:
         paths = [FeaturePaths.draw(scenario.features, [g]) for g in f_rngs]
         if scenario.truth_scale != 1.0:  # a negative control's amplified f (static)

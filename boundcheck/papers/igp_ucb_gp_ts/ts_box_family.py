@@ -2,15 +2,13 @@
 continuum` with what GP-TS adds — the width v_t (Theorem 2 at δ/2), the grids D_t (``grid_n_t``), the discretisation
 of eq. (7) judged on the realised f, the choice inside D_t, and the calibration of the algorithm's own draws.
 
-Eq. (7) needs f between the grid points, which the engine does not keep: the evaluator rebuilds each run's truth from
-the run's truth stream (``run_streams(seed, run).f``, the engine's first and only use of it for a static RKHS f) and
-refuses to judge unless the rebuilt f equals the engine's f(x_t) at every queried point (:meth:`TSBoxEvaluator.truth`).
+Eq. (7) needs f between the grid points: the evaluator reads each run's expansion f = Σ_j α_j k(·, c_j) from the
+engine's record of it (``rkhs_centres``, ``rkhs_alpha``), the very function the run faced.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import cached_property
 
 import numpy as np
@@ -21,19 +19,15 @@ from boundcheck.errors import BoundcheckError
 from boundcheck.model.continuum.posterior import kernel_constants
 from boundcheck.model.continuum.rkhs import RKHSExpansion
 from boundcheck.model.kernels import RBF
-from boundcheck.model.sampling import run_streams
 from boundcheck.study.continuum import discretise
 
 from .gp_ts_box import MAX_GRID, grid_points
 
-__all__ = ["TSBoxEvaluator", "TSBoxFamily", "cell_sup", "gp_ts_compact_claims", "TS_BOX_DRAWS", "REBUILD_TOL",
+__all__ = ["TSBoxEvaluator", "TSBoxFamily", "cell_sup", "gp_ts_compact_claims", "TS_BOX_DRAWS",
            "ON_GRID_TOL"]
 
 #: the standardised draws of the sample-calibration claim (derived steps columns)
 TS_BOX_DRAWS = ("z_draw_fixed", "z_draw_prev")
-#: the rebuilt truth must equal the engine's f(x_t) to this relative tolerance (the same expansion evaluated at the
-#: same points: equal to rounding; another truth differs by O(1))
-REBUILD_TOL = 1e-9
 #: x_t is a cell centre of D_t when every coordinate is within ON_GRID_TOL·r of the centre it rounds to (the same
 #: float formula as the policy's grid: equal to the bit; a centre of the grid with n/2 points per side, (2j+1)r/n, is
 #: never one of D_t's, (2i+1)r/(2n), and lies ≥ r/(2n) away)
@@ -74,25 +68,12 @@ class TSBoxEvaluator(BoxEvaluator):
 
     @cached_property
     def truth(self) -> list[RKHSExpansion]:
-        """Each run's f, rebuilt from its truth stream and checked against the engine's f(x_t) (else refused)."""
-        sc = self.sc
-        if not getattr(sc, "rkhs", False):
+        """Each run's f, as the engine recorded it (an RKHS truth's centres and coefficients)."""
+        sc, tr = self.sc, self.traj.truth
+        if not getattr(sc, "rkhs", False) or "rkhs_alpha" not in tr:
             raise BoundcheckError(f"gp_ts_compact judges eq. (7) on an RKHS truth; scenario {sc.name!r} has none")
-        seed = self.inst.extra.get("seed")
-        if seed is None:
-            raise BoundcheckError("gp_ts_compact: the study's seed did not reach the evaluator")
-        X = self.points()
-        out = []
-        for i, run in enumerate(self.traj.run_ids):
-            f = RKHSExpansion.draw(sc.truth_k, sc.box, sc.rkhs_centres, sc.rkhs_norm,
-                                   [run_streams(int(seed), int(run), 0).f])
-            fx = f.values(X[i][None])[0]
-            ref = self.f_x[i]
-            if not np.all(np.abs(fx - ref) <= REBUILD_TOL * (1.0 + np.abs(ref))):
-                raise BoundcheckError(f"gp_ts_compact: the truth rebuilt for run {run} differs from the engine's at "
-                                      f"the queried points (max {np.max(np.abs(fx - ref)):.3g}): eq. (7) not judged")
-            out.append(f)
-        return out
+        return [RKHSExpansion(sc.truth_k, sc.box, tr["rkhs_centres"][i:i + 1], tr["rkhs_alpha"][i:i + 1])
+                for i in range(self.m)]
 
     @cached_property
     def disc_error(self) -> np.ndarray:
@@ -187,11 +168,6 @@ class TSBoxFamily(BoxFamily):
             raise BoundcheckError(f"{self.theorem.id} needs B·L·r·d ≥ 1 (|D_t| ≤ (BLrdt²)^d, correction CGT1); "
                                   f"scenario {scenario.name!r} gives {size:.3g}")
         return values
-
-    def evaluate(self, traj, scenario, inst, seed, main=None, **kw):
-        """As :meth:`Family.evaluate`, with the study's seed told to the evaluator (eq. (7) rebuilds f from it)."""
-        return super().evaluate(traj, scenario, replace(inst, extra={**inst.extra, "seed": int(seed)}), seed, main,
-                                **kw)
 
     def derived_steps(self, ev: TSBoxEvaluator) -> dict[str, np.ndarray]:
         out = super().derived_steps(ev)
