@@ -1082,6 +1082,17 @@ MUTATIONS = (
              "        self.posterior.condition(X, y, times=1.0)",
              "TV-GP-UCB stamps every observation with time 1 (its data look old)",
              (TVB_TESTS + "test_short_in_theory_study_no_claim_violated_and_gain_below_gamma",)),
+    # the per-run ask/tell form on a box (boundcheck/policies/box_asktell.py): the answers' checks
+    Mutation("BA1", "boundcheck/policies/box_asktell.py", "        if x.size != self._d or x.ndim > 2:",
+             "        if False:", "a box ask/tell answer of the wrong shape not refused as the user's error",
+             ("tests/usercode/test_box_asktell.py::test_hostile_answers_are_one_line_errors",)),
+    Mutation("BA2", "boundcheck/policies/box_asktell.py", "        if not np.all(np.isfinite(x)):", "        if False:",
+             "a non-finite point from a box ask/tell policy not refused as such", ("tests/usercode/test_box_asktell.py::test_hostile_answers_are_one_line_errors",)),
+    Mutation("BA3", "boundcheck/policies/box_asktell.py",
+             "                self._call(i, t, \"tell()\", obj.tell, _read_only(X[i]), float(y[i]))",
+             "                self._call(i, t, \"tell()\", obj.tell, X[i], float(y[i]))",
+             "a box ask/tell policy told the engine's own array (it could rewrite the point the study recorded)",
+             ("tests/usercode/test_box_asktell.py::test_hostile_answers_are_one_line_errors",)),
 )
 
 
