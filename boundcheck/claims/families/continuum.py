@@ -196,9 +196,9 @@ class BoxEvaluator(ChunkEvaluator):
         return {"fail": bad_chain | over | (direct < -1e-12), "premise": np.ones(self.m, bool)}
 
 
-def box_claims(c) -> list[ClaimSpec]:
-    """The claim table of a compact-domain GP-UCB theorem (ids as in ``theory.srinivas``'s ``gp_ucb_compact``)."""
-    E = BoxEvaluator
+def box_claims(c, E: type[BoxEvaluator] = BoxEvaluator) -> list[ClaimSpec]:
+    """The claim table of a compact-domain GP-UCB theorem (ids as in ``theory.srinivas``'s ``gp_ucb_compact``), each
+    claim computed by ``E``'s method (a subclass's overrides serve a theorem checked like it)."""
     return [
         ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
         ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),

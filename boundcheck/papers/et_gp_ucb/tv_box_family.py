@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from boundcheck.claims.families.base import TheoremInstance, real_or_complex
-from boundcheck.claims.families.continuum import CHAIN_RULE_TOL, BoxEvaluator, BoxFamily
-from boundcheck.claims.table import ClaimSpec, bound_anytime, bound_at_horizon
+from boundcheck.claims.families.continuum import CHAIN_RULE_TOL, BoxEvaluator, BoxFamily, box_claims
+from boundcheck.claims.table import ClaimSpec
 from boundcheck.model.continuum.features import QuadratureFeatures
 from boundcheck.model.continuum.gamma_tv import gamma_lower_greedy_tv, gamma_upper_se_tv
 from boundcheck.papers.et_gp_ucb import world as _world  # noqa: F401 (registers told_true_eps, tv_theoretical_…)
@@ -103,19 +103,9 @@ class TVBoxEvaluator(BoxEvaluator):
 
 
 def tv_box_claims(c) -> list[ClaimSpec]:
-    """The claim table of ``tv_gp_ucb_compact`` (ids as in theory.et_gp_ucb's TVK_CLAIMS)."""
-    E = TVBoxEvaluator
-    return [
-        ClaimSpec(c("regret_bound"), E.regret_bound, bound=bound_at_horizon),
-        ClaimSpec(c("regret_bound_anytime"), E.regret_bound_anytime, bound=bound_anytime),
-        ClaimSpec(c("confidence_chosen"), E.confidence_chosen),
-        ClaimSpec(c("lipschitz_event"), E.lipschitz),
-        ClaimSpec(c("confidence_discretised"), E.confidence_discretised),
-        ClaimSpec(c("D1_optimism"), E.optimism),
-        ClaimSpec(c("optimiser_gap"), E.optimiser_gap),
-        ClaimSpec(c("D3_information"), E.information),
-        ClaimSpec(c("K1_calibration"), None, sample="innov"),
-    ]
+    """The claim table of ``tv_gp_ucb_compact`` (ids as in theory.et_gp_ucb's TVK_CLAIMS): the compact GP-UCB table,
+    computed by :class:`TVBoxEvaluator`."""
+    return box_claims(c, TVBoxEvaluator)
 
 
 class TVBoxFamily(BoxFamily):
