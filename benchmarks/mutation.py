@@ -1093,6 +1093,11 @@ MUTATIONS = (
              "                self._call(i, t, \"tell()\", obj.tell, X[i], float(y[i]))",
              "a box ask/tell policy told the engine's own array (it could rewrite the point the study recorded)",
              ("tests/usercode/test_box_asktell.py::test_hostile_answers_are_one_line_errors",)),
+    Mutation("TL4", "boundcheck/model/continuum/features.py",
+             "        lip = np.sqrt(self.weights @ (absw**2 * np.sum(self.frequencies**2, axis=1)[:, None]))",
+             "        lip = np.sqrt(self.weights @ absw**2)",
+             "the chaining metric of ∂_j f without the ‖ω‖² of its derivative (E sup|∂_j f| understated in 2-d)",
+             ("tests/model/continuum/test_tails.py::test_feature_tails_against_an_independent_reference",)),
 )
 
 

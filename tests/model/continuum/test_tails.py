@@ -94,3 +94,36 @@ def test_chaining_bound_against_an_independent_reference():
     m = ref(math.sqrt(lam2), math.sqrt(lam4), 1, 1.0)
     assert t.mean_bound == pytest.approx(m, rel=1e-9) and t.b == pytest.approx(2 * math.sqrt(2 * lam2))
     assert t.log_a == pytest.approx(m * m / (2 * lam2), rel=1e-9)
+
+
+def test_feature_path_tails_take_the_sharper_proven_mean_and_bound_monte_carlo_in_2d():
+    """GP(0, k̂) paths on [0,1]²: the features' E sup|∂_j f| bound is the smaller of its two proofs (chaining in 2-d,
+    half the first-moment bound) and still above the Monte Carlo mean of a grid max over 150 paths."""
+    from boundcheck.model.continuum import FeaturePaths, QuadratureFeatures
+
+    q = QuadratureFeatures.se(0.2, Box(2), tol=1e-9)
+    t = q.derivative_tails()
+    crude = math.sqrt(math.pi / 2) * float(q.sqrt_weights @ np.abs(q.frequencies[:, 0]))
+    assert t.mean_bound < 0.6 * crude
+    P = FeaturePaths.draw(q, [np.random.default_rng(i) for i in range(150)])
+    g = np.linspace(0, 1, 41)
+    G = np.stack(np.meshgrid(g, g, indexing="ij"), -1).reshape(-1, 2)
+    sup = np.abs(P.gradients(G)[..., 0]).max(axis=1)
+    assert sup.mean() + 4 * sup.std() / math.sqrt(150) <= t.mean_bound
+    v = q.value_tails()
+    assert np.abs(P.values(G)).max(axis=1).mean() <= v.mean_bound
+
+
+def test_feature_tails_against_an_independent_reference():
+    """The features' derivative-tail mean: min(first-moment bound, chaining with d_h ≤ √((d+2)/ℓ⁴)‖x − x'‖), the
+    Gauss–Hermite rule integrating Σ_k w_k ω_kj²‖ω_k‖² = (3 + (d−1))/ℓ⁴ exactly."""
+    from boundcheck.model.continuum import QuadratureFeatures
+
+    for d, ell in [(1, 0.2), (2, 0.2), (2, 0.5)]:
+        q = QuadratureFeatures.se(ell, Box(d), tol=1e-9)
+        crude = math.sqrt(math.pi / 2) * float(q.sqrt_weights @ np.abs(q.frequencies[:, 0]))
+        ref = min(crude, chaining_sup_mean(1 / ell, math.sqrt(d + 2) / ell**2, Box(d)))
+        assert q.derivative_tails().mean_bound == pytest.approx(ref, rel=1e-8)
+        ref0 = min(math.sqrt(math.pi / 2) * float(np.sum(q.sqrt_weights)),
+                   chaining_sup_mean(1.0, math.sqrt(d) / ell, Box(d)))
+        assert q.value_tails().mean_bound == pytest.approx(ref0, rel=1e-8)
