@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import NamedTuple
 
 import numpy as np
 
 from ...errors import BoundcheckError
 from ..kernels import check_lengthscale
 from .box import Box
+from .tails import TailConstants, _borell_tis, chaining_sup_mean
 
 __all__ = ["QuadratureFeatures", "TailConstants", "gauss_hermite_rule"]
 
@@ -68,29 +68,6 @@ def _remainder_1d(m: int, t: float) -> float:
         return 0.0
     log_r = math.lgamma(m + 1) + 2 * m * math.log(t) - math.lgamma(2 * m + 1)
     return 2.0 if log_r > math.log(2.0) else math.exp(log_r)
-
-
-class TailConstants(NamedTuple):
-    """``P{sup_box |g| > L} ≤ a exp(−(L/b)²)`` for all ``L ≥ 0`` (``log_a = log a``; ``a`` may be ``inf``);
-    ``mean_bound ≥ E sup |g|``, ``sd² = sup Var g`` (maxima over the axes for a derivative)."""
-
-    a: float
-    log_a: float
-    b: float
-    mean_bound: float
-    sd: float
-
-    def level(self, delta: float) -> float:
-        """The ``L`` with ``a exp(−(L/b)²) = δ``: ``sup|g| ≤ L`` with probability ≥ 1 − δ."""
-        if not 0.0 < delta < 1.0:
-            raise BoundcheckError(f"delta must lie in (0, 1), got {delta!r}")
-        return self.b * math.sqrt(self.log_a - math.log(delta))
-
-
-def _borell_tis(s: float, mean: float) -> TailConstants:
-    log_a = max(0.0, mean * mean / (2.0 * s * s)) if s > 0 else 0.0
-    a = math.exp(log_a) if log_a < 700 else math.inf
-    return TailConstants(a=a, log_a=log_a, b=2.0 * math.sqrt(2.0) * s, mean_bound=mean, sd=s)
 
 
 class QuadratureFeatures:
@@ -234,8 +211,6 @@ class QuadratureFeatures:
         ``d_h(x, x') ≤ √(Σ_k w_k ω_kj² ‖ω_k‖²) ‖x − x'‖₂``. Chaining is the sharper in 2-d and 3-d (ln a 11.1 against
         40.7 on [0,1]² at ℓ = 0.2), the first-moment bound in 1-d.
         """
-        from .tails import chaining_sup_mean  # tails imports this module
-
         absw = np.abs(self.frequencies)
         s = np.sqrt(self.weights @ absw**2)
         crude = math.sqrt(math.pi / 2) * (self.sqrt_weights @ absw)
@@ -249,8 +224,6 @@ class QuadratureFeatures:
     def value_tails(self) -> TailConstants:
         """As :meth:`derivative_tails` for ``sup_box |f|``: ``s² = Σ w_k = 1``, ``m`` the smaller of
         ``√(π/2) Σ_k √w_k`` and chaining with ``d_f(x, x') ≤ √(Σ_k w_k ‖ω_k‖²) ‖x − x'‖₂``."""
-        from .tails import chaining_sup_mean
-
         s = math.sqrt(float(np.sum(self.weights)))
         crude = math.sqrt(math.pi / 2) * float(np.sum(self.sqrt_weights))
         lip = math.sqrt(float(self.weights @ np.sum(self.frequencies**2, axis=1)))

@@ -9,12 +9,35 @@ Matérn-5/2 ones, whose sample paths have no quadrature features here.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ...errors import BoundcheckError
 from .box import Box
-from .features import TailConstants, _borell_tis
 
-__all__ = ["chaining_sup_mean", "spectral_moments", "derivative_tails", "value_tails"]
+__all__ = ["TailConstants", "chaining_sup_mean", "spectral_moments", "derivative_tails", "value_tails"]
+
+
+class TailConstants(NamedTuple):
+    """``P{sup_box |g| > L} ≤ a exp(−(L/b)²)`` for all ``L ≥ 0`` (``log_a = log a``; ``a`` may be ``inf``);
+    ``mean_bound ≥ E sup |g|``, ``sd² = sup Var g`` (maxima over the axes for a derivative)."""
+
+    a: float
+    log_a: float
+    b: float
+    mean_bound: float
+    sd: float
+
+    def level(self, delta: float) -> float:
+        """The ``L`` with ``a exp(−(L/b)²) = δ``: ``sup|g| ≤ L`` with probability ≥ 1 − δ."""
+        if not 0.0 < delta < 1.0:
+            raise BoundcheckError(f"delta must lie in (0, 1), got {delta!r}")
+        return self.b * math.sqrt(self.log_a - math.log(delta))
+
+
+def _borell_tis(s: float, mean: float) -> TailConstants:
+    log_a = max(0.0, mean * mean / (2.0 * s * s)) if s > 0 else 0.0
+    a = math.exp(log_a) if log_a < 700 else math.inf
+    return TailConstants(a=a, log_a=log_a, b=2.0 * math.sqrt(2.0) * s, mean_bound=mean, sd=s)
 
 
 def spectral_moments(kind: str, lengthscale: float) -> tuple[float, float]:
