@@ -394,3 +394,48 @@ def with_scenario(sc: VBBoxScenario, **changes) -> VBBoxScenario:
     if "truth" in changes and sc.P_T is None:
         changes["P_T"] = sc.declared_budget()
     return replace(sc, **changes)
+
+
+# ---------------------------------------------------------------------------------------------- planted defects
+def restart_late_box(pol: RestartGPUCBBox) -> None:
+    """R-GP-UCB on the box forgetting at the end of rounds t ≡ 1 (mod H), not t ≡ 0: every block keeps the last
+    sample of the previous one (seen by D1_posterior and D2_information)."""
+    def patched(t, X, y):
+        pol.posterior.condition(X, y)
+        if t % pol.window == 1 % pol.window:
+            pol.posterior.reset()
+
+    pol.update = patched
+
+
+def window_off_by_one_box(pol: SlidingWindowGPUCBBox) -> None:
+    """SW-GP-UCB on the box keeping the last w + 1 samples (the pseudocode's 1∨(t−w)..t, ZS14)."""
+    start = pol.start
+
+    def patched(ctx):
+        start(ctx)
+        pol.window += 1
+
+    pol.start = patched
+
+
+def norm_understated_box(sc: VBBoxScenario, factor: float = 3.0) -> VBBoxScenario:
+    """Every f_t with ‖f_t‖_k = ``factor``·B while the algorithms and the theorem keep B (P_T pinned)."""
+    return with_scenario(sc, truth=replace(sc.truth, B=factor * sc.truth.B))
+
+
+def _defects() -> tuple:
+    from boundcheck.claims.defects import Defect, wrap_policy
+
+    return (
+        Defect("restart_late_box", "R-GP-UCB on the box restarts one round late", (COMPACT_IDS[0],),
+               policy=wrap_policy(restart_late_box)),
+        Defect("window_off_by_one_box", "SW-GP-UCB on the box keeps w + 1 samples", (COMPACT_IDS[1],),
+               policy=wrap_policy(window_off_by_one_box)),
+        Defect("norm_understated_box", "every f_t has ‖f_t‖_k = 3B while the algorithms and the theorem are told B",
+               COMPACT_IDS, scenario=norm_understated_box),
+        Defect("beta_small_box", "the algorithm uses 0.1·β_t while the checks use the theorem's", COMPACT_IDS,
+               policy=wrap_policy("beta_scaled", factor=0.1)),
+        Defect("dropped_observation_box_vb", "every 5th observation never reaches the box policy's posterior",
+               COMPACT_IDS, policy=wrap_policy("box_dropped_observation", every=5)),
+    )
