@@ -99,7 +99,8 @@ class VBBoxScenario(BoxScenario):
         return BoxVariationSequence(self.truth, self.anchors_x)
 
     def _horizon_dependent(self, horizon: int) -> dict:
-        return {"truth": self.truth.at_horizon(horizon)}
+        """The sequence's design over the new horizon (P_T stays the whole horizon's); H = w kept, clipped to T."""
+        return {"truth": self.truth.at_horizon(horizon), "window": min(int(self.window), int(horizon))}
 
     def describe_truth(self) -> str:
         return (f"f_t = Σ_j α_tj k(·, c_j) on {self.anchors_x.shape[0]} anchors of the box, {self.truth.describe()}; "
