@@ -143,10 +143,13 @@ SCENARIOS = {
 
 # ---------------------------------------------------------------------------------------------- policies
 def _window_of(pol: GPUCBBox, ctx) -> int:
+    """H (or w): the study's ``window`` schedule (the compact theorems give it); without one, T (as the finite
+    policies do: never forget), so that the policies also run beside other box theorems."""
     win = ctx.schedules.get("window")
-    if win is None:
-        raise BoundcheckError(f"{pol.label}: the study gives no restart period / window (a vb_box_* scenario)")
-    return int(np.asarray(win)[0])
+    w = ctx.horizon if win is None else int(np.asarray(win)[0])
+    if not 1 <= w <= ctx.horizon:
+        raise BoundcheckError(f"{pol.label}: H / w = {w} must lie in 1..T = {ctx.horizon}")
+    return w
 
 
 class RestartGPUCBBox(GPUCBBox):
