@@ -74,7 +74,29 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     # a function of the run alone, bit for bit, whatever the batch (batched BLAS products round differently for
     # different numbers of rows); it costs ≈ 35 % more than one batched object (F = 1370, 25 runs)
     truth: dict[str, np.ndarray] = {}
-    if scenario.rkhs:  # a fixed RKHS function per run, its norm exact (frequentist theorems)
+    # a drifting RKHS truth (paper 003 on a box): per run centres (n, d) and α_t (T, n) from the run's own stream,
+    # f_t = Σ_j α_tj k(·, c_j); its norms and steps recomputed here from the α's (exact: the reproducing property)
+    seq = getattr(scenario, "rkhs_sequence", None)
+    if seq is not None:
+        drawn = [seq.draw(g) for g in f_rngs]
+        seq_c = [c for c, _ in drawn]
+        seq_a = [a for _, a in drawn]
+        k_truth = scenario.truth_k
+
+        def expansion(r: int, a: np.ndarray) -> RKHSExpansion:
+            return RKHSExpansion(k_truth, box, seq_c[r][None], a[None])
+
+        norms_t = np.array([[expansion(r, a[s]).norm[0] for s in range(T)] for r, a in enumerate(seq_a)])
+        steps_t = np.zeros((m, T))
+        for r, a in enumerate(seq_a):
+            for s in range(T - 1):
+                steps_t[r, s] = expansion(r, a[s + 1] - a[s]).norm[0]
+        truth["rkhs_norm_t"], truth["rkhs_norm"] = norms_t, norms_t.max(axis=1)
+        truth["step_norms"], truth["budget"] = steps_t, steps_t.sum(axis=1)
+        truth["rkhs_centres"] = np.stack(seq_c)
+        truth["rkhs_alpha_t"] = np.stack(seq_a)
+        paths = [expansion(r, a[0]) for r, a in enumerate(seq_a)]
+    elif scenario.rkhs:  # a fixed RKHS function per run, its norm exact (frequentist theorems)
         paths = [RKHSExpansion.draw(scenario.truth_k, box, scenario.rkhs_centres, scenario.rkhs_norm, [g])
                  for g in f_rngs]
         truth["rkhs_norm"] = np.concatenate([p.norm for p in paths])
@@ -130,7 +152,7 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
     lip_t = inst.schedules.get("lipschitz_L_t")
     grad_t = np.full((m, T), np.nan) if lip_t is not None and scenario.eps != 0.0 and not scenario.rkhs else None
 
-    static = scenario.eps == 0.0
+    static = scenario.eps == 0.0 and seq is None
     f_star = np.empty((m, T))
     f_tol = np.empty((m, T))  # certified upper bound on max f_t minus the located maximum
     x_star = np.empty((m, T, d))
@@ -139,9 +161,21 @@ def simulate_box(scenario: BoxScenario, policies: Sequence[PolicySpec], run_ids:
            for spec in policies}
     mx = None
     for t in range(1, T + 1):
-        if not static and t > 1:
+        if seq is not None:
+            if t > 1:
+                paths = [expansion(r, a[t - 1]) for r, a in enumerate(seq_a)]
+            # each f_t's maximum to the static tolerance, per run, recomputed only when the run's α_t moved (a
+            # switching sequence holds still between its switches)
+            parts = []
+            for r, p in enumerate(paths):
+                if t == 1 or not np.array_equal(seq_a[r][t - 1], seq_a[r][t - 2]):
+                    parts.append(maximum(p, STATIC_MAX_TOL))
+                else:
+                    parts.append(tuple(v[r:r + 1] for v in mx))
+            mx = tuple(np.concatenate(v) for v in zip(*parts, strict=True))
+        elif not static and t > 1:
             paths = [p.advance(scenario.eps, [g]) for p, g in zip(paths, f_rngs, strict=True)]
-        if mx is None or not static:  # a static f: its maximum once, to a tight certified tolerance
+        if seq is None and (mx is None or not static):  # a static f: its maximum once, to a tight tolerance
             tol = STATIC_MAX_TOL if static else CHAIN_MAX_TOL
             mx = each(lambda p, r, tol=tol: maximum(p, tol))
         xs, fs, fu = mx

@@ -195,3 +195,6 @@ FILE_FAMILIES = (FileFamily("r_sw_gp_ucb.variation_budget", parse_variation_budg
 
 #: the paper's scenario files (registered under their file names)
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
+
+#: the box scenarios of the compact theorems (Python builders, :mod:`.compact`)
+from .compact import SCENARIOS  # noqa: E402, F401

@@ -27,6 +27,8 @@ from boundcheck.model.window_posterior import WindowPosterior, checksum_weights,
 from boundcheck.world.scenario import Scenario
 from theory import r_sw_gp_ucb as zhou_shroff
 
+from .compact import COMPACT_IDS, VBBoxFamily
+
 __all__ = ["VariationBudgetFamily", "VBEvaluator", "SCRATCH_FULL"]
 
 _TOL = 1e-8  # replay vs records vs from-scratch (design: agree to ~1e-8)
@@ -465,4 +467,5 @@ class VariationBudgetFamily(Family):
         return {**super().baseline_columns(ev, name), **self._common(ev)}
 
 
-FAMILIES = tuple(VariationBudgetFamily(th) for th in zhou_shroff.THEOREMS)
+FAMILIES = tuple(VariationBudgetFamily(th) for th in zhou_shroff.THEOREMS if th.id not in COMPACT_IDS) + tuple(
+    VBBoxFamily(th) for th in zhou_shroff.COMPACT_THEOREMS)  # the compact theorems run on the continuum engine
