@@ -232,11 +232,32 @@ def _box_crude_optimiser(pol, candidates: int = 4) -> None:
     after_start(pol, then)
 
 
+def _box_argmin(pol) -> None:
+    """A box policy that maximises −UCB: its acquisition and the gradient negated (a sign error: its worst point
+    every step)."""
+    def then(p):
+        acquisition = p.acquisition
+
+        def negated(t):
+            acq = acquisition(t)
+
+            def neg(X, rows, grad=True):
+                v, g = acq(X, rows, grad)
+                return -v, (None if g is None else -g)
+
+            return neg
+
+        p.acquisition = negated
+
+    after_start(pol, then)
+
+
 _WRAPPERS: dict[str, Callable] = {
     "beta_scaled": _beta_scaled, "noise_var_scaled": _noise_var_scaled, "no_prediction_step": _no_prediction_step,
     "dropped_observation": _dropped_observation, "stale_action": _stale_action, "argmin": _argmin,
     "wrong_prior": _wrong_prior, "box_dropped_observation": _box_dropped_observation,
     "box_prior_lengthscale": _box_prior_lengthscale, "box_crude_optimiser": _box_crude_optimiser,
+    "box_argmin": _box_argmin,
 }
 
 

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from boundcheck.claims.defects import Defect, after_start, patch_start, wrap_policy
+from boundcheck.claims.defects import Defect, patch_start, wrap_policy
 from boundcheck.errors import BoundcheckError
 from boundcheck.world.box_scenario import rescaled_truth
 
-__all__ = ["TV_BOX_HOOKS", "TV_BOX_DEFECTS", "eps_told_box", "argmin_box", "chain_rougher"]
+__all__ = ["TV_BOX_HOOKS", "TV_BOX_DEFECTS", "eps_told_box", "chain_rougher"]
 
 #: the generic box hooks: a width, the likelihood, the update, the data's noise, the bound, the posterior it
 #: conditions, its prior's lengthscale and its optimiser (no ``box_truth``: an amplified truth is static only)
@@ -30,25 +30,6 @@ def eps_told_box(pol, eps: float) -> None:
     patch_start(pol, change)
 
 
-def argmin_box(pol) -> None:
-    """A box policy that maximises −UCB: the acquisition and its gradient negated (a sign error)."""
-    def then(p):
-        acquisition = p.acquisition
-
-        def negated(t):
-            acq = acquisition(t)
-
-            def neg(X, rows, grad=True):
-                v, g = acq(X, rows, grad)
-                return -v, (None if g is None else -g)
-
-            return neg
-
-        p.acquisition = negated
-
-    after_start(pol, then)
-
-
 def chain_rougher(sc):
     """The chain drawn with a quarter of the prior's lengthscale (the algorithm keeps its prior)."""
     if getattr(sc, "box", None) is None:
@@ -62,7 +43,7 @@ TV_BOX_DEFECTS = (
     # the library's 0.1·β_t breaks the optimiser's use of the argmax but not, in 20 short runs, Lemma 5.8's regret
     # step (nor 0.01·β_t: the chain's confidence events keep r_t ≤ √β_t(σ̃(x_t) + σ̃([x*]_t))); a sign error does
     Defect("argmin_box", "a sign error: TV-GP-UCB on the box minimises its UCB (its worst point every step)",
-           ("tv_gp_ucb_compact",), policy=wrap_policy(argmin_box), after="argmin"),
+           ("tv_gp_ucb_compact",), policy=wrap_policy("box_argmin"), after="argmin"),
     Defect("chain_rougher", "the ε chain drawn with 0.25 × the prior's lengthscale: sup|∂f_t| beyond the levels L_t",
            ("tv_gp_ucb_compact",), scenario=chain_rougher),
 )

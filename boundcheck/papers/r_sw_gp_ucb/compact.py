@@ -442,4 +442,6 @@ def _defects() -> tuple:
                policy=wrap_policy("beta_scaled", factor=0.1)),
         Defect("dropped_observation_box_vb", "every 5th observation never reaches the box policy's posterior",
                COMPACT_IDS, policy=wrap_policy("box_dropped_observation", every=5)),
+        Defect("argmin_box_vb", "a sign error: the box policy minimises its UCB (its worst point every step)",
+               COMPACT_IDS, policy=wrap_policy("box_argmin")),
     )

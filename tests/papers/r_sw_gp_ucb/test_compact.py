@@ -134,6 +134,8 @@ CATCHES = [
     ("sw_gp_ucb_compact", "norm_understated_box", ["confidence_chosen"]),
     ("r_gp_ucb_compact", "dropped_observation_box_vb", ["D1_posterior", "D2_information"]),
     ("sw_gp_ucb_compact", "dropped_observation_box_vb", ["D1_posterior", "D2_information"]),
+    ("r_gp_ucb_compact", "argmin_box_vb", ["D5_regret_step", "optimiser_gap"]),
+    ("sw_gp_ucb_compact", "argmin_box_vb", ["D5_regret_step", "optimiser_gap"]),
 ]
 
 
