@@ -384,7 +384,7 @@ COMPACT_THEOREM = Theorem(
     printed=_BY_ID["igp_ucb"].printed,
     schedules={"beta_t": BETA, **_COMMON_SCHEDULES},
     assumptions=COMPACT_ASSUMPTIONS, claims=COMPACT_IGP_CLAIMS, corrections=COMPACT_IGP_CORRECTIONS,
-    default_scenario="rkhs_se_box", scenarios=("rkhs_se_box",), algorithms=("igp_ucb_box", "random_box"),
+    default_scenario="rkhs_se_box", scenarios=("rkhs_se_box", "rkhs_se_box5"), algorithms=("igp_ucb_box", "random_box"),
     anytime_note=_BY_ID["igp_ucb"].anytime_note,
 )
 

@@ -62,8 +62,11 @@ def gamma_upper_se(lengthscale: float, box: Box, horizon: int, noise_var: float,
     best = 0.5 * t * math.log1p(1.0 / lam)
     m_max = max_nodes_per_axis
     if m_max is None:
-        m_max = QuadratureFeatures.se(ell, box, tol=1e-12).nodes_per_axis if (
-            box.r / ell < 60) else int(1e6 ** (1 / box.dim))
+        try:
+            m_max = QuadratureFeatures.se(ell, box, tol=1e-12).nodes_per_axis if (
+                box.r / ell < 60) else int(1e6 ** (1 / box.dim))
+        except BoundcheckError:  # 1e-12 out of reach within 10⁶ nodes (4-d and up): the largest rule allowed
+            m_max = int(1e6 ** (1 / box.dim))
     m_max = min(int(m_max), int(math.floor(1e6 ** (1.0 / box.dim) + 1e-9)))
     for m in range(max(1, m_max - rules + 1), m_max + 1):
         feat = QuadratureFeatures.gauss_hermite(ell, box, m)

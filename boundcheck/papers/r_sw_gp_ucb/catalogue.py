@@ -189,12 +189,65 @@ def parse_variation_budget(f: FileReader, root: dict) -> Scenario:
     return finish_common(f, sc, common)
 
 
+BOX_SCHEMA = object_schema({
+    **COMMON_PROPERTIES,
+    "family": {"const": "r_sw_gp_ucb.variation_budget_box"},
+    "description": {"type": "string", "description": "added after the generated description"},
+    "noise": {**_POS, "description": "R: the noise level every model uses (Gaussian N(0, R²))"},
+    "box": object_schema({
+        "anchors": {"type": "integer", "minimum": 2, "description": "anchors c_j evenly spaced in [0, 1] (8)"},
+        "window": {"type": "integer", "minimum": 1, "description": "H = w, the restart period / window (30)"}},
+        (), "the drifting truth on the box [0, 1] (1-d): its anchors and the algorithms' H = w"),
+    "kernel": object_schema({"family": {"enum": ["se"], "description": "se (the box's RKHS truths)"},
+                             "lengthscale": _POS}, ("family", "lengthscale")),
+    "sequence": SCHEMA["properties"]["sequence"],
+    "theorem": object_schema({
+        "P_T": {"type": "number", "minimum": 0, "description": "the budget the theorem is told (default the "
+                                                              "sequence's; smaller: out of theory)"}}, (),
+        "what the theorems are given (optional)"),
+}, ("family", "name", "horizon", "delta", "noise", "kernel", "sequence"))
+
+
+def parse_variation_budget_box(f: FileReader, root: dict) -> Scenario:
+    """The scenario of an ``r_sw_gp_ucb.variation_budget_box`` file (:data:`BOX_SCHEMA`): a drifting RKHS truth
+    on the box [0, 1], built by :func:`.compact.vb_box_scenario` (the compact theorems')."""
+    from .compact import vb_box_scenario
+
+    common = read_common(f, root)
+    props = BOX_SCHEMA["properties"]
+    b = f.table(root, "box", "", props["box"], default={})
+    k = f.table(root, "kernel", "", props["kernel"])
+    seq = f.table(root, "sequence", "", props["sequence"])
+    th = f.table(root, "theorem", "", props["theorem"], default={})
+    f.text(k, "family", "kernel", choices=("se",))
+    kind = f.text(seq, "kind", "sequence", choices=("rotation", "switch", "random_walk"))
+    kw: dict = dict(
+        P_T=f.number(seq, "P_T", "sequence", low=0.0, what="a budget P_T ≥ 0"),
+        B=f.number(seq, "B", "sequence", low=0.0, strict_low=True, what="a positive norm B"),
+        R=f.number(root, "noise", "", low=0.0, strict_low=True, what="a positive noise level R"),
+        lengthscale=f.number(k, "lengthscale", "kernel", low=0.0, strict_low=True, what="a positive lengthscale"),
+        anchors=f.integer(b, "anchors", "box", default=8, minimum=2),
+        window=f.integer(b, "window", "box", default=30), description=common.description)
+    if common.horizon is not None:
+        kw["horizon"] = common.horizon
+    if common.delta is not None:
+        kw["delta"] = common.delta
+    if "switches" in seq:
+        if kind != "switch":
+            raise f.error("sequence.switches", "no switches for kind = " + repr(kind))
+        kw["switches"] = f.integer(seq, "switches", "sequence")
+    if "P_T" in th:
+        kw["given_P_T"] = f.number(th, "P_T", "theorem", low=0.0, what="a budget P_T ≥ 0")
+    sc = f.build(vb_box_scenario, common.name, kind, **kw)
+    return finish_common(f, sc, common)
+
+
 FILE_FAMILIES = (FileFamily("r_sw_gp_ucb.variation_budget", parse_variation_budget, SCHEMA,
                             "paper 003's drifting RKHS functions: rotation, switches or a random walk with an exact "
-                            "norm B and variation budget P_T, the noise law, the λ and P_T the theorem is given"),)
+                            "norm B and variation budget P_T, the noise law, the λ and P_T the theorem is given"),
+                 FileFamily("r_sw_gp_ucb.variation_budget_box", parse_variation_budget_box, BOX_SCHEMA,
+                            "paper 003's drifting RKHS functions on the compact box [0, 1] (the compact theorems): "
+                            "the sequence, its anchors, H = w and the P_T the theorem is given"))
 
 #: the paper's scenario files (registered under their file names)
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
-
-#: the box scenarios of the compact theorems (Python builders, :mod:`.compact`)
-from .compact import SCENARIOS  # noqa: E402, F401

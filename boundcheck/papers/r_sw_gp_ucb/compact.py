@@ -134,13 +134,6 @@ def vb_box_scenario(name: str, kind: str = "switch", *, P_T: float = 2.0, B: flo
         notes=(f"anchors: {anchors} evenly spaced points of [0, 1]; f_t = Σα_tj k(·, c_j), ‖f_t‖_k = ‖θ_t‖ exactly",))
 
 
-#: the paper's box scenarios (Python builders: the catalogue's ``SCENARIOS``)
-SCENARIOS = {
-    "vb_box_switch": lambda: vb_box_scenario("vb_box_switch", "switch", P_T=2.0, switches=2),
-    "vb_box_rotation": lambda: vb_box_scenario("vb_box_rotation", "rotation", P_T=2.0),
-}
-
-
 # ---------------------------------------------------------------------------------------------- policies
 def _window_of(pol: GPUCBBox, ctx) -> int:
     """H (or w): the study's ``window`` schedule (the compact theorems give it); without one, T (as the finite

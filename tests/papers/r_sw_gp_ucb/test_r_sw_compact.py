@@ -14,6 +14,7 @@ from boundcheck.papers.r_sw_gp_ucb import compact
 from boundcheck.policies.box import BoxContext
 from boundcheck.study.continuum import simulate_box
 from boundcheck.testing import format_claims, run_check
+from boundcheck.world import get_scenario
 
 SMALL = dict(horizon=30, window=10, P_T=2.0, switches=2)
 
@@ -95,7 +96,7 @@ def test_bound_against_an_independent_reference():
     """Theorem 1's restored bound and β_t at the defaults, recomputed by plain arithmetic from γ̄_H."""
     from boundcheck.claims.families import family_for
 
-    sc = compact.SCENARIOS["vb_box_switch"]()
+    sc = get_scenario("vb_box_switch")
     for tid, kind in (("r_gp_ucb_compact", "restart"), ("sw_gp_ucb_compact", "window")):
         fam = family_for(tid)
         inst = fam.instantiate(sc, sc.horizon, sc.delta)
