@@ -362,7 +362,19 @@ class BatchContext:
         return int(self.points.shape[0])
 
 
-class BoTorchBatchPolicy(Policy):
+class NamedByClass:
+    """A user's subclass is named after itself (``name``, ``label``) unless it says otherwise: the name the verdicts
+    show, as for an ask/tell class."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
+        if "label" not in cls.__dict__:
+            cls.label = cls.name
+
+
+class BoTorchBatchPolicy(NamedByClass, Policy):
     """A user's BoTorch loop batched over the runs of a chunk: one model with batch shape (b,) per step.
 
     Subclass it with the same two methods as :class:`BoTorchPolicy`, on batched tensors:
@@ -383,13 +395,6 @@ class BoTorchBatchPolicy(Policy):
     name = "botorch_batch"
     label = "BoTorch (batched)"
     description = "a user's BoTorch model and acquisition, batched over runs"
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        if "name" not in cls.__dict__:
-            cls.name = cls.__name__  # the name the verdicts show, as for an ask/tell class
-        if "label" not in cls.__dict__:
-            cls.label = cls.name
 
     def make_model(self, train_X: torch.Tensor, train_Y: torch.Tensor, ctx: BatchContext):  # pragma: no cover
         raise NotImplementedError("a BoTorchBatchPolicy defines make_model(train_X, train_Y, ctx)")

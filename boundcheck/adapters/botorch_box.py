@@ -35,7 +35,7 @@ from botorch.optim import optimize_acqf  # noqa: E402
 from ..model.kernels import RBF, KernelSpec, Matern  # noqa: E402
 from ..policies.asktell import _read_only  # noqa: E402
 from ..policies.box import BoxContext, BoxPolicy  # noqa: E402
-from .botorch import DTYPE, _check_acquisition, _check_tensors, _judge, _modules  # noqa: E402
+from .botorch import DTYPE, NamedByClass, _check_acquisition, _check_tensors, _judge, _modules  # noqa: E402
 
 __all__ = ["BoTorchBoxPolicy", "BoxTorchContext", "check_box_model", "box_check_points", "box_corners"]
 
@@ -135,7 +135,7 @@ def check_box_model(model, ctx: BoxTorchContext, train_X: torch.Tensor, cand: to
     _judge(model, ctx, mean_gap, cov_gap)
 
 
-class BoTorchBoxPolicy(BoxPolicy):
+class BoTorchBoxPolicy(NamedByClass, BoxPolicy):
     """A user's BoTorch loop on a compact box: subclass it with ``make_model`` and ``make_acquisition``.
 
     x_t = the candidate ``optimize_acqf(acq, bounds=ctx.torch_bounds, q=1, num_restarts, raw_samples, options)``
@@ -155,13 +155,6 @@ class BoTorchBoxPolicy(BoxPolicy):
     name = "botorch_box"
     label = "BoTorch (box)"
     description = "a user's BoTorch model and acquisition, maximised on the box by optimize_acqf"
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        if "name" not in cls.__dict__:
-            cls.name = cls.__name__  # the name the verdicts show, as for an ask/tell class
-        if "label" not in cls.__dict__:
-            cls.label = cls.name
 
     def make_model(self, train_X: torch.Tensor, train_Y: torch.Tensor, ctx: BoxTorchContext):  # pragma: no cover
         raise NotImplementedError("a BoTorchBoxPolicy defines make_model(train_X, train_Y, ctx)")
